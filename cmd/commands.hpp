@@ -1,0 +1,22 @@
+#pragma once
+
+// The subcommands of the kueuepp binary. Each lives in its own file in cmd/ and takes
+// the arguments after the subcommand name. They return the process exit code.
+
+#include <span>
+#include <string_view>
+
+namespace kueuepp::cmd {
+
+using Args = std::span<const std::string_view>;
+
+/// `kueuepp scenario FILE|DIR...`: replays admission scenarios through the engine.
+int run_scenario(Args args);
+
+/// `kueuepp apiserver [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]`.
+int run_apiserver(Args args);
+
+/// `kueuepp conformance [--kubeconfig FILE] [--crds DIR] DIR...`: replays API traces.
+int run_conformance(Args args);
+
+}  // namespace kueuepp::cmd

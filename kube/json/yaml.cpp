@@ -1,0 +1,168 @@
+#include "kube/json/yaml.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace kueuepp::json {
+namespace {
+
+bool is_null_scalar(const std::string& s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+// Resolves a plain (unquoted) scalar the way YAML's core schema does: null, bool, int,
+// float, else string.
+value resolve_plain_scalar(const std::string& s) {
+  if (is_null_scalar(s)) return nullptr;
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  const char* digits = b;
+  if (*digits == '+' || *digits == '-') ++digits;
+  if (digits == e) return value(s);
+
+  // Integers: decimal, 0x hex, 0o octal.
+  if (digits + 1 < e && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'o')) {
+    int base = digits[1] == 'x' ? 16 : 8;
+    std::uint64_t u = 0;
+    auto [p, ec] = std::from_chars(digits + 2, e, u, base);
+    if (ec == std::errc() && p == e && digits + 2 != e) {
+      if (*b == '-') {
+        if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+          return -static_cast<std::int64_t>(u);
+        return value(s);
+      }
+      if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return static_cast<std::int64_t>(u);
+      return u;
+    }
+  }
+  bool all_digits = true;
+  for (const char* p = digits; p != e; ++p) {
+    if (*p < '0' || *p > '9') { all_digits = false; break; }
+  }
+  if (all_digits) {
+    std::int64_t i = 0;
+    auto [p, ec] = std::from_chars(*b == '+' ? b + 1 : b, e, i);
+    if (ec == std::errc() && p == e) return i;
+    if (*b != '-') {
+      std::uint64_t u = 0;
+      auto [p2, ec2] = std::from_chars(digits, e, u);
+      if (ec2 == std::errc() && p2 == e) return u;
+    }
+    // Too large for 64 bits: fall through to float, as YAML decoders do.
+  }
+
+  std::string_view rest(digits, static_cast<std::size_t>(e - digits));
+  if (rest == ".inf" || rest == ".Inf" || rest == ".INF") {
+    return *b == '-' ? -std::numeric_limits<double>::infinity()
+                     : std::numeric_limits<double>::infinity();
+  }
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return std::numeric_limits<double>::quiet_NaN();
+
+  // Float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+  const char* p = digits;
+  bool mantissa = false;
+  while (p != e && *p >= '0' && *p <= '9') { ++p; mantissa = true; }
+  if (p != e && *p == '.') {
+    ++p;
+    while (p != e && *p >= '0' && *p <= '9') { ++p; mantissa = true; }
+  }
+  if (!mantissa) return value(s);
+  if (p != e && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p != e && (*p == '+' || *p == '-')) ++p;
+    const char* exp_digits = p;
+    while (p != e && *p >= '0' && *p <= '9') ++p;
+    if (p == exp_digits) return value(s);
+  }
+  if (p != e) return value(s);
+  double d = 0;
+  auto [q, ec] = std::from_chars(*b == '+' ? b + 1 : b, e, d);
+  if (ec == std::errc() && q == e) return d;
+  return value(s);
+}
+
+value convert(const YAML::Node& node);
+
+value convert_scalar(const YAML::Node& node) {
+  const std::string& text = node.Scalar();
+  const std::string& tag = node.Tag();
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") return value(text);
+  if (tag == "?" || tag.empty()) return resolve_plain_scalar(text);
+  // Explicit core-schema tags resolve as the plain scalar would; unknown tags keep text.
+  if (tag == "tag:yaml.org,2002:null" || tag == "tag:yaml.org,2002:bool" ||
+      tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float") {
+    return resolve_plain_scalar(text);
+  }
+  return value(text);
+}
+
+value convert(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      return nullptr;
+    case YAML::NodeType::Scalar:
+      return convert_scalar(node);
+    case YAML::NodeType::Sequence: {
+      array a;
+      a.reserve(node.size());
+      for (const auto& item : node) a.push_back(convert(item));
+      return a;
+    }
+    case YAML::NodeType::Map: {
+      object o;
+      o.reserve(node.size());
+      for (const auto& kv : node) {
+        const YAML::Node& k = kv.first;
+        std::string key = k.IsScalar() ? k.Scalar() : YAML::Dump(k);
+        o[key] = convert(kv.second);
+      }
+      return o;
+    }
+  }
+  return nullptr;
+}
+
+std::string describe(const YAML::Exception& e) {
+  if (e.mark.is_null()) return e.msg;
+  return "line " + std::to_string(e.mark.line + 1) + ", column " +
+         std::to_string(e.mark.column + 1) + ": " + e.msg;
+}
+
+}  // namespace
+
+Expected<std::vector<value>> parse_yaml_documents(std::string_view text) {
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
+    std::vector<value> out;
+    out.reserve(docs.size());
+    for (const auto& d : docs) out.push_back(convert(d));
+    return out;
+  } catch (const YAML::Exception& e) {
+    return fail("invalid YAML: " + describe(e));
+  }
+}
+
+Expected<value> parse_yaml(std::string_view text) {
+  auto docs = parse_yaml_documents(text);
+  if (!docs) return unexpected(std::move(docs).error());
+  std::size_t non_empty = 0;
+  value result = nullptr;
+  for (auto& d : *docs) {
+    if (d.is_null()) continue;
+    ++non_empty;
+    result = std::move(d);
+  }
+  if (non_empty > 1) return fail("expected one YAML document, found " + std::to_string(non_empty));
+  return result;
+}
+
+}  // namespace kueuepp::json

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite: installs the build dependencies, configures with warnings as
+# errors, builds everything, runs every ctest test, then replays the admission
+# scenarios (ours in tests/scenarios, and Kueue's shared ones when ../shared is beside
+# the checkout).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh -DKUEUEPP_WERROR=ON
+jobs=$(nproc 2>/dev/null || echo 2)
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
+build/kueuepp scenario tests/scenarios
+shared="${KUEUEPP_SHARED_DIR:-../shared}"
+if [ -d "$shared/scenarios" ]; then
+  build/kueuepp scenario "$shared/scenarios"
+else
+  echo "note: $shared/scenarios not found; skipping the shared Kueue scenarios" >&2
+fi

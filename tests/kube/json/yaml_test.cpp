@@ -1,0 +1,70 @@
+#include "kube/json/yaml.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kueuepp::json {
+namespace {
+
+value one(std::string_view text) {
+  auto v = parse_yaml(text);
+  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
+  return v ? *v : value(nullptr);
+}
+
+TEST(Yaml, PlainScalarsResolveLikeTheCoreSchema) {
+  value v = one("a: 1\nb: 1.5\nc: true\nd: ~\ne: 1Gi\nf: 500m\ng: 1e3\nh: -7\ni: 0x10\nj: yes\n");
+  EXPECT_EQ(v.at("a").as_int64(), 1);
+  EXPECT_DOUBLE_EQ(v.at("b").as_double(), 1.5);
+  EXPECT_EQ(v.at("c").as_bool(), true);
+  EXPECT_TRUE(v.at("d").is_null());
+  EXPECT_EQ(v.at("e").as_string(), "1Gi");
+  EXPECT_EQ(v.at("f").as_string(), "500m");
+  EXPECT_DOUBLE_EQ(v.at("g").as_double(), 1000.0);
+  EXPECT_EQ(v.at("h").as_int64(), -7);
+  EXPECT_EQ(v.at("i").as_int64(), 16);
+  EXPECT_EQ(v.at("j").as_string(), "yes");
+}
+
+TEST(Yaml, QuotedScalarsStayStrings) {
+  value v = one("a: \"1\"\nb: 'true'\nc: \"\"\n");
+  EXPECT_EQ(v.at("a").as_string(), "1");
+  EXPECT_EQ(v.at("b").as_string(), "true");
+  EXPECT_EQ(v.at("c").as_string(), "");
+}
+
+TEST(Yaml, FlowCollectionsAndNesting) {
+  value v = one("metadata: {name: x, labels: {a: b}}\nitems: [1, two, {k: v}]\n");
+  EXPECT_EQ(v.at("metadata").at("labels").at("a").as_string(), "b");
+  ASSERT_EQ(v.at("items").as_array().size(), 3u);
+  EXPECT_EQ(v.at("items").as_array()[1].as_string(), "two");
+}
+
+TEST(Yaml, MultipleDocumentsKeepEmptyOnesAsNull) {
+  auto docs = parse_yaml_documents("# c\n---\na: 1\n---\n---\nb: 2\n");
+  ASSERT_TRUE(docs.has_value());
+  int non_null = 0;
+  for (auto& d : *docs) non_null += d.is_null() ? 0 : 1;
+  EXPECT_EQ(non_null, 2);
+}
+
+TEST(Yaml, SyntaxErrorsNameTheLine) {
+  auto v = parse_yaml("a: [1, 2\nb: c\n");
+  ASSERT_FALSE(v.has_value());
+  EXPECT_NE(v.error().message.find("line"), std::string::npos) << v.error().message;
+}
+
+TEST(Yaml, MoreThanOneDocumentIsAnErrorForParseYaml) {
+  auto v = parse_yaml("a: 1\n---\nb: 2\n");
+  EXPECT_FALSE(v.has_value());
+}
+
+TEST(Json, ParseErrorsAreReportedNotThrown) {
+  auto v = parse("{\"a\": ");
+  EXPECT_FALSE(v.has_value());
+  auto ok = parse("{\"a\": [1, 2]}");
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(find_path(*ok, {"a"})->as_array().size(), 2u);
+}
+
+}  // namespace
+}  // namespace kueuepp::json
