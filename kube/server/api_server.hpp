@@ -1,0 +1,47 @@
+#pragma once
+
+// The embedded Kubernetes-compatible API server. It speaks HTTP/1.1 like kube-apiserver
+// (discovery, CRUD, patches, watch, CRDs with schema validation) so that kueuepp runs
+// standalone and every test exercises the same HTTP path as production.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/expected.hpp"
+
+namespace kueuepp::kube::server {
+
+struct ApiServerOptions {
+  /// ADDR:PORT to listen on; port 0 picks a free port (tests).
+  std::string listen = "127.0.0.1:6443";
+  /// Empty: memory only. Otherwise every acknowledged write survives a restart.
+  std::string data_dir;
+  /// CRD manifests (files or directories of YAML) installed before serving.
+  std::vector<std::string> crd_paths;
+  /// Serve HTTPS with a generated CA and require this bearer token (empty: plain HTTP,
+  /// no authentication, loopback only).
+  bool tls = false;
+  std::string bearer_token;
+};
+
+class ApiServer {
+ public:
+  /// Binds, loads the data directory and the CRDs, and starts serving on its own
+  /// threads. The error says what failed (address in use, unreadable data dir, bad CRD).
+  static Expected<std::unique_ptr<ApiServer>> start(ApiServerOptions options);
+
+  virtual ~ApiServer() = default;
+  /// The bound port (useful with port 0).
+  virtual std::uint16_t port() const = 0;
+  /// Base URL, e.g. http://127.0.0.1:6443.
+  virtual std::string url() const = 0;
+  /// Writes a kubeconfig that points kubectl (or kueuepp's client) at this server.
+  virtual Status write_kubeconfig(const std::string& path) const = 0;
+  /// Stops accepting, ends watches and in-flight requests, flushes the data directory.
+  /// Idempotent; the destructor calls it.
+  virtual void stop() = 0;
+};
+
+}  // namespace kueuepp::kube::server
