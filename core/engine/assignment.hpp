@@ -1,0 +1,86 @@
+#pragma once
+
+// The result of flavor assignment for one workload (Kueue's flavorassigner.Assignment):
+// per pod set the flavor chosen for each resource with its mode, the borrowing level,
+// the quota it would use and, when it does not fit, why.
+
+#include <climits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/ids.hpp"
+#include "core/engine/workload_record.hpp"
+
+namespace kueuepp::core {
+
+/// How a flavor can be assigned, worst to best.
+enum class AssignMode { NoFit = 0, Preempt = 1, DeferredFit = 2, Fit = 3 };
+
+/// The finer mode the assigner ranks flavors by, worst to best.
+enum class PreemptionMode { NoFit = 0, NoCandidates = 1, Preempt = 2, Reclaim = 3, Fit = 4 };
+
+inline AssignMode to_assign_mode(PreemptionMode m) {
+  switch (m) {
+    case PreemptionMode::NoFit: return AssignMode::NoFit;
+    case PreemptionMode::Fit: return AssignMode::Fit;
+    default: return AssignMode::Preempt;
+  }
+}
+
+const char* to_string(AssignMode m);
+
+struct FlavorChoice {
+  FlavorId flavor = 0;
+  AssignMode mode = AssignMode::NoFit;
+  int tried_index = 0;  ///< where the scan stopped (-1: it reached the last flavor)
+  int borrow = 0;
+};
+
+/// One flavor considered for a pod set, for the "why" of a NoFit.
+struct FlavorAttempt {
+  FlavorId flavor = 0;
+  AssignMode mode = AssignMode::NoFit;
+  int borrow = 0;
+  std::vector<std::string> reasons;
+  std::string no_fit_reason;  ///< NoMatchingFlavor, ExceedsMaxQuota, WaitingForQuota, ""
+};
+
+struct PodSetAssignmentResult {
+  std::size_t pod_set = 0;
+  std::int32_t count = 0;
+  std::vector<std::pair<ResourceId, FlavorChoice>> flavors;
+  ResourceAmounts requests;  ///< totals at `count` (with "pods" when the queue covers it)
+  std::vector<std::string> reasons;  ///< empty: fits
+  std::optional<std::string> error;
+  std::vector<FlavorAttempt> attempts;
+  std::optional<AssignMode> mode_override;
+
+  AssignMode representative_mode() const;
+  const FlavorChoice* flavor_for(ResourceId r) const {
+    for (const auto& [res, c] : flavors) {
+      if (res == r) return &c;
+    }
+    return nullptr;
+  }
+};
+
+struct Assignment {
+  std::vector<PodSetAssignmentResult> pod_sets;
+  int borrowing = 0;  ///< height of the smallest subtree the usage fits in; 0: no borrowing
+  FlavorScanState scan;
+  Amounts usage;  ///< quota the workload would hold
+  std::string no_fit_reason;
+  std::optional<AssignMode> mode_override;
+
+  AssignMode representative_mode() const;
+  void set_mode(AssignMode m) { mode_override = m; }
+  /// "couldn't assign flavors to pod set main: insufficient unused quota ..."
+  std::string message(const std::vector<std::string>& pod_set_names) const;
+};
+
+/// Severity order of NoFit reasons (Kueue's reasonSeverity).
+int no_fit_reason_severity(const std::string& reason);
+const std::string& most_severe_reason(const std::string& a, const std::string& b);
+
+}  // namespace kueuepp::core

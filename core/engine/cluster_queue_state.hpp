@@ -1,0 +1,54 @@
+#pragma once
+
+// A ClusterQueue as the engine keeps it: the spec compiled to interned ids, its place in
+// a cohort tree, its pending queue and the workloads holding its quota.
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/engine/ids.hpp"
+#include "core/engine/pending_queue.hpp"
+#include "core/model/cluster_queue.hpp"
+
+namespace kueuepp::core {
+
+struct CompiledResourceGroup {
+  std::vector<ResourceId> covered;  ///< in spec order
+  std::vector<FlavorId> flavors;    ///< in spec order
+};
+
+struct ClusterQueueState {
+  ClusterQueue spec;
+  std::vector<CompiledResourceGroup> resource_groups;
+
+  int tree = -1;  ///< index of its cohort tree
+  int node = -1;  ///< its node in the tree's QuotaTree
+
+  bool active = false;
+  std::string inactive_reason;   ///< Kueue's Active=False reason (Stopped, FlavorNotFound, ...)
+  std::string inactive_message;  ///< "Can't admit new workloads: ..."
+  bool in_cohort_cycle = false;  ///< its cohort chain has a cycle: never scheduled
+
+  /// Bumped when quota changes or a workload stops holding quota here (Kueue's
+  /// AllocatableResourceGeneration); a flavor scan recorded under an older generation
+  /// starts over.
+  std::int64_t generation = 1;
+
+  PendingQueue queue;
+  std::unordered_set<int> holding;  ///< workloads holding quota here (reserved)
+
+  /// The resource group index covering a resource, or -1.
+  int group_of(ResourceId r) const {
+    for (std::size_t i = 0; i < resource_groups.size(); ++i) {
+      for (ResourceId c : resource_groups[i].covered) {
+        if (c == r) return static_cast<int>(i);
+      }
+    }
+    return -1;
+  }
+  bool schedulable() const { return active && !in_cohort_cycle; }
+};
+
+}  // namespace kueuepp::core

@@ -1,0 +1,225 @@
+#pragma once
+
+// The admission engine: Kueue's queueing, quota, flavor-assignment, preemption and fair
+// sharing semantics over an in-memory model of the cluster's queueing objects.
+//
+// Callers apply objects (as a watch delivers them), report workload lifecycle events
+// (finished, eviction completed), and run admission cycles. Each cycle is exactly one
+// Kueue scheduling cycle (one head per ClusterQueue, nominated against the state at the
+// start of the cycle, processed in Kueue's order); run_until_quiescent() runs cycles in
+// memory back to back until no admission, preemption or eviction is possible, which is
+// what Kueue reaches over many wall-clock cycles. Cohort trees never interact, so each
+// tree is scheduled on its own (and could be on its own thread or replica).
+//
+// Pure and deterministic: no I/O, no clock (time is an argument), no randomness; the
+// same calls in the same order give the same decisions.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/engine/assignment.hpp"
+#include "core/engine/cluster_queue_state.hpp"
+#include "core/engine/decisions.hpp"
+#include "core/engine/engine_config.hpp"
+#include "core/engine/ids.hpp"
+#include "core/engine/preemptor.hpp"
+#include "core/engine/quota_tree.hpp"
+#include "core/engine/workload_record.hpp"
+#include "core/model/cluster_queue.hpp"
+#include "core/model/resource_flavor.hpp"
+#include "core/model/workload.hpp"
+
+namespace kueuepp::core {
+
+/// A workload as the engine sees it, for status, introspection and tests.
+struct WorkloadView {
+  std::string key;
+  std::string cluster_queue;  ///< where it is queued or admitted ("" when unroutable)
+  bool reserved = false;
+  bool admitted = false;
+  bool evicted = false;
+  bool finished = false;
+  std::optional<Admission> admission;
+  PendingExplanation pending;  ///< why it is not admitted (when not reserved)
+  std::optional<PreemptionRecord> preempted;  ///< the last preemption of this workload
+  int position = -1;  ///< 0-based position in its ClusterQueue's queue order, -1 if none
+  std::vector<std::pair<std::string, std::int32_t>> pod_set_counts;  ///< spec counts
+};
+
+struct ClusterQueueView {
+  std::string name;
+  bool active = false;
+  std::string inactive_reason;
+  std::string inactive_message;
+  std::size_t pending = 0;
+  std::size_t pending_active = 0;
+  std::size_t pending_inadmissible = 0;
+  std::size_t reserving = 0;
+  std::size_t admitted = 0;
+  /// Per flavor, per resource: (reserved total, borrowed).
+  struct Usage {
+    std::string flavor;
+    std::string resource;
+    std::int64_t total_milli = 0;
+    std::int64_t borrowed_milli = 0;
+  };
+  std::vector<Usage> reservation;
+  std::vector<Usage> usage;  ///< admitted workloads only
+  std::optional<std::int64_t> weighted_share;  ///< with fair sharing
+};
+
+struct CycleSummary {
+  std::size_t heads = 0;
+  std::size_t admitted = 0;
+  std::size_t preempted = 0;
+  bool changed = false;  ///< anything happened that makes the next cycle differ
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineConfig config = {});
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const EngineConfig& config() const { return config_; }
+  void set_config(EngineConfig config);
+
+  // -- objects: apply creates or replaces; remove deletes ----------------------------
+  void apply(const ResourceFlavor& flavor);
+  void remove_resource_flavor(std::string_view name);
+  void apply(const ClusterQueue& cq);
+  void remove_cluster_queue(std::string_view name);
+  void apply(const Cohort& cohort);
+  void remove_cohort(std::string_view name);
+  void apply(const LocalQueue& lq);
+  void remove_local_queue(std::string_view ns, std::string_view name);
+  void apply(const Namespace& ns);
+  void remove_namespace(std::string_view name);
+  void apply(const PriorityClass& pc);
+  void remove_priority_class(std::string_view name);
+  void apply(const WorkloadPriorityClass& wpc);
+  void remove_workload_priority_class(std::string_view name);
+  void apply(const AdmissionCheck& ac);
+  void remove_admission_check(std::string_view name);
+  /// A Workload object (spec and status). Errors describe an invalid workload; it is
+  /// then kept out of scheduling with the error as its pending message.
+  Status apply(const Workload& wl);
+  void remove_workload(std::string_view key);
+
+  // -- workload lifecycle ---------------------------------------------------------------
+  /// The workload finished (its job completed or failed): its quota is released.
+  Status finish_workload(std::string_view key);
+  /// The job of an evicted workload has stopped: its quota is released and it is
+  /// requeued as Kueue requeues it (at once after a preemption; held after a stop
+  /// policy until the queue is restarted).
+  Status complete_eviction(std::string_view key);
+  /// An admission could not be written: undo it and requeue the workload.
+  Status forget_admission(std::string_view key);
+
+  // -- scheduling -------------------------------------------------------------------------
+  /// One Kueue scheduling cycle over every cohort tree.
+  CycleSummary run_cycle(Time now);
+  /// Decisions made since the last call (admissions, evictions, pending reasons).
+  Decisions take_decisions();
+
+  // -- queries ---------------------------------------------------------------------------
+  std::optional<WorkloadView> workload(std::string_view key) const;
+  std::vector<WorkloadView> workloads() const;
+  std::optional<ClusterQueueView> cluster_queue(std::string_view name) const;
+  std::vector<std::string> cluster_queue_names() const;
+  /// Pending workload keys of a ClusterQueue in queue order.
+  std::vector<std::string> pending_in_order(std::string_view cluster_queue) const;
+  /// Whether any ClusterQueue has a workload waiting to be popped by a cycle.
+  bool has_heads() const;
+  /// The earliest time a held workload's requeue backoff ends, if any.
+  std::optional<Time> next_requeue_time() const;
+
+ private:
+  struct Tree {
+    QuotaTree quota;
+    std::vector<int> node_to_cq;
+    std::vector<int> cqs;  ///< ClusterQueue indexes, in name order
+    std::string root;
+  };
+  struct Entry;
+
+  // -- topology (engine.cpp) --------------------------------------------------------------
+  void mark_topology_dirty() { topology_dirty_ = true; }
+  void ensure_topology();
+  void rebuild_topology();
+  void compile_cluster_queue(ClusterQueueState& cq);
+  void compute_activity(ClusterQueueState& cq);
+  void build_trees();
+  void apply_stop_policies();
+  int cq_index(std::string_view name) const;
+  ClusterQueueState* find_cq(std::string_view name);
+
+  // -- workloads (engine_workloads.cpp) ----------------------------------------------------
+  int record_for(const Workload& wl, bool& created);
+  Status load_record(WorkloadRecord& rec, const Workload& wl);
+  std::int32_t resolve_priority(const Workload& wl) const;
+  void route(WorkloadRecord& rec);
+  void unqueue(WorkloadRecord& rec);
+  void enqueue(WorkloadRecord& rec, bool may_have_become_admissible);
+  PendingQueue::Item queue_item(const WorkloadRecord& rec) const;
+  bool backoff_expired(const WorkloadRecord& rec) const;
+  void reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at);
+  void release(WorkloadRecord& rec);
+  void flush_tree_of(int cq);
+  void flush_all();
+  void evict(WorkloadRecord& rec, std::string reason, std::string message);
+  Admission admission_of(const WorkloadRecord& rec) const;
+  const Labels& namespace_labels(const std::string& ns) const;
+  std::pair<std::shared_ptr<const PodPlacement>, std::uint64_t> intern_placement(const PodPlacement& p);
+  std::uint64_t scheduling_hash(const WorkloadRecord& rec) const;
+  void release_expired_backoffs();
+  void reprioritize(const std::string& wpc_name, std::int32_t value);
+
+  // -- the cycle (engine_cycle.cpp) ------------------------------------------------------
+  CycleSummary run_tree_cycle(Tree& tree);
+  std::pair<Assignment, std::vector<PreemptionTarget>> assignments(
+      SchedulingContext& ctx, Preemptor& preemptor, WorkloadRecord& wl, int cq,
+      const std::vector<std::vector<std::pair<ResourceId, FlavorId>>>* nomination);
+  void order_entries(SchedulingContext& ctx, std::vector<Entry>& entries, Tree& tree);
+  void process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& e,
+                     std::unordered_set<int>& claimed, CycleSummary& summary);
+  void admit(Entry& e, CycleSummary& summary);
+  void requeue(Entry& e);
+  std::string preemption_message(const WorkloadRecord& preemptor, const WorkloadRecord& victim,
+                                 const std::string& reason) const;
+  std::string cq_path(int cq) const;
+
+  EngineConfig config_;
+  SymbolTable resources_;
+  SymbolTable flavors_;
+  std::map<std::string, ResourceFlavor, std::less<>> flavor_specs_;
+  std::vector<const ResourceFlavor*> flavor_by_id_;
+  std::vector<ClusterQueueState> cqs_;
+  std::vector<bool> cq_exists_;
+  std::map<std::string, int, std::less<>> cq_by_name_;
+  std::map<std::string, Cohort, std::less<>> cohorts_;
+  std::map<std::string, LocalQueue, std::less<>> local_queues_;  ///< key ns/name
+  std::map<std::string, Namespace, std::less<>> namespaces_;
+  std::map<std::string, PriorityClass, std::less<>> priority_classes_;
+  std::map<std::string, WorkloadPriorityClass, std::less<>> workload_priority_classes_;
+  std::map<std::string, AdmissionCheck, std::less<>> admission_checks_;
+
+  std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
+  std::vector<int> free_ids_;
+  std::unordered_map<std::string, int> by_key_;
+  std::unordered_map<std::string, std::pair<std::shared_ptr<const PodPlacement>, std::uint64_t>> placements_;
+
+  std::vector<Tree> trees_;
+  bool topology_dirty_ = true;
+  std::int64_t cycle_ = 0;
+  Time now_{};
+  Decisions outbox_;
+};
+
+}  // namespace kueuepp::core

@@ -1,0 +1,34 @@
+#pragma once
+
+// The parts of Kueue's manager Configuration that change admission decisions.
+
+#include <string>
+#include <vector>
+
+namespace kueuepp::core {
+
+enum class FairSharingStrategy { LessThanOrEqualToFinalShare, LessThanInitialShare };
+
+struct ResourceTransformation {
+  std::string input;
+  bool replace = false;  ///< strategy Replace (default Retain)
+  std::string multiply_by;
+  std::vector<std::pair<std::string, std::string>> outputs;  ///< resource -> quantity text
+};
+
+struct EngineConfig {
+  /// config.fairSharing present.
+  bool fair_sharing = false;
+  std::vector<FairSharingStrategy> fair_sharing_strategies = {
+      FairSharingStrategy::LessThanOrEqualToFinalShare, FairSharingStrategy::LessThanInitialShare};
+  /// QuotaCheckStrategy IgnoreUndeclared (default BlockUndeclared).
+  bool ignore_undeclared_resources = false;
+  /// config.resources.excludeResourcePrefixes.
+  std::vector<std::string> exclude_resource_prefixes;
+  /// waitForPodsReady.requeuingStrategy.timestamp == Eviction (the default).
+  bool requeue_by_eviction_timestamp = true;
+  /// PartialAdmission feature gate (beta, on).
+  bool partial_admission = true;
+};
+
+}  // namespace kueuepp::core

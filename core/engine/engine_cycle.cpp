@@ -1,0 +1,546 @@
+// Engine: one Kueue scheduling cycle of one cohort tree (pkg/scheduler/scheduler.go):
+// pop one head per ClusterQueue, nominate each against the state at the start of the
+// cycle, order them, then process them in order against a snapshot that accumulates the
+// cycle's admissions and reservations.
+
+#include <algorithm>
+#include <map>
+
+#include "core/engine/engine.hpp"
+#include "core/engine/flavor_assigner.hpp"
+
+namespace kueuepp::core {
+
+struct Engine::Entry {
+  enum class Status { NotNominated, Skipped, Nominated, Assumed };
+  int wl = -1;
+  int cq = -1;
+  Assignment assignment;
+  std::vector<PreemptionTarget> targets;
+  Status status = Status::NotNominated;
+  RequeueReason requeue_reason = RequeueReason::Generic;
+  std::string reason;   ///< QuotaReserved=False reason
+  std::string message;  ///< and its message
+  bool processed = false;
+};
+
+namespace {
+
+std::vector<FlavorResource> frs_needing_preemption(const Assignment& a) {
+  std::vector<FlavorResource> out;
+  for (const auto& ps : a.pod_sets) {
+    for (const auto& [r, c] : ps.flavors) {
+      if (c.mode != AssignMode::Preempt) continue;
+      FlavorResource fr{c.flavor, r};
+      if (std::find(out.begin(), out.end(), fr) == out.end()) out.push_back(fr);
+    }
+  }
+  return out;
+}
+
+Amounts nonzero(const Amounts& a) {
+  Amounts out;
+  for (const auto& [fr, v] : a) {
+    if (v != 0) out.set(fr, v);
+  }
+  return out;
+}
+
+bool can_be_partially_admitted(const WorkloadRecord& w) {
+  return std::any_of(w.pod_sets.begin(), w.pod_sets.end(),
+                     [](const PodSetRequest& ps) { return ps.min_count && ps.count > *ps.min_count; });
+}
+
+std::vector<std::string> pod_set_names(const WorkloadRecord& w) {
+  std::vector<std::string> out;
+  for (const auto& ps : w.pod_sets) out.push_back(ps.name);
+  return out;
+}
+
+}  // namespace
+
+std::pair<Assignment, std::vector<PreemptionTarget>> Engine::assignments(
+    SchedulingContext& ctx, Preemptor& preemptor, WorkloadRecord& wl, int cq,
+    const std::vector<std::vector<std::pair<ResourceId, FlavorId>>>* nomination) {
+  const ClusterQueueState& state = cqs_[static_cast<std::size_t>(cq)];
+  // The flavor scan resumes where the last cycle stopped unless that record is stale:
+  // the workload's shape changed, or it is older than the previous cycle and the
+  // queue's allocatable resources changed since.
+  if (wl.scan) {
+    bool outdated = false;
+    if (wl.scan->hash != 0 && wl.hash != 0 && wl.scan->hash != wl.hash) {
+      outdated = true;
+    } else if (cycle_ - wl.scan->cycle > 1) {
+      outdated = state.generation > wl.scan->cq_generation;
+    }
+    if (outdated) wl.scan.reset();
+  }
+  FlavorAssigner assigner(ctx, wl, cq, preemptor);
+  if (nomination != nullptr) assigner.restrict_to(*nomination);
+  Assignment full = assigner.assign();
+  AssignMode mode = full.representative_mode();
+  if (mode == AssignMode::Fit) return {std::move(full), {}};
+  if (mode == AssignMode::Preempt) {
+    auto targets = preemptor.targets(wl, cq, nonzero(full.usage), frs_needing_preemption(full));
+    if (!targets.empty()) return {std::move(full), std::move(targets)};
+  }
+  if (config_.partial_admission && can_be_partially_admitted(wl)) {
+    // Kueue's PodSetReducer: binary search (Go's sort.Search) for the smallest
+    // reduction step that fits; counts shrink proportionally to (count - minCount).
+    std::vector<std::int32_t> full_counts;
+    std::vector<std::int32_t> deltas;
+    std::int64_t total = 0;
+    for (const auto& ps : wl.pod_sets) {
+      full_counts.push_back(ps.count);
+      std::int32_t d = ps.count - ps.min_count.value_or(ps.count);
+      deltas.push_back(d);
+      total += d;
+    }
+    if (total > 0) {
+      std::optional<Assignment> last_good;
+      std::vector<PreemptionTarget> last_targets;
+      std::int64_t last_good_idx = 0;
+      auto probe = [&](std::int64_t i) {
+        std::vector<std::int32_t> counts(full_counts.size());
+        for (std::size_t k = 0; k < counts.size(); ++k) {
+          counts[k] = full_counts[k] - static_cast<std::int32_t>(static_cast<std::int64_t>(deltas[k]) * i / total);
+        }
+        Assignment a = assigner.assign(counts);
+        AssignMode m = a.representative_mode();
+        std::vector<PreemptionTarget> t;
+        bool ok = m == AssignMode::Fit;
+        if (m == AssignMode::Preempt) {
+          t = preemptor.targets(wl, cq, nonzero(a.usage), frs_needing_preemption(a));
+          ok = !t.empty();
+        }
+        if (ok) {
+          last_good_idx = i;
+          last_good = std::move(a);
+          last_targets = std::move(t);
+        }
+        return ok;
+      };
+      std::int64_t lo = 0;
+      std::int64_t hi = total + 1;
+      while (lo < hi) {
+        std::int64_t mid = lo + (hi - lo) / 2;
+        if (!probe(mid)) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      if (last_good && lo == last_good_idx) return {std::move(*last_good), std::move(last_targets)};
+    }
+  }
+  return {std::move(full), {}};
+}
+
+CycleSummary Engine::run_cycle(Time now) {
+  now_ = now;
+  ensure_topology();
+  release_expired_backoffs();
+  ++cycle_;
+  CycleSummary total;
+  for (auto& tree : trees_) {
+    CycleSummary s = run_tree_cycle(tree);
+    total.heads += s.heads;
+    total.admitted += s.admitted;
+    total.preempted += s.preempted;
+    total.changed = total.changed || s.changed;
+  }
+  return total;
+}
+
+void Engine::order_entries(SchedulingContext& /*ctx*/, std::vector<Entry>& entries, Tree& /*tree*/) {
+  std::sort(entries.begin(), entries.end(), [this](const Entry& a, const Entry& b) {
+    if (a.assignment.borrowing != b.assignment.borrowing) return a.assignment.borrowing < b.assignment.borrowing;
+    const WorkloadRecord& wa = *workloads_[static_cast<std::size_t>(a.wl)];
+    const WorkloadRecord& wb = *workloads_[static_cast<std::size_t>(b.wl)];
+    if (wa.priority() != wb.priority()) return wa.priority() > wb.priority();
+    Time ta = queue_order_timestamp(wa, config_);
+    Time tb = queue_order_timestamp(wb, config_);
+    if (ta != tb) return ta < tb;
+    return wa.uid < wb.uid;
+  });
+}
+
+namespace {
+
+/// Kueue's fair-sharing tournament: the next entry to process is decided from the root
+/// of the tree down, each cohort preferring the subtree that does not borrow on the
+/// resources the workload asks for, then the lower dominant resource share (computed as
+/// if the entry were admitted), then priority, then queue order.
+class Tournament {
+ public:
+  Tournament(SchedulingContext& ctx, const EngineConfig& config) : ctx_(ctx), config_(config) {}
+
+  template <class EntryT>
+  int pick(const std::vector<EntryT>& entries, const std::vector<int>& remaining) {
+    const QuotaTree& t = ctx_.snapshot;
+    if (remaining.size() == 1 || !t.has_parent(ctx_.cq(entries[static_cast<std::size_t>(remaining[0])].cq).node)) {
+      return remaining[0];
+    }
+    drs_.clear();
+    requested_.clear();
+    for (int idx : remaining) {
+      const auto& e = entries[static_cast<std::size_t>(idx)];
+      int node = ctx_.cq(e.cq).node;
+      ctx_.snapshot.add_usage(node, e.assignment.usage);
+      DominantResourceShare d = t.dominant_resource_share(node, nullptr, ctx_.resource_names);
+      for (int a = t.parent(node); a != QuotaTree::kNoParent; a = t.parent(a)) {
+        drs_[{a, idx}] = d;
+        d = t.dominant_resource_share(a, nullptr, ctx_.resource_names);
+      }
+      ctx_.snapshot.remove_usage(node, e.assignment.usage);
+      requested_[idx] = &e.assignment.usage;
+      by_node_[node] = idx;
+    }
+    int winner = run(t.root(), entries);
+    by_node_.clear();
+    return winner;
+  }
+
+ private:
+  template <class EntryT>
+  int run(int cohort, const std::vector<EntryT>& entries) {
+    const QuotaTree& t = ctx_.snapshot;
+    std::vector<int> candidates;
+    for (int child : t.child_cohorts(cohort)) {
+      int w = run(child, entries);
+      if (w >= 0) candidates.push_back(w);
+    }
+    for (int q : t.child_cluster_queues(cohort)) {
+      auto it = by_node_.find(q);
+      if (it != by_node_.end()) candidates.push_back(it->second);
+    }
+    if (candidates.empty()) return -1;
+    int best = candidates[0];
+    for (std::size_t i = 1; i < candidates.size(); ++i) {
+      if (less(candidates[i], best, cohort, entries)) best = candidates[i];
+    }
+    return best;
+  }
+
+  template <class EntryT>
+  bool less(int a, int b, int cohort, const std::vector<EntryT>& entries) const {
+    const DominantResourceShare& da = drs_.at({cohort, a});
+    const DominantResourceShare& db = drs_.at({cohort, b});
+    bool ab = da.borrowing_on(*requested_.at(a));
+    bool bb = db.borrowing_on(*requested_.at(b));
+    if (ab != bb) return !ab;
+    int c = compare_drs(da, db);
+    if (c != 0) return c < 0;
+    const WorkloadRecord& wa = ctx_.wl(entries[static_cast<std::size_t>(a)].wl);
+    const WorkloadRecord& wb = ctx_.wl(entries[static_cast<std::size_t>(b)].wl);
+    if (wa.priority() != wb.priority()) return wa.priority() > wb.priority();
+    return queue_order_timestamp(wa, config_) < queue_order_timestamp(wb, config_);
+  }
+
+  SchedulingContext& ctx_;
+  const EngineConfig& config_;
+  std::map<std::pair<int, int>, DominantResourceShare> drs_;
+  std::map<int, const Amounts*> requested_;
+  std::map<int, int> by_node_;
+};
+
+}  // namespace
+
+CycleSummary Engine::run_tree_cycle(Tree& tree) {
+  CycleSummary summary;
+  std::vector<Entry> heads;
+  for (int cq : tree.cqs) {
+    auto& state = cqs_[static_cast<std::size_t>(cq)];
+    if (!state.schedulable()) continue;
+    if (auto wl = state.queue.pop()) {
+      Entry e;
+      e.wl = *wl;
+      e.cq = cq;
+      heads.push_back(std::move(e));
+    }
+  }
+  if (heads.empty()) return summary;
+  summary.heads = heads.size();
+
+  QuotaTree snapshot = tree.quota;
+  SchedulingContext ctx{config_, resources_, flavors_, flavor_by_id_, cqs_, workloads_,
+                        tree.node_to_cq, snapshot, cycle_, now_, {}};
+  Preemptor preemptor(ctx);
+
+  // Nominate.
+  std::vector<Entry> entries;
+  std::vector<Entry> inadmissible;
+  for (auto& e : heads) {
+    WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
+    const auto& state = cqs_[static_cast<std::size_t>(e.cq)];
+    rec.last_evaluated_cycle = cycle_;
+    if (!state.spec.namespace_selector || !state.spec.namespace_selector->matches(namespace_labels(rec.ns))) {
+      e.reason = "Misconfigured";
+      e.message = "workload namespace doesn't match ClusterQueue selector";
+      e.requeue_reason = RequeueReason::NamespaceMismatch;
+      inadmissible.push_back(std::move(e));
+      continue;
+    }
+    if (rec.invalid_requests) {
+      e.reason = "Misconfigured";
+      e.message = "resource validation failed: " + *rec.invalid_requests;
+      inadmissible.push_back(std::move(e));
+      continue;
+    }
+    auto [assignment, targets] = assignments(ctx, preemptor, rec, e.cq, nullptr);
+    e.assignment = std::move(assignment);
+    e.targets = std::move(targets);
+    e.message = e.assignment.message(pod_set_names(rec));
+    rec.scan = e.assignment.scan;
+    entries.push_back(std::move(e));
+  }
+
+  // Process, in Kueue's order.
+  std::unordered_set<int> claimed;
+  if (config_.fair_sharing) {
+    Tournament tournament(ctx, config_);
+    std::vector<int> remaining;
+    for (std::size_t i = 0; i < entries.size(); ++i) remaining.push_back(static_cast<int>(i));
+    while (!remaining.empty()) {
+      int next = tournament.pick(entries, remaining);
+      remaining.erase(std::find(remaining.begin(), remaining.end(), next));
+      process_entry(ctx, preemptor, entries[static_cast<std::size_t>(next)], claimed, summary);
+    }
+  } else {
+    order_entries(ctx, entries, tree);
+    for (auto& e : entries) process_entry(ctx, preemptor, e, claimed, summary);
+  }
+
+  for (auto& e : entries) {
+    if (e.status == Entry::Status::Assumed) continue;
+    requeue(e);
+    if (cqs_[static_cast<std::size_t>(e.cq)].queue.where(e.wl) == PendingQueue::Where::Inadmissible) {
+      summary.changed = true;
+    }
+  }
+  for (auto& e : inadmissible) {
+    requeue(e);
+    summary.changed = true;
+  }
+  summary.changed = summary.changed || summary.admitted > 0 || summary.preempted > 0;
+  return summary;
+}
+
+void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& e,
+                           std::unordered_set<int>& claimed, CycleSummary& summary) {
+  WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
+  ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
+  QuotaTree& snap = ctx.snapshot;
+
+  // Does the assignment fit, with every victim claimed this cycle and its own targets
+  // taken out?
+  auto fits_with = [&](const Amounts& usage, const std::vector<PreemptionTarget>& targets) {
+    std::vector<int> removed;
+    auto take = [&](int id) {
+      if (ctx.removed.contains(id)) return;
+      ctx.remove_workload(id);
+      removed.push_back(id);
+    };
+    for (int id : claimed) take(id);
+    for (const auto& t : targets) take(t.workload);
+    bool ok = true;
+    for (const auto& [fr, v] : usage) {
+      if (snap.available(cq.node, fr) < v) ok = false;
+    }
+    for (int id : removed) ctx.restore_workload(id);
+    return ok;
+  };
+  auto overlaps = [&](const std::vector<PreemptionTarget>& targets) {
+    return std::any_of(targets.begin(), targets.end(),
+                       [&](const PreemptionTarget& t) { return claimed.contains(t.workload); });
+  };
+
+  bool fits = fits_with(e.assignment.usage, e.targets);
+  if (overlaps(e.targets)) {
+    // Recompute against the cluster as it will be once the other preemptions complete,
+    // keeping the flavors nominated (Kueue's RecomputeAssignmentUponPreemptionTargetsOverlap).
+    std::vector<std::vector<std::pair<ResourceId, FlavorId>>> nomination;
+    for (const auto& ps : e.assignment.pod_sets) {
+      std::vector<std::pair<ResourceId, FlavorId>> m;
+      for (const auto& [r, c] : ps.flavors) m.emplace_back(r, c.flavor);
+      nomination.push_back(std::move(m));
+    }
+    std::vector<int> removed;
+    for (int id : claimed) {
+      if (!ctx.removed.contains(id)) {
+        ctx.remove_workload(id);
+        removed.push_back(id);
+      }
+    }
+    rec.scan.reset();
+    auto [assignment, targets] = assignments(ctx, preemptor, rec, e.cq, &nomination);
+    for (int id : removed) ctx.restore_workload(id);
+    if (assignment.representative_mode() == AssignMode::Fit) assignment.set_mode(AssignMode::DeferredFit);
+    e.assignment = std::move(assignment);
+    e.targets = std::move(targets);
+    e.message = e.assignment.message(pod_set_names(rec));
+    rec.scan = e.assignment.scan;
+    fits = fits_with(e.assignment.usage, e.targets);
+  }
+
+  AssignMode mode = e.assignment.representative_mode();
+  if (mode == AssignMode::NoFit) {
+    e.requeue_reason = RequeueReason::NoFit;
+    e.reason = e.assignment.no_fit_reason;
+    return;
+  }
+  if (mode == AssignMode::Preempt && e.targets.empty()) {
+    e.requeue_reason = RequeueReason::PreemptionNoCandidates;
+    e.reason = "WaitingForQuota";
+    if (cq.spec.preemption.reclaim_within_cohort != PreemptionPolicy::Any) {
+      // Hold back the capacity this workload is entitled to, so that lower-ranked
+      // entries of the cycle cannot take it.
+      Amounts reserve;
+      for (const auto& [fr, v] : e.assignment.usage) {
+        QuotaTree::Quota q = snap.quota(cq.node, fr);
+        std::int64_t used = snap.usage(cq.node, fr);
+        std::int64_t amount;
+        if (e.assignment.borrowing > 0) {
+          amount = q.borrowing_limit == QuotaTree::kUnset
+                       ? v
+                       : std::min(v, sat_sub(sat_add(q.nominal, q.borrowing_limit), used));
+        } else {
+          amount = std::max<std::int64_t>(0, std::min(v, sat_sub(q.nominal, used)));
+        }
+        reserve.set(fr, amount);
+      }
+      snap.add_usage(cq.node, reserve);
+    }
+    return;
+  }
+  if (mode == AssignMode::DeferredFit) {
+    e.message = "Workload has overlapping preemption targets with another workload, but will fit after these preemptions complete";
+    e.reason = "WaitingForPreemptedWorkloads";
+    e.requeue_reason = RequeueReason::PendingPreemption;
+    rec.scan.reset();
+    snap.add_usage(cq.node, e.assignment.usage);
+    return;
+  }
+  if (overlaps(e.targets)) {
+    e.status = Entry::Status::Skipped;
+    e.message = "Workload has overlapping preemption targets with another workload";
+    e.reason = "WaitingForQuota";
+    return;
+  }
+  if (!fits) {
+    e.status = Entry::Status::Skipped;
+    e.message = "Workload no longer fits after processing another workload";
+    e.reason = "WaitingForQuota";
+    return;
+  }
+  for (const auto& t : e.targets) claimed.insert(t.workload);
+  snap.add_usage(cq.node, e.assignment.usage);
+
+  if (mode == AssignMode::Preempt) {
+    e.reason = "WaitingForPreemptedWorkloads";
+    int issued = 0;
+    for (const auto& t : e.targets) {
+      WorkloadRecord& victim = *workloads_[static_cast<std::size_t>(t.workload)];
+      ++issued;
+      if (victim.evicted) continue;  // an earlier cycle already evicted it
+      std::string message = preemption_message(rec, victim, t.reason);
+      victim.preempted = PreemptionRecord{rec.key, rec.uid, t.reason, message, now_};
+      victim.evicted = true;
+      victim.eviction_reason = "Preempted";
+      EvictionDecision d;
+      d.workload = victim.key;
+      d.cluster_queue = cqs_[static_cast<std::size_t>(victim.cq)].spec.name;
+      d.reason = "Preempted";
+      d.preemption_reason = t.reason;
+      d.preemptor = rec.key;
+      d.message = std::move(message);
+      d.at = now_;
+      outbox_.evictions.push_back(std::move(d));
+      ++summary.preempted;
+    }
+    rec.scan.reset();
+    e.message += ". Pending the preemption of " + std::to_string(issued) + " workload(s)";
+    e.requeue_reason = RequeueReason::PendingPreemption;
+    return;
+  }
+  e.status = Entry::Status::Nominated;
+  admit(e, summary);
+}
+
+void Engine::admit(Entry& e, CycleSummary& summary) {
+  WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
+  const ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
+  std::vector<AdmittedPodSet> admission;
+  for (const auto& ps : e.assignment.pod_sets) {
+    AdmittedPodSet a;
+    a.count = ps.count;
+    for (const auto& [r, c] : ps.flavors) {
+      a.flavors.emplace_back(r, c.flavor);
+      for (const auto& [rr, v] : ps.requests) {
+        if (rr == r) a.usage.emplace_back(r, v);
+      }
+    }
+    admission.push_back(std::move(a));
+  }
+  reserve(rec, e.cq, std::move(admission), now_);
+  rec.assumed = true;
+  rec.reserved_cycle = cycle_;
+  rec.admitted = cq.spec.admission_checks.empty();
+  rec.requeued_false = false;
+  rec.requeue_at.reset();
+  rec.pending = {};
+  rec.scan.reset();
+  e.status = Entry::Status::Assumed;
+  ++summary.admitted;
+
+  AdmissionDecision d;
+  d.workload = rec.key;
+  d.admission = admission_of(rec);
+  d.admitted = rec.admitted;
+  d.at = now_;
+  outbox_.admissions.push_back(std::move(d));
+}
+
+void Engine::requeue(Entry& e) {
+  WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
+  ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
+  if (e.status != Entry::Status::NotNominated && e.requeue_reason == RequeueReason::Generic) {
+    e.requeue_reason = RequeueReason::FailedAfterNomination;
+  }
+  rec.requeue_reason = e.requeue_reason;
+  PendingExplanation next{e.reason.empty() ? "Pending" : e.reason, e.message};
+  if (next.reason != rec.pending.reason || next.message != rec.pending.message) {
+    rec.pending = next;
+    outbox_.pending.push_back({rec.key, next.reason, next.message});
+  }
+  PendingQueue::Item item = queue_item(rec);
+  rec.queued = item;
+  cq.queue.requeue(item, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
+}
+
+std::string Engine::cq_path(int cq) const {
+  const auto& state = cqs_[static_cast<std::size_t>(cq)];
+  if (state.tree < 0) return "/" + state.spec.name;
+  const QuotaTree& t = trees_[static_cast<std::size_t>(state.tree)].quota;
+  std::string path;
+  for (int n = state.node; n != QuotaTree::kNoParent; n = t.parent(n)) path = "/" + t.name(n) + path;
+  return path;
+}
+
+std::string Engine::preemption_message(const WorkloadRecord& preemptor, const WorkloadRecord& victim,
+                                       const std::string& reason) const {
+  std::string human = "UNKNOWN";
+  if (reason == "InClusterQueue") human = "prioritization in the ClusterQueue";
+  if (reason == "InCohortReclamation") human = "reclamation within the cohort";
+  if (reason == "InCohortFairSharing") human = "Fair Sharing within the cohort";
+  if (reason == "InCohortReclaimWhileBorrowing") human = "reclamation within the cohort while borrowing";
+  std::string msg = "Preempted to accommodate a workload (UID: " + (preemptor.uid.empty() ? "UNKNOWN" : preemptor.uid) +
+                    ", JobUID: " + (preemptor.job_uid.empty() ? "UNKNOWN" : preemptor.job_uid) + ") due to " +
+                    human + "; preemptor path: " + cq_path(preemptor.cq) +
+                    "; preemptee path: " + cq_path(victim.cq);
+  msg += "; preemptor effective priority: " + std::to_string(preemptor.priority()) +
+         "; preemptee effective priority: " + std::to_string(victim.priority());
+  return msg;
+}
+
+}  // namespace kueuepp::core

@@ -1,0 +1,325 @@
+#include "core/engine/flavor_assigner.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+
+namespace kueuepp::core {
+namespace {
+
+constexpr const char* kNoMatchingFlavor = "NoMatchingFlavor";
+constexpr const char* kExceedsMaxQuota = "ExceedsMaxQuota";
+constexpr const char* kWaitingForQuota = "WaitingForQuota";
+
+void merge_attempt(std::vector<FlavorAttempt>& into, const FlavorAttempt& at) {
+  for (auto& existing : into) {
+    if (existing.flavor != at.flavor) continue;
+    existing.mode = std::min(existing.mode, at.mode);
+    existing.borrow = std::max(existing.borrow, at.borrow);
+    for (const auto& r : at.reasons) {
+      if (std::find(existing.reasons.begin(), existing.reasons.end(), r) == existing.reasons.end()) {
+        existing.reasons.push_back(r);
+      }
+    }
+    std::sort(existing.reasons.begin(), existing.reasons.end());
+    existing.no_fit_reason = most_severe_reason(existing.no_fit_reason, at.no_fit_reason);
+    return;
+  }
+  into.push_back(at);
+}
+
+}  // namespace
+
+std::string format_amount(const SymbolTable& resources, ResourceId r, std::int64_t milli) {
+  const std::string& name = resources.name(r);
+  bool binary = name == "memory" || name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
+  return format_milli(milli, binary ? Quantity::Format::BinarySI : Quantity::Format::DecimalSI);
+}
+
+bool FlavorAssigner::preferred(const GranularMode& a, const GranularMode& b) const {
+  if (a.mode == PreemptionMode::NoFit) return false;
+  if (b.mode == PreemptionMode::NoFit) return true;
+  bool a_none = a.mode == PreemptionMode::NoCandidates;
+  bool b_none = b.mode == PreemptionMode::NoCandidates;
+  if (a_none != b_none) return !a_none;
+  const auto& pref = ctx_.cq(cq_index_).spec.flavor_fungibility.preference;
+  if (pref && *pref == FungibilityPreference::PreemptionOverBorrowing) {
+    if (a.borrow != b.borrow) return a.borrow < b.borrow;
+    return a.mode > b.mode;
+  }
+  if (a.mode != b.mode) return a.mode > b.mode;
+  return a.borrow < b.borrow;
+}
+
+bool FlavorAssigner::try_next_flavor(const GranularMode& m) const {
+  const auto& f = ctx_.cq(cq_index_).spec.flavor_fungibility;
+  if (m.mode == PreemptionMode::NoFit || m.mode == PreemptionMode::NoCandidates) return true;
+  bool preempting = m.mode == PreemptionMode::Preempt || m.mode == PreemptionMode::Reclaim;
+  if (preempting && f.when_can_preempt == FungibilityPolicy::TryNextFlavor) return true;
+  if (m.borrow != 0 && f.when_can_borrow == FungibilityPolicy::TryNextFlavor) return true;
+  return false;
+}
+
+bool FlavorAssigner::can_preempt_while_borrowing() const {
+  const auto& p = ctx_.cq(cq_index_).spec.preemption;
+  return (p.borrow_within_cohort.has_value() && p.borrow_within_cohort->lower_priority) ||
+         (ctx_.config.fair_sharing && p.reclaim_within_cohort != PreemptionPolicy::Never);
+}
+
+std::string FlavorAssigner::check_flavor(std::size_t pod_set, FlavorId flavor) const {
+  const std::string& fname = ctx_.flavor_names.name(flavor);
+  const ResourceFlavor* rf = flavor < ctx_.flavors.size() ? ctx_.flavors[flavor] : nullptr;
+  if (rf == nullptr) return "flavor " + fname + " not found";
+  const PodPlacement& placement = *wl_.pod_sets[pod_set].placement;
+  if (const Taint* t = first_untolerated_taint(rf->node_taints, placement.tolerations, rf->tolerations)) {
+    return "untolerated taint {" + t->to_string() + "} in flavor " + fname;
+  }
+  if (!placement_matches_flavor_labels(placement, rf->node_labels)) {
+    return "flavor " + fname + " doesn't match node affinity";
+  }
+  return {};
+}
+
+FlavorAssigner::GranularMode FlavorAssigner::fits_quota(FlavorResource fr, std::int64_t assumed,
+                                                        std::int64_t request, Status& status) {
+  const ClusterQueueState& cq = ctx_.cq(cq_index_);
+  const QuotaTree& tree = ctx_.snapshot;
+  std::int64_t available = tree.available(cq.node, fr);
+  std::int64_t max_capacity = tree.potential_available(cq.node, fr);
+  std::int64_t val = sat_add(assumed, request);
+  const std::string& rname = ctx_.resource_names.name(fr.resource);
+  const std::string& fname = ctx_.flavor_names.name(fr.flavor);
+
+  if (val > max_capacity) {
+    status.reasons.push_back(
+        "insufficient quota for " + rname + " in flavor " + fname +
+        ", previously considered podsets requests (" + format_amount(ctx_.resource_names, fr.resource, assumed) +
+        ") + current podset request (" + format_amount(ctx_.resource_names, fr.resource, request) +
+        ") > maximum capacity (" + format_amount(ctx_.resource_names, fr.resource, max_capacity) + ")");
+    status.no_fit_reason = kExceedsMaxQuota;
+    return {PreemptionMode::NoFit, 0};
+  }
+  auto [borrow, may_reclaim] = tree.lowest_subtree_that_fits(cq.node, fr, val);
+  if (val <= available) return {PreemptionMode::Fit, borrow};
+
+  status.reasons.push_back("insufficient unused quota for " + rname + " in flavor " + fname + ", " +
+                           format_amount(ctx_.resource_names, fr.resource, val - available) +
+                           " more needed");
+  status.no_fit_reason = kWaitingForQuota;
+  if (tree.quota(cq.node, fr).nominal >= val || may_reclaim || can_preempt_while_borrowing()) {
+    auto [possibility, borrow_after] = oracle_.simulate(wl_, cq_index_, fr, val);
+    status.no_fit_reason.clear();
+    switch (possibility) {
+      case PreemptionPossibility::NoCandidates: return {PreemptionMode::NoCandidates, borrow_after};
+      case PreemptionPossibility::Preempt: return {PreemptionMode::Preempt, borrow_after};
+      case PreemptionPossibility::Reclaim: return {PreemptionMode::Reclaim, borrow_after};
+    }
+  }
+  return {PreemptionMode::NoFit, borrow};
+}
+
+FlavorAssigner::FlavorSearch FlavorAssigner::find_flavor(std::size_t pod_set,
+                                                         const ResourceAmounts& requests,
+                                                         ResourceId resource,
+                                                         const Amounts& assigned_usage) {
+  FlavorSearch out;
+  const ClusterQueueState& cq = ctx_.cq(cq_index_);
+  int group = cq.group_of(resource);
+  if (group < 0) {
+    out.status.reasons.push_back("resource " + ctx_.resource_names.name(resource) +
+                                 " unavailable in ClusterQueue");
+    return out;
+  }
+  const CompiledResourceGroup& rg = cq.resource_groups[static_cast<std::size_t>(group)];
+  ResourceAmounts group_requests;
+  for (const auto& [r, v] : requests) {
+    if (std::find(rg.covered.begin(), rg.covered.end(), r) != rg.covered.end()) {
+      group_requests.emplace_back(r, v);
+    }
+  }
+
+  std::vector<std::pair<ResourceId, FlavorChoice>> best;
+  GranularMode best_mode{PreemptionMode::NoFit, INT_MAX};
+  int attempted = -1;
+  int start = wl_.scan ? wl_.scan->next_flavor(pod_set, resource) : 0;
+  const int n = static_cast<int>(rg.flavors.size());
+  for (int idx = start; idx < n; ++idx) {
+    attempted = idx;
+    FlavorId f = rg.flavors[static_cast<std::size_t>(idx)];
+    if (nomination_ != nullptr && pod_set < nomination_->size()) {
+      const auto& nominated = (*nomination_)[pod_set];
+      bool listed = std::any_of(nominated.begin(), nominated.end(),
+                                [&](const auto& e) { return e.first == resource && e.second == f; });
+      if (!listed) {
+        out.status.reasons.push_back("skipping flavor " + ctx_.flavor_names.name(f) +
+                                     " as it is not found in the nomination mapping for resource " +
+                                     ctx_.resource_names.name(resource));
+        continue;
+      }
+    }
+    std::string mismatch = check_flavor(pod_set, f);
+    if (!mismatch.empty()) {
+      out.status.reasons.push_back(mismatch);
+      out.attempts.push_back({f, AssignMode::NoFit, 0, {mismatch}, kNoMatchingFlavor});
+      continue;
+    }
+    std::vector<std::pair<ResourceId, FlavorChoice>> choices;
+    GranularMode rep{PreemptionMode::Fit, 0};
+    int max_borrow = 0;
+    Status flavor_status;
+    for (const auto& [r, v] : group_requests) {
+      FlavorResource fr{f, r};
+      Status s;
+      GranularMode m = fits_quota(fr, assigned_usage.get(fr), v, s);
+      for (auto& reason : s.reasons) {
+        out.status.reasons.push_back(reason);
+        flavor_status.reasons.push_back(std::move(reason));
+      }
+      flavor_status.no_fit_reason = most_severe_reason(flavor_status.no_fit_reason, s.no_fit_reason);
+      max_borrow = std::max(max_borrow, m.borrow);
+      if (preferred(rep, m)) rep = m;
+      // Kueue keeps evaluating the remaining resources (for the messages) but records
+      // no flavor for them once the flavor cannot fit.
+      if (rep.mode == PreemptionMode::NoFit) continue;
+      choices.push_back({r, FlavorChoice{f, to_assign_mode(m.mode), 0, m.borrow}});
+    }
+    std::sort(flavor_status.reasons.begin(), flavor_status.reasons.end());
+    out.attempts.push_back({f, to_assign_mode(rep.mode), max_borrow, flavor_status.reasons,
+                            flavor_status.no_fit_reason});
+    if (!try_next_flavor(rep)) {
+      best = std::move(choices);
+      best_mode = rep;
+      break;
+    }
+    if (preferred(rep, best_mode)) {
+      best = std::move(choices);
+      best_mode = rep;
+    }
+  }
+  for (auto& [r, c] : best) c.tried_index = (attempted == n - 1) ? -1 : attempted;
+  out.flavors = std::move(best);
+  out.fit = best_mode.mode == PreemptionMode::Fit;
+  if (out.fit) out.status = Status{};
+  return out;
+}
+
+Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
+  const ClusterQueueState& cq = ctx_.cq(cq_index_);
+  Assignment a;
+  a.scan.cq_generation = cq.generation;
+  a.scan.cycle = ctx_.cycle;
+  a.scan.hash = wl_.hash;
+  int pods_id = ctx_.resource_names.find("pods");
+  bool covers_pods = pods_id >= 0 && cq.group_of(static_cast<ResourceId>(pods_id)) >= 0;
+
+  for (std::size_t i = 0; i < wl_.pod_sets.size(); ++i) {
+    const PodSetRequest& ps = wl_.pod_sets[i];
+    PodSetAssignmentResult psa;
+    psa.pod_set = i;
+    psa.count = counts.empty() ? ps.count : counts[i];
+    for (const auto& [r, per_pod] : ps.per_pod) {
+      psa.requests.emplace_back(r, sat_mul(per_pod, psa.count));
+    }
+    if (covers_pods) {
+      auto pid = static_cast<ResourceId>(pods_id);
+      auto it = std::find_if(psa.requests.begin(), psa.requests.end(),
+                             [pid](const auto& e) { return e.first == pid; });
+      std::int64_t pods = sat_mul(static_cast<std::int64_t>(psa.count), 1000);
+      if (it != psa.requests.end()) {
+        it->second = pods;
+      } else {
+        psa.requests.emplace_back(pid, pods);
+        std::sort(psa.requests.begin(), psa.requests.end(), [&](const auto& x, const auto& y) {
+          return ctx_.resource_names.name(x.first) < ctx_.resource_names.name(y.first);
+        });
+      }
+    }
+
+    bool failed = false;
+    std::vector<std::pair<ResourceId, FlavorChoice>> group_flavors;
+    std::vector<std::string> group_reasons;
+    for (const auto& [r, q] : psa.requests) {
+      if (cq.group_of(r) < 0) {
+        if (q == 0 || ctx_.config.ignore_undeclared_resources) continue;
+      }
+      if (std::any_of(group_flavors.begin(), group_flavors.end(), [r](const auto& e) { return e.first == r; })) {
+        continue;
+      }
+      FlavorSearch found = find_flavor(i, psa.requests, r, a.usage);
+      for (const auto& at : found.attempts) merge_attempt(psa.attempts, at);
+      if (found.flavors.empty() && !psa.requests.empty()) {
+        failed = true;
+        group_flavors.clear();
+        group_reasons = std::move(found.status.reasons);
+        break;
+      }
+      group_flavors.insert(group_flavors.end(), found.flavors.begin(), found.flavors.end());
+      group_reasons.insert(group_reasons.end(), found.status.reasons.begin(), found.status.reasons.end());
+    }
+    std::sort(psa.attempts.begin(), psa.attempts.end(), [&](const auto& x, const auto& y) {
+      return ctx_.flavor_names.name(x.flavor) < ctx_.flavor_names.name(y.flavor);
+    });
+    // Each pod set keeps the flavors of the resources it requests.
+    for (const auto& [r, c] : group_flavors) {
+      bool requested = std::any_of(psa.requests.begin(), psa.requests.end(),
+                                   [r = r](const auto& e) { return e.first == r; });
+      if (requested) psa.flavors.emplace_back(r, c);
+    }
+    psa.reasons = std::move(group_reasons);
+
+    std::vector<std::pair<ResourceId, int>> tried;
+    for (const auto& [r, c] : psa.flavors) {
+      a.borrowing = std::max(a.borrowing, c.borrow);
+      auto it = std::find_if(psa.requests.begin(), psa.requests.end(),
+                             [r = r](const auto& e) { return e.first == r; });
+      a.usage.add(FlavorResource{c.flavor, r}, it != psa.requests.end() ? it->second : 0);
+      tried.emplace_back(r, c.tried_index);
+    }
+    a.scan.last_tried.push_back(std::move(tried));
+    bool pod_set_failed = failed || (!psa.requests.empty() && psa.flavors.empty());
+    a.pod_sets.push_back(std::move(psa));
+    if (pod_set_failed) {
+      resolve_no_fit_reason(a);
+      return a;
+    }
+  }
+  if (a.representative_mode() == AssignMode::NoFit) resolve_no_fit_reason(a);
+  return a;
+}
+
+void FlavorAssigner::resolve_no_fit_reason(Assignment& a) const {
+  if (a.representative_mode() != AssignMode::NoFit) return;
+  const ClusterQueueState& cq = ctx_.cq(cq_index_);
+  std::string overall;
+  for (const auto& ps : a.pod_sets) {
+    if (ps.representative_mode() != AssignMode::NoFit) continue;
+    if (ps.attempts.empty()) {
+      overall = most_severe_reason(overall, kNoMatchingFlavor);
+      continue;
+    }
+    // Within a resource group the flavors are alternatives (the least severe blocker
+    // counts); across groups they are all required (the most severe counts).
+    std::map<int, std::string> group_min;
+    int unknown = -1;
+    for (const auto& at : ps.attempts) {
+      if (at.mode != AssignMode::NoFit) continue;
+      int group = -1;
+      for (std::size_t g = 0; g < cq.resource_groups.size(); ++g) {
+        const auto& fl = cq.resource_groups[g].flavors;
+        if (std::find(fl.begin(), fl.end(), at.flavor) != fl.end()) group = static_cast<int>(g);
+      }
+      if (group < 0) group = --unknown - 1000;
+      auto it = group_min.find(group);
+      if (it == group_min.end() ||
+          no_fit_reason_severity(at.no_fit_reason) < no_fit_reason_severity(it->second)) {
+        group_min[group] = at.no_fit_reason;
+      }
+    }
+    std::string ps_reason;
+    for (const auto& [g, reason] : group_min) ps_reason = most_severe_reason(ps_reason, reason);
+    overall = most_severe_reason(overall, ps_reason);
+  }
+  a.no_fit_reason = overall;
+}
+
+}  // namespace kueuepp::core

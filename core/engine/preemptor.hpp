@@ -1,0 +1,66 @@
+#pragma once
+
+// Preemption target selection (Kueue's pkg/scheduler/preemption): the classical
+// algorithm (withinClusterQueue, reclaimWithinCohort, borrowWithinCohort, hierarchical
+// reclaim, minimal victim set by fill-back) and the fair-sharing algorithm (dominant
+// resource share strategies). Victims are simulated by taking their usage out of the
+// cycle's snapshot and always put back before returning.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/engine/scheduling_context.hpp"
+
+namespace kueuepp::core {
+
+struct PreemptionTarget {
+  int workload = -1;
+  std::string reason;  ///< InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing
+};
+
+enum class PreemptionPossibility { NoCandidates, Preempt, Reclaim };
+
+class Preemptor {
+ public:
+  explicit Preemptor(SchedulingContext& ctx) : ctx_(ctx) {}
+
+  /// The workloads to evict so that `usage` fits for `preemptor` in ClusterQueue `cq`;
+  /// empty when no set of allowed victims makes it fit. `frs` are the flavor-resources
+  /// whose assignment needs preemption.
+  std::vector<PreemptionTarget> targets(const WorkloadRecord& preemptor, int cq,
+                                        const Amounts& usage,
+                                        const std::vector<FlavorResource>& frs);
+
+  /// The flavor assigner's oracle: could `quantity` of `fr` be made available by
+  /// preemption, and at which borrowing level would it then be?
+  std::pair<PreemptionPossibility, int> simulate(const WorkloadRecord& preemptor, int cq,
+                                                 FlavorResource fr, std::int64_t quantity);
+
+ private:
+  struct Request {
+    const WorkloadRecord* preemptor;
+    int cq;
+    const Amounts* usage;
+    const std::vector<FlavorResource>* frs;
+  };
+  std::vector<PreemptionTarget> classical(const Request& r);
+  std::vector<PreemptionTarget> fair(const Request& r);
+  bool fits(const Request& r, bool allow_borrowing) const;
+  void fill_back(const Request& r, std::vector<PreemptionTarget>& targets, bool allow_borrowing);
+
+  SchedulingContext& ctx_;
+};
+
+/// Kueue's CandidatesOrdering: evicted first, other ClusterQueues before the
+/// preemptor's, lower priority first, most recently reserved first, then UID.
+bool candidate_before(const WorkloadRecord& a, const WorkloadRecord& b, int preemptor_cq, Time now);
+
+/// Whether `policy` allows `preemptor` to preempt `candidate`.
+bool satisfies_preemption_policy(const WorkloadRecord& preemptor, const WorkloadRecord& candidate,
+                                 PreemptionPolicy policy, const EngineConfig& config);
+
+/// The timestamp a workload is ordered by in its queue.
+Time queue_order_timestamp(const WorkloadRecord& w, const EngineConfig& config);
+
+}  // namespace kueuepp::core

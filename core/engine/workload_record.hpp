@@ -1,0 +1,130 @@
+#pragma once
+
+// The engine's view of one Workload: what admission needs, in interned form, plus the
+// bookkeeping of its life in a queue (Kueue's workload.Info and the cache's entry).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/ids.hpp"
+#include "core/engine/pending_queue.hpp"
+#include "core/model/scheduling.hpp"
+#include "core/model/time.hpp"
+#include "core/model/workload.hpp"
+
+namespace kueuepp::core {
+
+using ResourceAmounts = std::vector<std::pair<ResourceId, std::int64_t>>;
+
+struct PodSetRequest {
+  std::string name;
+  std::int32_t count = 1;
+  std::optional<std::int32_t> min_count;
+  /// Requests of one pod, in resource-name order.
+  ResourceAmounts per_pod;
+  std::shared_ptr<const PodPlacement> placement;
+  std::uint64_t placement_hash = 0;
+};
+
+/// Kueue's AssignmentClusterQueueState: where the flavor scan of each pod set resource
+/// stopped, so that the next cycle resumes after it.
+struct FlavorScanState {
+  std::vector<std::vector<std::pair<ResourceId, int>>> last_tried;  ///< per pod set
+  std::int64_t cq_generation = 0;
+  std::int64_t cycle = 0;
+  std::uint64_t hash = 0;
+
+  bool pending_flavors() const {
+    for (const auto& ps : last_tried) {
+      for (const auto& [r, idx] : ps) {
+        if (idx != -1) return true;
+      }
+    }
+    return false;
+  }
+  int next_flavor(std::size_t pod_set, ResourceId r) const {
+    if (pod_set >= last_tried.size()) return 0;
+    for (const auto& [res, idx] : last_tried[pod_set]) {
+      if (res == r) return idx + 1;
+    }
+    return 0;
+  }
+};
+
+/// The quota a workload holds, per pod set.
+struct AdmittedPodSet {
+  std::int32_t count = 0;
+  std::vector<std::pair<ResourceId, FlavorId>> flavors;
+  ResourceAmounts usage;  ///< totals for the pod set
+};
+
+/// Why a workload is not admitted: Kueue's QuotaReserved=False reason and a message.
+struct PendingExplanation {
+  std::string reason;   ///< WaitingForQuota, NoMatchingFlavor, ExceedsMaxQuota, ...
+  std::string message;  ///< "couldn't assign flavors to pod set main: ..."
+};
+
+/// Who evicted a workload and why.
+struct PreemptionRecord {
+  std::string preemptor_key;
+  std::string preemptor_uid;
+  std::string reason;   ///< InClusterQueue, InCohortReclamation, InCohortFairSharing, ...
+  std::string message;  ///< Kueue's "Preempted to accommodate a workload ..." text
+  Time at{};
+};
+
+struct WorkloadRecord {
+  int id = -1;
+  std::string ns;
+  std::string name;
+  std::string key;  ///< ns/name
+  std::string uid;
+  std::string job_uid;  ///< kueue.x-k8s.io/job-uid label, for preemption messages
+  std::string queue_name;
+  Time creation{};
+  std::int32_t base_priority = 0;
+  std::int32_t boost = 0;
+  std::optional<PriorityClassRef> priority_class_ref;
+  bool active = true;
+  bool gated = false;  ///< admission gates present
+  std::optional<std::string> invalid_requests;
+  std::vector<PodSetRequest> pod_sets;
+  std::uint64_t hash = 0;
+
+  std::int64_t priority() const { return static_cast<std::int64_t>(base_priority) + boost; }
+
+  // -- where it is ----------------------------------------------------------------
+  int cq = -1;  ///< the ClusterQueue it is queued in or admitted to (-1: none)
+  PendingQueue::Item queued;  ///< its order key as inserted in the queue
+
+  // -- quota ----------------------------------------------------------------------
+  bool reserved = false;  ///< holds quota (QuotaReserved=True)
+  std::string reserved_cq_name;  ///< the ClusterQueue named in its admission
+  bool admitted = false;  ///< reserved and every admission check Ready
+  std::vector<AdmittedPodSet> admission;
+  Amounts usage;
+  Time reserved_at{};
+  std::int64_t reserved_cycle = -1;
+  bool assumed = false;  ///< admitted by this engine, not yet confirmed by an applied object
+  bool evicted = false;  ///< eviction issued, quota still held until it completes
+  std::string eviction_reason;  ///< Preempted, ClusterQueueStopped, ...
+  bool finished = false;
+
+  // -- requeueing -----------------------------------------------------------------
+  bool requeued_false = false;  ///< Requeued=False holds it out of the queue
+  std::optional<Time> requeue_at;
+  std::optional<Time> evicted_by_timeout_at;  ///< PodsReadyTimeout / AdmissionCheck eviction time
+
+  // -- scheduling state -----------------------------------------------------------
+  std::optional<FlavorScanState> scan;
+  PendingExplanation pending;
+  std::optional<PreemptionRecord> preempted;
+  std::int64_t last_evaluated_cycle = -1;
+  /// Requeue bookkeeping of the current cycle.
+  RequeueReason requeue_reason = RequeueReason::Generic;
+};
+
+}  // namespace kueuepp::core

@@ -1,0 +1,30 @@
+#pragma once
+
+// Resource groups and quotas, shared by ClusterQueue and Cohort specs.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/quantity.hpp"
+
+namespace kueuepp::core {
+
+struct ResourceQuota {
+  std::string name;  ///< resource name
+  Quantity nominal;
+  std::optional<Quantity> borrowing_limit;
+  std::optional<Quantity> lending_limit;
+};
+
+struct FlavorQuotas {
+  std::string name;  ///< flavor name
+  std::vector<ResourceQuota> resources;
+};
+
+struct ResourceGroup {
+  std::vector<std::string> covered_resources;
+  std::vector<FlavorQuotas> flavors;
+};
+
+}  // namespace kueuepp::core
