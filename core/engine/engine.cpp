@@ -443,11 +443,11 @@ std::optional<ClusterQueueView> Engine::cluster_queue(std::string_view name) con
   const auto& cq = cqs_[static_cast<std::size_t>(i)];
   ClusterQueueView v;
   v.name = cq.spec.name;
-  v.active = cq.active && !cq.in_cohort_cycle;
-  v.inactive_reason = cq.in_cohort_cycle && cq.active ? "CohortCycle" : cq.inactive_reason;
-  v.inactive_message = cq.in_cohort_cycle && cq.active
-                           ? "Can't admit new workloads: the cohort tree has a cycle."
-                           : cq.inactive_message;
+  // Like Kueue, a queue whose cohort tree has a cycle keeps Active=True (its own
+  // configuration is fine); it is only skipped by scheduling.
+  v.active = cq.active;
+  v.inactive_reason = cq.inactive_reason;
+  v.inactive_message = cq.inactive_message;
   v.pending = cq.queue.size();
   v.pending_active = cq.queue.active_size();
   v.pending_inadmissible = cq.queue.inadmissible_size();
@@ -505,7 +505,7 @@ bool Engine::has_heads() const {
   return false;
 }
 
-std::optional<WorkloadView> Engine::workload(std::string_view key) const {
+std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_position) const {
   const_cast<Engine*>(this)->ensure_topology();
   auto it = by_key_.find(std::string(key));
   if (it == by_key_.end()) return std::nullopt;
@@ -521,7 +521,7 @@ std::optional<WorkloadView> Engine::workload(std::string_view key) const {
   v.pending = w.pending;
   v.preempted = w.preempted;
   for (const auto& ps : w.pod_sets) v.pod_set_counts.emplace_back(ps.name, ps.count);
-  if (!w.reserved && w.cq >= 0) {
+  if (with_position && !w.reserved && w.cq >= 0) {
     auto order = cqs_[static_cast<std::size_t>(w.cq)].queue.ordered();
     auto pos = std::find(order.begin(), order.end(), w.id);
     if (pos != order.end()) v.position = static_cast<int>(pos - order.begin());
@@ -535,7 +535,7 @@ std::vector<WorkloadView> Engine::workloads() const {
   std::sort(keys.begin(), keys.end());
   std::vector<WorkloadView> out;
   for (const auto& k : keys) {
-    if (auto v = workload(k)) out.push_back(std::move(*v));
+    if (auto v = workload(k, false)) out.push_back(std::move(*v));
   }
   return out;
 }

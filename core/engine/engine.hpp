@@ -129,7 +129,9 @@ class Engine {
   Decisions take_decisions();
 
   // -- queries ---------------------------------------------------------------------------
-  std::optional<WorkloadView> workload(std::string_view key) const;
+  /// One workload; `with_position` also computes its place in the queue (O(queue)).
+  std::optional<WorkloadView> workload(std::string_view key, bool with_position = true) const;
+  /// Every workload, in key order, without queue positions.
   std::vector<WorkloadView> workloads() const;
   std::optional<ClusterQueueView> cluster_queue(std::string_view name) const;
   std::vector<std::string> cluster_queue_names() const;

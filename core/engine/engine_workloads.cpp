@@ -221,7 +221,7 @@ void Engine::route(WorkloadRecord& rec) {
                   ? PendingExplanation{"Suspended", "ClusterQueue " + state.spec.name + " is stopped"}
                   : PendingExplanation{"Suspended", "ClusterQueue " + state.spec.name + " is inactive"};
       } else if (state.in_cohort_cycle) {
-        why = {"Misconfigured", "ClusterQueue " + state.spec.name + " is in a cohort tree with a cycle"};
+        why = {"Suspended", "ClusterQueue " + state.spec.name + " is inactive: its cohort tree has a cycle"};
       }
     }
   }

@@ -1,0 +1,390 @@
+// Randomized invariant tests of the admission engine: thousands of generated cohort
+// trees, queues and arrival orders. After every cycle no ClusterQueue or cohort holds
+// more than its quota and limits allow (checked with an independent computation of the
+// quota tree from the admitted workloads), no workload holds quota twice, partial
+// admissions stay within [minCount, count], and the same input always produces the
+// same decisions.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "core/engine/engine.hpp"
+
+namespace kueuepp::core {
+namespace {
+
+struct GeneratedQuota {
+  std::string flavor;
+  std::string resource;
+  std::int64_t nominal = 0;
+  std::optional<std::int64_t> borrowing_limit;
+  std::optional<std::int64_t> lending_limit;
+};
+
+struct GeneratedNode {
+  std::string name;
+  std::string parent;  // cohort name, "" for roots / standalone queues
+  bool is_cq = false;
+  std::vector<GeneratedQuota> quotas;
+};
+
+struct Generated {
+  EngineConfig config;
+  std::vector<ResourceFlavor> flavors;
+  std::vector<Cohort> cohorts;
+  std::vector<ClusterQueue> cqs;
+  std::vector<LocalQueue> lqs;
+  std::vector<Workload> workloads;
+  std::vector<GeneratedNode> nodes;  // for the independent check
+};
+
+Quantity units(std::int64_t n) { return Quantity::from_units(n); }
+
+Generated generate(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto chance = [&](int percent) { return pick(1, 100) <= percent; };
+  Generated g;
+  g.config.fair_sharing = chance(30);
+  if (g.config.fair_sharing && chance(30)) {
+    g.config.fair_sharing_strategies = {FairSharingStrategy::LessThanInitialShare};
+  }
+  int nflavors = pick(1, 3);
+  for (int i = 0; i < nflavors; ++i) g.flavors.push_back({"f" + std::to_string(i), {}, {}, {}, {}});
+  std::vector<std::string> resources = {"cpu", "memory"};
+
+  auto make_groups = [&](bool with_cohort, std::vector<GeneratedQuota>& quotas) {
+    ResourceGroup rg;
+    rg.covered_resources = chance(60) ? std::vector<std::string>{"cpu"} : resources;
+    int nf = pick(1, nflavors);
+    std::vector<int> order(static_cast<std::size_t>(nflavors));
+    for (int i = 0; i < nflavors; ++i) order[static_cast<std::size_t>(i)] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    for (int i = 0; i < nf; ++i) {
+      FlavorQuotas fq;
+      fq.name = "f" + std::to_string(order[static_cast<std::size_t>(i)]);
+      for (const auto& r : rg.covered_resources) {
+        ResourceQuota q;
+        q.name = r;
+        std::int64_t nominal = pick(0, 8);
+        q.nominal = units(nominal);
+        GeneratedQuota gq{fq.name, r, nominal, {}, {}};
+        if (with_cohort && chance(30)) {
+          gq.borrowing_limit = pick(0, 6);
+          q.borrowing_limit = units(*gq.borrowing_limit);
+        }
+        if (with_cohort && chance(30)) {
+          gq.lending_limit = pick(0, static_cast<int>(nominal));
+          q.lending_limit = units(*gq.lending_limit);
+        }
+        quotas.push_back(gq);
+        fq.resources.push_back(q);
+      }
+      rg.flavors.push_back(fq);
+    }
+    return std::vector<ResourceGroup>{rg};
+  };
+
+  auto add_cq = [&](const std::string& name, const std::string& cohort) {
+    ClusterQueue cq;
+    cq.name = name;
+    cq.cohort = cohort;
+    cq.namespace_selector = LabelSelector{};
+    GeneratedNode node{name, cohort, true, {}};
+    cq.resource_groups = make_groups(!cohort.empty(), node.quotas);
+    cq.queueing_strategy = chance(25) ? QueueingStrategy::StrictFIFO : QueueingStrategy::BestEffortFIFO;
+    const PreemptionPolicy within[] = {PreemptionPolicy::Never, PreemptionPolicy::LowerPriority,
+                                       PreemptionPolicy::LowerOrNewerEqualPriority};
+    const PreemptionPolicy reclaim[] = {PreemptionPolicy::Never, PreemptionPolicy::LowerPriority, PreemptionPolicy::Any};
+    cq.preemption.within_cluster_queue = within[pick(0, 2)];
+    cq.preemption.reclaim_within_cohort = reclaim[pick(0, 2)];
+    if (cq.preemption.reclaim_within_cohort != PreemptionPolicy::Never && chance(30)) {
+      BorrowWithinCohort b;
+      b.lower_priority = true;
+      if (chance(50)) b.max_priority_threshold = pick(0, 20);
+      cq.preemption.borrow_within_cohort = b;
+    }
+    if (chance(30)) cq.flavor_fungibility.when_can_borrow = FungibilityPolicy::TryNextFlavor;
+    if (chance(30)) cq.flavor_fungibility.when_can_preempt = FungibilityPolicy::MayStopSearch;
+    cq.fair_weight = chance(10) ? 0.0 : (chance(50) ? 1.0 : 2.0);
+    g.cqs.push_back(cq);
+    g.lqs.push_back({"ns", "lq-" + name, name, StopPolicy::None, 1.0});
+    g.nodes.push_back(std::move(node));
+  };
+
+  int roots = pick(1, 3);
+  for (int r = 0; r < roots; ++r) {
+    std::string root = "root" + std::to_string(r);
+    Cohort rc;
+    rc.name = root;
+    GeneratedNode rnode{root, "", false, {}};
+    if (chance(40)) rc.resource_groups = make_groups(false, rnode.quotas);
+    g.cohorts.push_back(rc);
+    g.nodes.push_back(std::move(rnode));
+    int ncq = pick(1, 3);
+    for (int i = 0; i < ncq; ++i) add_cq(root + "-cq" + std::to_string(i), root);
+    int children = pick(0, 2);
+    for (int c = 0; c < children; ++c) {
+      std::string child = root + "-child" + std::to_string(c);
+      Cohort cc;
+      cc.name = child;
+      cc.parent = root;
+      GeneratedNode cnode{child, root, false, {}};
+      if (chance(50)) cc.resource_groups = make_groups(true, cnode.quotas);
+      g.cohorts.push_back(cc);
+      g.nodes.push_back(std::move(cnode));
+      int n = pick(1, 3);
+      for (int i = 0; i < n; ++i) add_cq(child + "-cq" + std::to_string(i), child);
+    }
+  }
+  int standalone = pick(0, 2);
+  for (int i = 0; i < standalone; ++i) add_cq("solo" + std::to_string(i), "");
+
+  int nwl = pick(5, 40);
+  for (int i = 0; i < nwl; ++i) {
+    Workload w;
+    w.ns = "ns";
+    char name[16];
+    std::snprintf(name, sizeof name, "w%03d", i);
+    w.name = name;
+    w.uid = std::string("uid-") + name;
+    w.creation = time_from_seconds(1000 + pick(0, 3) + i);
+    w.queue_name = g.lqs[static_cast<std::size_t>(pick(0, static_cast<int>(g.lqs.size()) - 1))].name;
+    w.priority = std::array{0, 10, 20}[static_cast<std::size_t>(pick(0, 2))];
+    int podsets = chance(20) ? 2 : 1;
+    for (int p = 0; p < podsets; ++p) {
+      PodSet ps;
+      ps.name = "ps" + std::to_string(p);
+      ps.count = pick(1, 4);
+      if (p == 0 && chance(25) && ps.count > 1) ps.min_count = pick(1, ps.count - 1);
+      ps.per_pod_requests["cpu"] = units(pick(1, 3));
+      if (chance(40)) ps.per_pod_requests["memory"] = units(pick(1, 2));
+      w.pod_sets.push_back(ps);
+    }
+    g.workloads.push_back(w);
+  }
+  return g;
+}
+
+// -- the independent quota check ---------------------------------------------------------
+
+/// Recomputes the quota tree from the generated specs (static) and the admitted
+/// workloads (per check), independently of the engine's incremental accounting.
+class Checker {
+ public:
+  explicit Checker(const Generated& g) {
+    for (const auto& n : g.nodes) {
+      Node& node = nodes_[n.name];
+      node.spec = &n;
+      for (const auto& q : n.quotas) node.quotas[key(q.flavor, q.resource)] = &q;
+    }
+    for (const auto& n : g.nodes) {
+      if (!n.parent.empty()) nodes_[n.parent].children.push_back(&nodes_[n.name]);
+    }
+    for (const auto& n : g.nodes) {
+      for (const auto& q : n.quotas) frs_.insert(key(q.flavor, q.resource));
+    }
+  }
+
+  static std::string key(const std::string& f, const std::string& r) { return f + "/" + r; }
+
+  void reset() { usage_.clear(); }
+  void add(const std::string& cq, const std::string& fr, std::int64_t v) {
+    usage_[cq][fr] += v;
+    frs_.insert(fr);
+  }
+
+  /// Every node stays within its subtree quota (roots) or within what its parent may
+  /// lend it (borrowing limit).
+  std::string violations() {
+    std::ostringstream out;
+    for (const auto& fr : frs_) {
+      for (auto& [name, n] : nodes_) {
+        std::int64_t u = used(n, fr);
+        std::int64_t s = subtree(n, fr);
+        if (n.spec->parent.empty()) {
+          if (u > s) out << name << " " << fr << ": usage " << u << " > subtree quota " << s << "; ";
+          continue;
+        }
+        auto q = n.quotas.find(fr);
+        if (q != n.quotas.end() && q->second->borrowing_limit) {
+          std::int64_t lq = local(n, fr);
+          std::int64_t in_parent = std::max<std::int64_t>(0, u - lq);
+          std::int64_t allowed = (s - lq) + *q->second->borrowing_limit * 1000;
+          if (in_parent > allowed) {
+            out << name << " " << fr << ": takes " << in_parent << " from its parent, limit " << allowed << "; ";
+          }
+        }
+      }
+    }
+    return out.str();
+  }
+
+ private:
+  struct Node {
+    const GeneratedNode* spec = nullptr;
+    std::map<std::string, const GeneratedQuota*> quotas;
+    std::vector<Node*> children;
+  };
+
+  std::int64_t subtree(const Node& n, const std::string& fr) const {
+    auto q = n.quotas.find(fr);
+    std::int64_t s = q != n.quotas.end() ? q->second->nominal * 1000 : 0;
+    for (const Node* c : n.children) s += subtree(*c, fr) - local(*c, fr);
+    return s;
+  }
+  std::int64_t local(const Node& n, const std::string& fr) const {
+    auto q = n.quotas.find(fr);
+    if (q == n.quotas.end() || !q->second->lending_limit) return 0;
+    return std::max<std::int64_t>(0, subtree(n, fr) - *q->second->lending_limit * 1000);
+  }
+  std::int64_t used(const Node& n, const std::string& fr) const {
+    if (n.spec->is_cq) {
+      auto it = usage_.find(n.spec->name);
+      if (it == usage_.end()) return 0;
+      auto jt = it->second.find(fr);
+      return jt == it->second.end() ? 0 : jt->second;
+    }
+    std::int64_t s = 0;
+    for (const Node* c : n.children) s += std::max<std::int64_t>(0, used(*c, fr) - local(*c, fr));
+    return s;
+  }
+
+  std::map<std::string, Node> nodes_;
+  std::set<std::string> frs_;
+  std::map<std::string, std::map<std::string, std::int64_t>> usage_;
+};
+
+struct SimulationRun {
+  std::vector<std::string> trace;  // every decision, in order
+  std::string failure;
+};
+
+SimulationRun simulate(const Generated& g, bool check) {
+  SimulationRun run;
+  Engine engine(g.config);
+  for (const auto& f : g.flavors) engine.apply(f);
+  for (const auto& c : g.cohorts) engine.apply(c);
+  for (const auto& cq : g.cqs) engine.apply(cq);
+  for (const auto& lq : g.lqs) engine.apply(lq);
+  std::size_t half = g.workloads.size() / 2;
+  for (std::size_t i = 0; i < half; ++i) (void)engine.apply(g.workloads[i]);
+
+  Time now = time_from_seconds(100000);
+  Checker checker(g);
+  std::mt19937_64 rng(g.workloads.size());
+  auto cycle_until_quiet = [&]() -> bool {
+    std::size_t idle = 0;
+    for (int c = 0; c < 2000; ++c) {
+      CycleSummary s = engine.run_cycle(now);
+      now += std::chrono::seconds(1);
+      Decisions d = engine.take_decisions();
+      for (const auto& a : d.admissions) {
+        std::string t = "admit " + a.workload + " " + a.admission.cluster_queue;
+        for (const auto& ps : a.admission.pod_set_assignments) {
+          for (const auto& [r, f] : ps.flavors) t += " " + ps.name + "." + r + "=" + f;
+          t += " n=" + std::to_string(ps.count.value_or(-1));
+        }
+        run.trace.push_back(t);
+      }
+      for (const auto& e : d.evictions) {
+        run.trace.push_back("evict " + e.workload + " by " + e.preemptor + " " + e.preemption_reason);
+        (void)engine.complete_eviction(e.workload);
+      }
+      if (check) {
+        // Independent recomputation of every queue's usage from the admissions.
+        checker.reset();
+        std::set<std::string> holders;
+        std::size_t reserved = 0;
+        for (const auto& v : engine.workloads()) {
+          if (!v.reserved) continue;
+          ++reserved;
+          if (!holders.insert(v.key).second) {
+            run.failure = v.key + " holds quota twice";
+            return false;
+          }
+          const Workload* spec = nullptr;
+          for (const auto& w : g.workloads) {
+            if (w.key() == v.key) spec = &w;
+          }
+          for (std::size_t i = 0; i < v.admission->pod_set_assignments.size(); ++i) {
+            const auto& ps = v.admission->pod_set_assignments[i];
+            std::int32_t count = ps.count.value_or(-1);
+            const PodSet& sps = spec->pod_sets[i];
+            if (count > sps.count || count < sps.min_count.value_or(sps.count)) {
+              run.failure = v.key + " admitted with count " + std::to_string(count) + " outside [minCount, count]";
+              return false;
+            }
+            for (const auto& [r, f] : ps.flavors) {
+              checker.add(v.admission->cluster_queue, Checker::key(f, r), ps.resource_usage.at(r).milli());
+            }
+          }
+        }
+        std::size_t reserving = 0;
+        for (const auto& name : engine.cluster_queue_names()) reserving += engine.cluster_queue(name)->reserving;
+        if (reserving != reserved) {
+          run.failure = "queues report " + std::to_string(reserving) + " reserving workloads, workloads say " +
+                        std::to_string(reserved);
+          return false;
+        }
+        std::string v = checker.violations();
+        if (!v.empty()) {
+          run.failure = "quota exceeded after a cycle: " + v;
+          return false;
+        }
+      }
+      if (s.heads == 0 && d.evictions.empty()) break;
+      if (s.changed || !d.evictions.empty()) {
+        idle = 0;
+      } else if (++idle > 8) {  // > 2 x the flavors of a resource group
+        break;
+      }
+    }
+    return true;
+  };
+
+  if (!cycle_until_quiet()) return run;
+  for (std::size_t i = half; i < g.workloads.size(); ++i) (void)engine.apply(g.workloads[i]);
+  if (!cycle_until_quiet()) return run;
+  // Finish a random half of the admitted workloads, then settle again.
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::string> admitted;
+    for (const auto& v : engine.workloads()) {
+      if (v.reserved) admitted.push_back(v.key);
+    }
+    for (const auto& k : admitted) {
+      if (rng() % 2 == 0) {
+        (void)engine.finish_workload(k);
+        run.trace.push_back("finish " + k);
+      }
+    }
+    if (!cycle_until_quiet()) return run;
+  }
+  return run;
+}
+
+TEST(EngineInvariants, QuotaIsNeverExceededAndDecisionsAreDeterministic) {
+  int total_admissions = 0;
+  int total_evictions = 0;
+  for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
+    Generated g = generate(seed);
+    SimulationRun first = simulate(g, true);
+    ASSERT_TRUE(first.failure.empty()) << "seed " << seed << ": " << first.failure;
+    SimulationRun second = simulate(g, false);
+    ASSERT_EQ(first.trace, second.trace) << "seed " << seed << ": the same input gave different decisions";
+    for (const auto& t : first.trace) {
+      total_admissions += t.rfind("admit", 0) == 0;
+      total_evictions += t.rfind("evict", 0) == 0;
+    }
+  }
+  // The generator must actually exercise admission and preemption.
+  EXPECT_GT(total_admissions, 10000);
+  EXPECT_GT(total_evictions, 100);
+}
+
+}  // namespace
+}  // namespace kueuepp::core
