@@ -1,0 +1,65 @@
+#pragma once
+
+// metadata.managedFields: decoding the entries into field sets, encoding them back in
+// kube-apiserver's order, manager identities, and the bookkeeping kube-apiserver adds
+// around structured-merge-diff (meta fields nobody owns, at most 10 Update entries).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/expected.hpp"
+#include "kube/json/json.hpp"
+#include "kube/patch/field_set.hpp"
+
+namespace kueuepp::kube::patch::detail {
+
+struct ManagedEntry {
+  std::string manager;
+  std::string operation;  ///< "Apply" or "Update"
+  std::string api_version;
+  std::string time;  ///< RFC 3339; empty when unknown
+  std::string subresource;
+  FieldSet fields;
+
+  bool applied() const { return operation == "Apply"; }
+  /// Who this is, as upstream keys managers: manager, operation, subresource, and the
+  /// apiVersion for Update entries (an applier is the same applier at every version).
+  std::string identity() const;
+  /// As conflicts name it: `"kubectl"`, `"m" with subresource "status" using batch/v1`.
+  std::string display() const;
+};
+
+using ManagedEntries = std::vector<ManagedEntry>;
+
+/// The entries of `object`'s metadata.managedFields (none when absent). Fails on entries
+/// kube-apiserver would refuse: unknown operation, empty apiVersion, fieldsType other than
+/// FieldsV1, undecodable fieldsV1.
+Expected<ManagedEntries> decode_managed_fields(const json::value& object);
+
+/// True for `[]` and `[{}]`: a request that asks to clear managedFields.
+bool is_reset_request(const json::value& managed_fields);
+
+/// Writes `entries` to `object`'s metadata.managedFields, sorted like kube-apiserver
+/// (Apply before Update, then by time, manager, apiVersion, subresource); removes the
+/// member when there are none.
+void encode_managed_fields(json::value& object, ManagedEntries entries);
+
+/// The entry with this identity, or nullptr.
+ManagedEntry* find_entry(ManagedEntries& entries, const std::string& identity);
+
+/// Fields nobody owns: apiVersion, kind, metadata itself and its server-set members
+/// (name, namespace, uid, resourceVersion, generation, creationTimestamp, ...).
+const FieldSet& meta_fields();
+
+/// Drops entries whose set became empty.
+void drop_empty(ManagedEntries& entries);
+
+/// Keeps at most `max_updaters` Update entries, folding the oldest into
+/// "ancient-changes" entries (one per apiVersion), as kube-apiserver does.
+void cap_update_managers(ManagedEntries& entries, std::size_t max_updaters = 10);
+
+/// `object` without metadata.managedFields.
+json::value without_managed_fields(const json::value& object);
+
+}  // namespace kueuepp::kube::patch::detail

@@ -1,0 +1,117 @@
+// RFC 7386 JSON merge patch.
+//
+// Hot path: the API server applies ~20,000 merge patches of Workload status per second on
+// one core. The result is built in one pass over target and patch, copying each member
+// that survives exactly once (no copy-then-modify), with the result objects sized up
+// front so they never rehash.
+
+#include <string>
+
+#include "kube/patch/errors.hpp"
+#include "kube/patch/patch.hpp"
+
+namespace kueuepp::kube::patch {
+namespace {
+
+// Failure while merging: only "too deep" is possible. The path is assembled while the
+// error travels back up (costs nothing on success).
+struct DepthExceeded {
+  std::string path;
+};
+
+Expected<json::value, DepthExceeded> merge_object(const json::value* target, const json::object& patch,
+                                                  int depth);
+
+// The value a patch member contributes: objects merge recursively (which also drops their
+// null members), anything else replaces.
+Expected<json::value, DepthExceeded> merged_member(const json::value* target, const json::value& patch,
+                                                   int depth) {
+  if (const json::object* p = patch.if_object()) return merge_object(target, *p, depth + 1);
+  return patch;
+}
+
+Expected<json::value, DepthExceeded> fail_member(DepthExceeded e, std::string_view key) {
+  e.path.insert(0, "/" + std::string(key));
+  return unexpected(std::move(e));
+}
+
+Expected<json::value, DepthExceeded> merge_object(const json::value* target, const json::object& patch,
+                                                  int depth) {
+  if (depth > kMaxDepth) return unexpected(DepthExceeded{});
+  const json::object* base = target != nullptr ? target->if_object() : nullptr;
+
+  json::value out(json::object{});
+  json::object& result = out.get_object();
+  result.reserve((base != nullptr ? base->size() : 0) + patch.size());
+
+  // Members of the target, in their order: kept, replaced, merged or deleted.
+  if (base != nullptr) {
+    for (const auto& member : *base) {
+      auto p = patch.find(member.key());
+      if (p == patch.end()) {
+        result.emplace(member.key(), member.value());
+        continue;
+      }
+      if (p->value().is_null()) continue;  // null deletes
+      auto merged = merged_member(&member.value(), p->value(), depth);
+      if (!merged) return fail_member(std::move(merged).error(), member.key());
+      result.emplace(member.key(), std::move(*merged));
+    }
+  }
+  // Members only the patch has, appended in the patch's order; null ones are no-ops.
+  for (const auto& member : patch) {
+    if (member.value().is_null()) continue;
+    if (base != nullptr && base->contains(member.key())) continue;
+    auto merged = merged_member(nullptr, member.value(), depth);
+    if (!merged) return fail_member(std::move(merged).error(), member.key());
+    result.emplace(member.key(), std::move(*merged));
+  }
+  return out;
+}
+
+// In place: only what the patch names is touched.
+Expected<void, DepthExceeded> merge_in_place(json::value& target, const json::object& patch, int depth) {
+  if (depth > kMaxDepth) return unexpected(DepthExceeded{});
+  if (!target.is_object()) target = json::object();
+  json::object& result = target.get_object();
+  for (const auto& member : patch) {
+    const json::value& p = member.value();
+    if (p.is_null()) {
+      result.stable_erase(member.key());  // keeps the other members in order
+      continue;
+    }
+    if (const json::object* sub = p.if_object()) {
+      json::value& slot = result[member.key()];
+      if (auto merged = merge_in_place(slot, *sub, depth + 1); !merged) {
+        DepthExceeded e = std::move(merged).error();
+        e.path.insert(0, "/" + std::string(member.key()));
+        return unexpected(std::move(e));
+      }
+      continue;
+    }
+    result[member.key()] = p;
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<void, PatchError> merge_patch_into(json::value& target, const json::value& patch) {
+  const json::object* p = patch.if_object();
+  if (p == nullptr) {
+    target = patch;
+    return {};
+  }
+  if (auto merged = merge_in_place(target, *p, 0); !merged) return detail::too_deep(std::move(merged).error().path);
+  return {};
+}
+
+Expected<json::value, PatchError> merge_patch(const json::value& target, const json::value& patch) {
+  const json::object* p = patch.if_object();
+  if (p == nullptr) return patch;  // RFC 7386: a non-object patch replaces the target whole
+  auto merged = merge_object(&target, *p, 0);
+  if (!merged) return detail::too_deep(std::move(merged).error().path);
+  return std::move(*merged);
+}
+
+}  // namespace kueuepp::kube::patch

@@ -1,0 +1,153 @@
+// What changed between two objects (structured-merge-diff's Compare), in field-set terms:
+// leaves added, modified or removed, plus the objects and list elements that appeared or
+// disappeared as a whole. Lenient: stored objects never make it fail.
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kube/patch/json_equal.hpp"
+#include "kube/patch/typed_ops.hpp"
+
+namespace kueuepp::kube::patch::detail {
+namespace {
+
+class Comparer {
+ public:
+  explicit Comparer(const ApplySchema& schema) : schema_(schema) {}
+
+  // Compares the members of two objects (either may be absent).
+  void members(const json::object* before, const json::object* after) {
+    if (before != nullptr) {
+      for (const auto& m : *before) {
+        const json::value* other = nullptr;
+        if (after != nullptr) {
+          if (auto it = after->find(m.key()); it != after->end()) other = &it->value();
+        }
+        path_.push_field(m.key());
+        node(&m.value(), other);
+        path_.pop_field();
+      }
+    }
+    if (after != nullptr) {
+      for (const auto& m : *after) {
+        if (before != nullptr && before->contains(m.key())) continue;
+        path_.push_field(m.key());
+        node(nullptr, &m.value());
+        path_.pop_field();
+      }
+    }
+  }
+
+  Comparison take() { return std::move(result_); }
+
+ private:
+  enum class Shape { Leaf, Object, List };
+
+  // How a value is walked: granular objects and lists are descended into, all else is a
+  // leaf. Empty containers on both sides are leaves (upstream "emptyPromoteToLeaf").
+  Shape shape(const json::value* before, const json::value* after) const {
+    if (path_.depth > kMaxDepth) return Shape::Leaf;
+    const json::value* v = after != nullptr ? after : before;
+    if (before != nullptr && after != nullptr && before->kind() != after->kind() &&
+        (before->is_object() || before->is_array() || after->is_object() || after->is_array())) {
+      return Shape::Leaf;  // the kind changed: a modification of the whole
+    }
+    auto empty = [](const json::value* x) {
+      return x == nullptr || (x->is_object() && x->get_object().empty()) || (x->is_array() && x->get_array().empty());
+    };
+    if (v->is_object()) {
+      if (schema_.atomic_object(path_.schema_path()) || (empty(before) && empty(after))) return Shape::Leaf;
+      return Shape::Object;
+    }
+    if (v->is_array()) {
+      if (schema_.list(path_.schema_path()).kind == ListStrategy::Kind::Atomic || (empty(before) && empty(after))) {
+        return Shape::Leaf;
+      }
+      return Shape::List;
+    }
+    return Shape::Leaf;
+  }
+
+  void node(const json::value* before, const json::value* after) {
+    switch (shape(before, after)) {
+      case Shape::Leaf:
+        if (before == nullptr) {
+          result_.added.insert(path_.elements);
+        } else if (after == nullptr) {
+          result_.removed.insert(path_.elements);
+        } else if (!json_equal(*before, *after)) {
+          result_.modified.insert(path_.elements);
+        }
+        return;
+      case Shape::Object:
+        members(before != nullptr ? before->if_object() : nullptr, after != nullptr ? after->if_object() : nullptr);
+        break;
+      case Shape::List:
+        items(before != nullptr ? before->if_array() : nullptr, after != nullptr ? after->if_array() : nullptr);
+        break;
+    }
+    // A granular object or list that appeared or disappeared is itself added or removed.
+    if (before == nullptr) result_.added.insert(path_.elements);
+    if (after == nullptr) result_.removed.insert(path_.elements);
+  }
+
+  struct Occurrences {
+    PathElement element;
+    std::vector<const json::value*> before, after;
+  };
+
+  // List elements are matched by key (or value); duplicated keys are compared as groups,
+  // like upstream.
+  void items(const json::array* before, const json::array* after) {
+    const ListStrategy strategy = schema_.list(path_.schema_path());
+    std::vector<Occurrences> all;
+    std::unordered_map<std::string, std::size_t> index;
+    auto collect = [&](const json::array* list, bool is_after) {
+      if (list == nullptr) return;
+      for (const auto& item : *list) {
+        auto pe = schema_.element(item, strategy, /*strict=*/false);
+        if (!pe) continue;  // lenient mode never fails
+        const std::string id = pe->serialize();
+        auto [it, fresh] = index.emplace(id, all.size());
+        if (fresh) all.push_back(Occurrences{std::move(*pe), {}, {}});
+        (is_after ? all[it->second].after : all[it->second].before).push_back(&item);
+      }
+    };
+    collect(before, false);
+    collect(after, true);
+
+    for (auto& o : all) {
+      path_.push_element(o.element);
+      const std::size_t nb = o.before.size(), na = o.after.size();
+      if (nb <= 1 && na <= 1) {
+        node(nb == 1 ? o.before[0] : nullptr, na == 1 ? o.after[0] : nullptr);
+      } else if (nb >= 2 && na >= 2) {
+        bool same = nb == na;
+        for (std::size_t i = 0; same && i < nb; ++i) same = json_equal(*o.before[i], *o.after[i]);
+        if (!same) result_.modified.insert(path_.elements);
+      } else if (nb >= 2) {
+        if (na == 1) node(nullptr, o.after[0]);
+        result_.removed.insert(path_.elements);
+      } else {
+        if (nb == 1) node(o.before[0], nullptr);
+        result_.added.insert(path_.elements);
+      }
+      path_.pop_element();
+    }
+  }
+
+  const ApplySchema& schema_;
+  WalkPath path_;
+  Comparison result_;
+};
+
+}  // namespace
+
+Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema) {
+  Comparer comparer(schema);
+  comparer.members(before.if_object(), after.if_object());
+  return comparer.take();
+}
+
+}  // namespace kueuepp::kube::patch::detail
