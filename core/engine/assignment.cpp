@@ -32,19 +32,73 @@ AssignMode Assignment::representative_mode() const {
   return mode;
 }
 
-std::string Assignment::message(const std::vector<std::string>& pod_set_names) const {
-  std::string out;
+bool PendingExplanation::operator==(const PendingExplanation& o) const {
+  return reason == o.reason && text == o.text && details == o.details;
+}
+
+AssignmentReasons Assignment::reasons() const {
+  AssignmentReasons out;
   for (const auto& ps : pod_sets) {
-    if (ps.reasons.empty() && !ps.error) continue;
-    const std::string& name = ps.pod_set < pod_set_names.size() ? pod_set_names[ps.pod_set] : "";
-    if (ps.error) return "failed to assign flavors to pod set " + name + ": " + *ps.error;
+    if (!ps.reasons.empty()) out.emplace_back(ps.pod_set, ps.reasons);
+  }
+  return out;
+}
+
+std::string format_amount(const SymbolTable& resources, ResourceId r, std::int64_t milli) {
+  const std::string& name = resources.name(r);
+  bool binary = name == "memory" || name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
+  return format_milli(milli, binary ? Quantity::Format::BinarySI : Quantity::Format::DecimalSI);
+}
+
+std::string render(const FitReason& r, const SymbolTable& resources, const SymbolTable& flavors,
+                   const std::vector<const ResourceFlavor*>& flavor_specs) {
+  const std::string& res = resources.name(r.resource);
+  const std::string& flv = flavors.name(r.flavor);
+  switch (r.kind) {
+    case FitReason::Kind::ResourceUnavailable:
+      return "resource " + res + " unavailable in ClusterQueue";
+    case FitReason::Kind::FlavorNotFound:
+      return "flavor " + flv + " not found";
+    case FitReason::Kind::UntoleratedTaint: {
+      std::string taint = "?";
+      const ResourceFlavor* spec = r.flavor < flavor_specs.size() ? flavor_specs[r.flavor] : nullptr;
+      if (spec != nullptr && r.a >= 0 && static_cast<std::size_t>(r.a) < spec->node_taints.size()) {
+        taint = spec->node_taints[static_cast<std::size_t>(r.a)].to_string();
+      }
+      return "untolerated taint {" + taint + "} in flavor " + flv;
+    }
+    case FitReason::Kind::AffinityMismatch:
+      return "flavor " + flv + " doesn't match node affinity";
+    case FitReason::Kind::NotNominated:
+      return "skipping flavor " + flv + " as it is not found in the nomination mapping for resource " + res;
+    case FitReason::Kind::ExceedsMaxQuota:
+      return "insufficient quota for " + res + " in flavor " + flv +
+             ", previously considered podsets requests (" + format_amount(resources, r.resource, r.a) +
+             ") + current podset request (" + format_amount(resources, r.resource, r.b) +
+             ") > maximum capacity (" + format_amount(resources, r.resource, r.c) + ")";
+    case FitReason::Kind::InsufficientUnused:
+      return "insufficient unused quota for " + res + " in flavor " + flv + ", " +
+             format_amount(resources, r.resource, r.a) + " more needed";
+  }
+  return {};
+}
+
+std::string render_message(const AssignmentReasons& reasons, const std::vector<std::string>& pod_set_names,
+                           const SymbolTable& resources, const SymbolTable& flavors,
+                           const std::vector<const ResourceFlavor*>& flavor_specs) {
+  std::string out;
+  for (const auto& [index, list] : reasons) {
+    const std::string name = index < pod_set_names.size() ? pod_set_names[index] : "";
+    std::vector<std::string> texts;
+    texts.reserve(list.size());
+    for (const auto& r : list) texts.push_back(render(r, resources, flavors, flavor_specs));
+    std::sort(texts.begin(), texts.end());
+    texts.erase(std::unique(texts.begin(), texts.end()), texts.end());
     if (!out.empty()) out += "; ";
-    std::vector<std::string> sorted = ps.reasons;
-    std::sort(sorted.begin(), sorted.end());
     out += "couldn't assign flavors to pod set " + name + ": ";
-    for (std::size_t i = 0; i < sorted.size(); ++i) {
+    for (std::size_t i = 0; i < texts.size(); ++i) {
       if (i > 0) out += ", ";
-      out += sorted[i];
+      out += texts[i];
     }
   }
   return out;

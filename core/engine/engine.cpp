@@ -60,8 +60,9 @@ void Engine::remove_cluster_queue(std::string_view name) {
   // Pending workloads wait until a queue of that name exists again; workloads holding
   // quota keep it (Kueue keeps a terminating ClusterQueue until they finish).
   for (int id : state.queue.ordered()) {
-    state.queue.remove(id);
-    workloads_[static_cast<std::size_t>(id)]->cq = -1;
+    WorkloadRecord& w = *workloads_[static_cast<std::size_t>(id)];
+    state.queue.remove(w.slot);
+    w.cq = -1;
   }
   cq_exists_[static_cast<std::size_t>(i)] = false;
   state.spec.resource_groups.clear();
@@ -518,7 +519,7 @@ std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_pos
   v.evicted = w.evicted;
   v.finished = w.finished;
   if (w.reserved) v.admission = admission_of(w);
-  v.pending = w.pending;
+  v.pending = render(w.pending, w);
   v.preempted = w.preempted;
   for (const auto& ps : w.pod_sets) v.pod_set_counts.emplace_back(ps.name, ps.count);
   if (with_position && !w.reserved && w.cq >= 0) {
@@ -537,6 +538,19 @@ std::vector<WorkloadView> Engine::workloads() const {
   for (const auto& k : keys) {
     if (auto v = workload(k, false)) out.push_back(std::move(*v));
   }
+  return out;
+}
+
+PendingStatus Engine::render(const PendingExplanation& e, const WorkloadRecord& rec) const {
+  PendingStatus out;
+  out.reason = e.reason;
+  if (!e.details.empty()) {
+    std::vector<std::string> names;
+    names.reserve(rec.pod_sets.size());
+    for (const auto& ps : rec.pod_sets) names.push_back(ps.name);
+    out.message = render_message(e.details, names, resources_, flavors_, flavor_by_id_);
+  }
+  out.message += e.text;
   return out;
 }
 

@@ -46,7 +46,7 @@ struct WorkloadView {
   bool evicted = false;
   bool finished = false;
   std::optional<Admission> admission;
-  PendingExplanation pending;  ///< why it is not admitted (when not reserved)
+  PendingStatus pending;  ///< why it is not admitted (when not reserved)
   std::optional<PreemptionRecord> preempted;  ///< the last preemption of this workload
   int position = -1;  ///< 0-based position in its ClusterQueue's queue order, -1 if none
   std::vector<std::pair<std::string, std::int32_t>> pod_set_counts;  ///< spec counts
@@ -169,7 +169,7 @@ class Engine {
   void route(WorkloadRecord& rec);
   void unqueue(WorkloadRecord& rec);
   void enqueue(WorkloadRecord& rec, bool may_have_become_admissible);
-  PendingQueue::Item queue_item(const WorkloadRecord& rec) const;
+  QueueOrderKey queue_key(const WorkloadRecord& rec) const;
   bool backoff_expired(const WorkloadRecord& rec) const;
   void reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at);
   void release(WorkloadRecord& rec);
@@ -196,6 +196,7 @@ class Engine {
   std::string preemption_message(const WorkloadRecord& preemptor, const WorkloadRecord& victim,
                                  const std::string& reason) const;
   std::string cq_path(int cq) const;
+  PendingStatus render(const PendingExplanation& e, const WorkloadRecord& rec) const;
 
   EngineConfig config_;
   SymbolTable resources_;
@@ -221,6 +222,9 @@ class Engine {
   bool topology_dirty_ = true;
   std::int64_t cycle_ = 0;
   Time now_{};
+  /// The earliest requeueAt of a workload held by a backoff (none: Time::max()), so that
+  /// a cycle only scans for expired backoffs when one can have expired.
+  Time earliest_backoff_ = Time::max();
   Decisions outbox_;
 };
 

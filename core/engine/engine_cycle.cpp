@@ -19,8 +19,9 @@ struct Engine::Entry {
   std::vector<PreemptionTarget> targets;
   Status status = Status::NotNominated;
   RequeueReason requeue_reason = RequeueReason::Generic;
-  std::string reason;   ///< QuotaReserved=False reason
-  std::string message;  ///< and its message
+  std::string reason;  ///< QuotaReserved=False reason
+  std::string text;    ///< fixed message text (after the assignment's reasons, if any)
+  bool with_details = false;  ///< the assignment's reasons start the message
   bool processed = false;
 };
 
@@ -49,12 +50,6 @@ Amounts nonzero(const Amounts& a) {
 bool can_be_partially_admitted(const WorkloadRecord& w) {
   return std::any_of(w.pod_sets.begin(), w.pod_sets.end(),
                      [](const PodSetRequest& ps) { return ps.min_count && ps.count > *ps.min_count; });
-}
-
-std::vector<std::string> pod_set_names(const WorkloadRecord& w) {
-  std::vector<std::string> out;
-  for (const auto& ps : w.pod_sets) out.push_back(ps.name);
-  return out;
 }
 
 }  // namespace
@@ -249,12 +244,13 @@ class Tournament {
 CycleSummary Engine::run_tree_cycle(Tree& tree) {
   CycleSummary summary;
   std::vector<Entry> heads;
+  heads.reserve(tree.cqs.size());
   for (int cq : tree.cqs) {
     auto& state = cqs_[static_cast<std::size_t>(cq)];
     if (!state.schedulable()) continue;
-    if (auto wl = state.queue.pop()) {
+    if (QueueSlot* slot = state.queue.pop()) {
       Entry e;
-      e.wl = *wl;
+      e.wl = slot->key.workload;
       e.cq = cq;
       heads.push_back(std::move(e));
     }
@@ -270,27 +266,28 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
   // Nominate.
   std::vector<Entry> entries;
   std::vector<Entry> inadmissible;
+  entries.reserve(heads.size());
   for (auto& e : heads) {
     WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
     const auto& state = cqs_[static_cast<std::size_t>(e.cq)];
     rec.last_evaluated_cycle = cycle_;
     if (!state.spec.namespace_selector || !state.spec.namespace_selector->matches(namespace_labels(rec.ns))) {
       e.reason = "Misconfigured";
-      e.message = "workload namespace doesn't match ClusterQueue selector";
+      e.text = "workload namespace doesn't match ClusterQueue selector";
       e.requeue_reason = RequeueReason::NamespaceMismatch;
       inadmissible.push_back(std::move(e));
       continue;
     }
     if (rec.invalid_requests) {
       e.reason = "Misconfigured";
-      e.message = "resource validation failed: " + *rec.invalid_requests;
+      e.text = "resource validation failed: " + *rec.invalid_requests;
       inadmissible.push_back(std::move(e));
       continue;
     }
     auto [assignment, targets] = assignments(ctx, preemptor, rec, e.cq, nullptr);
     e.assignment = std::move(assignment);
     e.targets = std::move(targets);
-    e.message = e.assignment.message(pod_set_names(rec));
+    e.with_details = true;
     rec.scan = e.assignment.scan;
     entries.push_back(std::move(e));
   }
@@ -314,7 +311,7 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
   for (auto& e : entries) {
     if (e.status == Entry::Status::Assumed) continue;
     requeue(e);
-    if (cqs_[static_cast<std::size_t>(e.cq)].queue.where(e.wl) == PendingQueue::Where::Inadmissible) {
+    if (cqs_[static_cast<std::size_t>(e.cq)].queue.is_parked(workloads_[static_cast<std::size_t>(e.wl)]->slot)) {
       summary.changed = true;
     }
   }
@@ -378,7 +375,6 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
     if (assignment.representative_mode() == AssignMode::Fit) assignment.set_mode(AssignMode::DeferredFit);
     e.assignment = std::move(assignment);
     e.targets = std::move(targets);
-    e.message = e.assignment.message(pod_set_names(rec));
     rec.scan = e.assignment.scan;
     fits = fits_with(e.assignment.usage, e.targets);
   }
@@ -414,7 +410,8 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
     return;
   }
   if (mode == AssignMode::DeferredFit) {
-    e.message = "Workload has overlapping preemption targets with another workload, but will fit after these preemptions complete";
+    e.with_details = false;
+    e.text = "Workload has overlapping preemption targets with another workload, but will fit after these preemptions complete";
     e.reason = "WaitingForPreemptedWorkloads";
     e.requeue_reason = RequeueReason::PendingPreemption;
     rec.scan.reset();
@@ -423,13 +420,15 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
   }
   if (overlaps(e.targets)) {
     e.status = Entry::Status::Skipped;
-    e.message = "Workload has overlapping preemption targets with another workload";
+    e.with_details = false;
+    e.text = "Workload has overlapping preemption targets with another workload";
     e.reason = "WaitingForQuota";
     return;
   }
   if (!fits) {
     e.status = Entry::Status::Skipped;
-    e.message = "Workload no longer fits after processing another workload";
+    e.with_details = false;
+    e.text = "Workload no longer fits after processing another workload";
     e.reason = "WaitingForQuota";
     return;
   }
@@ -459,7 +458,7 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
       ++summary.preempted;
     }
     rec.scan.reset();
-    e.message += ". Pending the preemption of " + std::to_string(issued) + " workload(s)";
+    e.text += ". Pending the preemption of " + std::to_string(issued) + " workload(s)";
     e.requeue_reason = RequeueReason::PendingPreemption;
     return;
   }
@@ -508,14 +507,16 @@ void Engine::requeue(Entry& e) {
     e.requeue_reason = RequeueReason::FailedAfterNomination;
   }
   rec.requeue_reason = e.requeue_reason;
-  PendingExplanation next{e.reason.empty() ? "Pending" : e.reason, e.message};
-  if (next.reason != rec.pending.reason || next.message != rec.pending.message) {
-    rec.pending = next;
-    outbox_.pending.push_back({rec.key, next.reason, next.message});
+  PendingExplanation next{e.reason.empty() ? "Pending" : e.reason, std::move(e.text),
+                          e.with_details ? e.assignment.reasons() : AssignmentReasons{}};
+  if (!(next == rec.pending)) {
+    rec.pending = std::move(next);
+    PendingStatus text = render(rec.pending, rec);
+    outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }
-  PendingQueue::Item item = queue_item(rec);
-  rec.queued = item;
-  cq.queue.requeue(item, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
+  rec.slot.key = queue_key(rec);
+  rec.slot.hash = rec.hash;
+  cq.queue.requeue(rec.slot, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
 }
 
 std::string Engine::cq_path(int cq) const {

@@ -181,14 +181,13 @@ const Labels& Engine::namespace_labels(const std::string& ns) const {
   return fallback;
 }
 
-PendingQueue::Item Engine::queue_item(const WorkloadRecord& rec) const {
-  PendingQueue::Item item;
-  item.key.priority = rec.priority();
-  item.key.timestamp = queue_order_timestamp(rec, config_);
-  item.key.uid = rec.uid;
-  item.key.workload = rec.id;
-  item.hash = rec.hash;
-  return item;
+QueueOrderKey Engine::queue_key(const WorkloadRecord& rec) const {
+  QueueOrderKey key;
+  key.priority = rec.priority();
+  key.timestamp = queue_order_timestamp(rec, config_);
+  key.uid = rec.uid;
+  key.workload = rec.id;
+  return key;
 }
 
 bool Engine::backoff_expired(const WorkloadRecord& rec) const {
@@ -197,7 +196,7 @@ bool Engine::backoff_expired(const WorkloadRecord& rec) const {
 }
 
 void Engine::unqueue(WorkloadRecord& rec) {
-  if (rec.cq >= 0 && !rec.reserved) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.id);
+  if (rec.cq >= 0 && !rec.reserved) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.slot);
 }
 
 void Engine::route(WorkloadRecord& rec) {
@@ -228,7 +227,7 @@ void Engine::route(WorkloadRecord& rec) {
   if (!rec.active) why = {"Deactivated", "The workload is deactivated"};
   if (rec.gated) why = {"AdmissionGated", "The workload is gated by admission gates"};
 
-  if (target != rec.cq && rec.cq >= 0) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.id);
+  if (target != rec.cq && rec.cq >= 0) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.slot);
   rec.cq = target;
   if (!why.reason.empty()) rec.pending = why;
   enqueue(rec, true);
@@ -238,17 +237,15 @@ void Engine::enqueue(WorkloadRecord& rec, bool may_have_become_admissible) {
   if (rec.cq < 0 || rec.reserved) return;
   auto& queue = cqs_[static_cast<std::size_t>(rec.cq)].queue;
   if (rec.finished || !rec.active || rec.gated) {
-    queue.remove(rec.id);
+    queue.remove(rec.slot);
     return;
   }
-  PendingQueue::Item item = queue_item(rec);
-  rec.queued = item;
-  queue.push_or_update(item, may_have_become_admissible, backoff_expired(rec));
+  queue.push_or_update(rec.slot, queue_key(rec), rec.hash, may_have_become_admissible, backoff_expired(rec));
 }
 
 void Engine::reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at) {
   if (rec.reserved) release(rec);
-  if (rec.cq >= 0) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.id);
+  if (rec.cq >= 0) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.slot);
   rec.reserved = true;
   rec.cq = cq;
   rec.admission = std::move(admission);
@@ -360,6 +357,7 @@ Status Engine::apply(const Workload& wl) {
 
   // Status.
   rec.requeue_at = wl.requeue_at;
+  if (rec.requeue_at) earliest_backoff_ = std::min(earliest_backoff_, *rec.requeue_at);
   const Condition* requeued = wl.condition("Requeued");
   bool object_requeued_false = requeued != nullptr && !requeued->status;
   const Condition* evicted = wl.condition("Evicted");
@@ -375,7 +373,7 @@ Status Engine::apply(const Workload& wl) {
   if (!loaded) {
     if (rec.reserved) release(rec);
     unqueue(rec);
-    rec.pending = {"Misconfigured", loaded.error().message};
+    rec.pending = {"Misconfigured", loaded.error().message, {}};
     return loaded;
   }
 
@@ -475,7 +473,6 @@ void Engine::remove_workload(std::string_view key) {
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
   if (rec.reserved) release(rec);
   unqueue(rec);
-  for (auto& cq : cqs_) cq.queue.remove(id);
   by_key_.erase(it);
   workloads_[static_cast<std::size_t>(id)].reset();
   free_ids_.push_back(id);
@@ -536,9 +533,14 @@ void Engine::reprioritize(const std::string& wpc_name, std::int32_t value) {
 }
 
 void Engine::release_expired_backoffs() {
+  if (now_ < earliest_backoff_) return;
+  earliest_backoff_ = Time::max();
   for (auto& w : workloads_) {
     if (!w || w->reserved || w->finished || !w->requeue_at || w->requeued_false) continue;
-    if (now_ < *w->requeue_at) continue;
+    if (now_ < *w->requeue_at) {
+      earliest_backoff_ = std::min(earliest_backoff_, *w->requeue_at);
+      continue;
+    }
     w->requeue_at.reset();
     enqueue(*w, true);
   }

@@ -16,12 +16,6 @@ void merge_attempt(std::vector<FlavorAttempt>& into, const FlavorAttempt& at) {
     if (existing.flavor != at.flavor) continue;
     existing.mode = std::min(existing.mode, at.mode);
     existing.borrow = std::max(existing.borrow, at.borrow);
-    for (const auto& r : at.reasons) {
-      if (std::find(existing.reasons.begin(), existing.reasons.end(), r) == existing.reasons.end()) {
-        existing.reasons.push_back(r);
-      }
-    }
-    std::sort(existing.reasons.begin(), existing.reasons.end());
     existing.no_fit_reason = most_severe_reason(existing.no_fit_reason, at.no_fit_reason);
     return;
   }
@@ -30,11 +24,6 @@ void merge_attempt(std::vector<FlavorAttempt>& into, const FlavorAttempt& at) {
 
 }  // namespace
 
-std::string format_amount(const SymbolTable& resources, ResourceId r, std::int64_t milli) {
-  const std::string& name = resources.name(r);
-  bool binary = name == "memory" || name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
-  return format_milli(milli, binary ? Quantity::Format::BinarySI : Quantity::Format::DecimalSI);
-}
 
 bool FlavorAssigner::preferred(const GranularMode& a, const GranularMode& b) const {
   if (a.mode == PreemptionMode::NoFit) return false;
@@ -66,18 +55,17 @@ bool FlavorAssigner::can_preempt_while_borrowing() const {
          (ctx_.config.fair_sharing && p.reclaim_within_cohort != PreemptionPolicy::Never);
 }
 
-std::string FlavorAssigner::check_flavor(std::size_t pod_set, FlavorId flavor) const {
-  const std::string& fname = ctx_.flavor_names.name(flavor);
+std::optional<FitReason> FlavorAssigner::check_flavor(std::size_t pod_set, FlavorId flavor) const {
   const ResourceFlavor* rf = flavor < ctx_.flavors.size() ? ctx_.flavors[flavor] : nullptr;
-  if (rf == nullptr) return "flavor " + fname + " not found";
+  if (rf == nullptr) return FitReason{FitReason::Kind::FlavorNotFound, flavor};
   const PodPlacement& placement = *wl_.pod_sets[pod_set].placement;
   if (const Taint* t = first_untolerated_taint(rf->node_taints, placement.tolerations, rf->tolerations)) {
-    return "untolerated taint {" + t->to_string() + "} in flavor " + fname;
+    return FitReason{FitReason::Kind::UntoleratedTaint, flavor, 0, t - rf->node_taints.data()};
   }
   if (!placement_matches_flavor_labels(placement, rf->node_labels)) {
-    return "flavor " + fname + " doesn't match node affinity";
+    return FitReason{FitReason::Kind::AffinityMismatch, flavor};
   }
-  return {};
+  return std::nullopt;
 }
 
 FlavorAssigner::GranularMode FlavorAssigner::fits_quota(FlavorResource fr, std::int64_t assumed,
@@ -87,24 +75,17 @@ FlavorAssigner::GranularMode FlavorAssigner::fits_quota(FlavorResource fr, std::
   std::int64_t available = tree.available(cq.node, fr);
   std::int64_t max_capacity = tree.potential_available(cq.node, fr);
   std::int64_t val = sat_add(assumed, request);
-  const std::string& rname = ctx_.resource_names.name(fr.resource);
-  const std::string& fname = ctx_.flavor_names.name(fr.flavor);
 
   if (val > max_capacity) {
     status.reasons.push_back(
-        "insufficient quota for " + rname + " in flavor " + fname +
-        ", previously considered podsets requests (" + format_amount(ctx_.resource_names, fr.resource, assumed) +
-        ") + current podset request (" + format_amount(ctx_.resource_names, fr.resource, request) +
-        ") > maximum capacity (" + format_amount(ctx_.resource_names, fr.resource, max_capacity) + ")");
+        FitReason{FitReason::Kind::ExceedsMaxQuota, fr.flavor, fr.resource, assumed, request, max_capacity});
     status.no_fit_reason = kExceedsMaxQuota;
     return {PreemptionMode::NoFit, 0};
   }
   auto [borrow, may_reclaim] = tree.lowest_subtree_that_fits(cq.node, fr, val);
   if (val <= available) return {PreemptionMode::Fit, borrow};
 
-  status.reasons.push_back("insufficient unused quota for " + rname + " in flavor " + fname + ", " +
-                           format_amount(ctx_.resource_names, fr.resource, val - available) +
-                           " more needed");
+  status.reasons.push_back(FitReason{FitReason::Kind::InsufficientUnused, fr.flavor, fr.resource, val - available});
   status.no_fit_reason = kWaitingForQuota;
   if (tree.quota(cq.node, fr).nominal >= val || may_reclaim || can_preempt_while_borrowing()) {
     auto [possibility, borrow_after] = oracle_.simulate(wl_, cq_index_, fr, val);
@@ -126,8 +107,7 @@ FlavorAssigner::FlavorSearch FlavorAssigner::find_flavor(std::size_t pod_set,
   const ClusterQueueState& cq = ctx_.cq(cq_index_);
   int group = cq.group_of(resource);
   if (group < 0) {
-    out.status.reasons.push_back("resource " + ctx_.resource_names.name(resource) +
-                                 " unavailable in ClusterQueue");
+    out.status.reasons.push_back(FitReason{FitReason::Kind::ResourceUnavailable, 0, resource});
     return out;
   }
   const CompiledResourceGroup& rg = cq.resource_groups[static_cast<std::size_t>(group)];
@@ -151,31 +131,25 @@ FlavorAssigner::FlavorSearch FlavorAssigner::find_flavor(std::size_t pod_set,
       bool listed = std::any_of(nominated.begin(), nominated.end(),
                                 [&](const auto& e) { return e.first == resource && e.second == f; });
       if (!listed) {
-        out.status.reasons.push_back("skipping flavor " + ctx_.flavor_names.name(f) +
-                                     " as it is not found in the nomination mapping for resource " +
-                                     ctx_.resource_names.name(resource));
+        out.status.reasons.push_back(FitReason{FitReason::Kind::NotNominated, f, resource});
         continue;
       }
     }
-    std::string mismatch = check_flavor(pod_set, f);
-    if (!mismatch.empty()) {
-      out.status.reasons.push_back(mismatch);
-      out.attempts.push_back({f, AssignMode::NoFit, 0, {mismatch}, kNoMatchingFlavor});
+    if (std::optional<FitReason> mismatch = check_flavor(pod_set, f)) {
+      out.status.reasons.push_back(*mismatch);
+      out.attempts.push_back({f, AssignMode::NoFit, 0, kNoMatchingFlavor});
       continue;
     }
     std::vector<std::pair<ResourceId, FlavorChoice>> choices;
     GranularMode rep{PreemptionMode::Fit, 0};
     int max_borrow = 0;
-    Status flavor_status;
+    std::string flavor_no_fit;
     for (const auto& [r, v] : group_requests) {
       FlavorResource fr{f, r};
       Status s;
       GranularMode m = fits_quota(fr, assigned_usage.get(fr), v, s);
-      for (auto& reason : s.reasons) {
-        out.status.reasons.push_back(reason);
-        flavor_status.reasons.push_back(std::move(reason));
-      }
-      flavor_status.no_fit_reason = most_severe_reason(flavor_status.no_fit_reason, s.no_fit_reason);
+      out.status.reasons.insert(out.status.reasons.end(), s.reasons.begin(), s.reasons.end());
+      flavor_no_fit = most_severe_reason(flavor_no_fit, s.no_fit_reason);
       max_borrow = std::max(max_borrow, m.borrow);
       if (preferred(rep, m)) rep = m;
       // Kueue keeps evaluating the remaining resources (for the messages) but records
@@ -183,9 +157,7 @@ FlavorAssigner::FlavorSearch FlavorAssigner::find_flavor(std::size_t pod_set,
       if (rep.mode == PreemptionMode::NoFit) continue;
       choices.push_back({r, FlavorChoice{f, to_assign_mode(m.mode), 0, m.borrow}});
     }
-    std::sort(flavor_status.reasons.begin(), flavor_status.reasons.end());
-    out.attempts.push_back({f, to_assign_mode(rep.mode), max_borrow, flavor_status.reasons,
-                            flavor_status.no_fit_reason});
+    out.attempts.push_back({f, to_assign_mode(rep.mode), max_borrow, std::move(flavor_no_fit)});
     if (!try_next_flavor(rep)) {
       best = std::move(choices);
       best_mode = rep;
@@ -237,7 +209,7 @@ Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
 
     bool failed = false;
     std::vector<std::pair<ResourceId, FlavorChoice>> group_flavors;
-    std::vector<std::string> group_reasons;
+    std::vector<FitReason> group_reasons;
     for (const auto& [r, q] : psa.requests) {
       if (cq.group_of(r) < 0) {
         if (q == 0 || ctx_.config.ignore_undeclared_resources) continue;

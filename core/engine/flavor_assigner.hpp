@@ -36,7 +36,7 @@ class FlavorAssigner {
     int borrow = 0;
   };
   struct Status {
-    std::vector<std::string> reasons;
+    std::vector<FitReason> reasons;
     std::string no_fit_reason;
   };
   struct FlavorSearch {
@@ -48,8 +48,8 @@ class FlavorAssigner {
 
   FlavorSearch find_flavor(std::size_t pod_set, const ResourceAmounts& requests, ResourceId resource,
                            const Amounts& assigned_usage);
-  /// Empty when the flavor suits the pod set; else the reason it does not.
-  std::string check_flavor(std::size_t pod_set, FlavorId flavor) const;
+  /// Whether the flavor suits the pod set; else why not.
+  std::optional<FitReason> check_flavor(std::size_t pod_set, FlavorId flavor) const;
   GranularMode fits_quota(FlavorResource fr, std::int64_t assumed, std::int64_t request, Status& status);
   bool preferred(const GranularMode& a, const GranularMode& b) const;
   bool try_next_flavor(const GranularMode& m) const;

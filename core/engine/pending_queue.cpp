@@ -4,136 +4,161 @@
 
 namespace kueuepp::core {
 
-void PendingQueue::insert_active(const Item& item) {
-  if (preemptor_sticky_ && item.key.workload == preemptor_) {
-    sticky_active_ = item;
-  } else {
-    active_.emplace(item.key, item.hash);
+bool PendingQueue::hash_parked(const QueueSlot& slot) const {
+  if (strategy_ != QueueingStrategy::BestEffortFIFO || slot.hash == 0 || hash_parked_seq_.empty()) {
+    return false;
   }
-  index_[item.key.workload] = {Where::Active, item};
+  auto it = hash_parked_seq_.find(slot.hash);
+  return it != hash_parked_seq_.end() && it->second > slot.activated_seq;
 }
 
-void PendingQueue::insert_inadmissible(const Item& item) {
-  inadmissible_[item.key.workload] = item;
-  index_[item.key.workload] = {Where::Inadmissible, item};
+bool PendingQueue::is_parked(const QueueSlot& slot) const {
+  switch (slot.where) {
+    case QueueSlot::Where::Held:
+      return true;
+    case QueueSlot::Where::Queued:
+      if (&slot == sticky_) return hash_parked(slot);
+      return (slot.parked && slot.parked_epoch == epoch_) || (!slot.parked && hash_parked(slot));
+    default:
+      return false;
+  }
 }
 
-void PendingQueue::erase_everywhere(int workload) {
-  auto it = index_.find(workload);
-  if (it == index_.end()) return;
-  const auto& [where, item] = it->second;
-  switch (where) {
-    case Where::Active:
-      if (sticky_active_ && sticky_active_->key.workload == workload) {
-        sticky_active_.reset();
+void PendingQueue::insert_active(QueueSlot& slot) {
+  slot.parked = false;
+  slot.activated_seq = ++seq_;
+  slot.where = QueueSlot::Where::Queued;
+  if (preemptor_sticky_ && preemptor_ == &slot) {
+    sticky_ = &slot;
+    return;
+  }
+  auto [it, inserted] = ordered_.insert(&slot);
+  // Keep "everything before the cursor is parked": an active entry ahead of the
+  // cursor becomes the new cursor.
+  if (cursor_ == ordered_.end() || ByKey{}(&slot, *cursor_)) cursor_ = it;
+}
+
+void PendingQueue::insert_parked(QueueSlot& slot, bool hold) {
+  slot.parked = true;
+  slot.parked_epoch = epoch_;
+  if (hold) {
+    slot.where = QueueSlot::Where::Held;
+    held_.insert(&slot);
+    return;
+  }
+  slot.where = QueueSlot::Where::Queued;
+  ordered_.insert(&slot);  // parked: the cursor invariant still holds
+}
+
+void PendingQueue::erase(QueueSlot& slot) {
+  switch (slot.where) {
+    case QueueSlot::Where::Queued:
+      if (sticky_ == &slot) {
+        sticky_ = nullptr;
       } else {
-        active_.erase(item.key);
+        auto it = ordered_.find(&slot);
+        if (it != ordered_.end()) {
+          if (it == cursor_) ++cursor_;
+          ordered_.erase(it);
+        }
       }
       break;
-    case Where::Inadmissible:
-      inadmissible_.erase(workload);
+    case QueueSlot::Where::Held:
+      held_.erase(&slot);
       break;
-    case Where::Inflight:
-      inflight_.erase(workload);
+    case QueueSlot::Where::Inflight:
+      --inflight_;
       break;
-    case Where::None:
+    case QueueSlot::Where::None:
       break;
   }
-  index_.erase(it);
+  slot.where = QueueSlot::Where::None;
 }
 
-PendingQueue::Where PendingQueue::where(int workload) const {
-  auto it = index_.find(workload);
-  return it == index_.end() ? Where::None : it->second.first;
-}
-
-void PendingQueue::push_or_update(const Item& item, bool may_have_become_admissible,
-                                  bool backoff_expired) {
-  int wl = item.key.workload;
-  Where w = where(wl);
-  if (w == Where::Inflight) {
+void PendingQueue::push_or_update(QueueSlot& slot, const QueueOrderKey& key, std::uint64_t hash,
+                                  bool may_have_become_admissible, bool backoff_expired) {
+  if (slot.where == QueueSlot::Where::Inflight) {
     // The scheduler is processing it; its requeue places the latest version.
-    inflight_[wl] = item;
-    index_[wl].second = item;
+    slot.key = key;
+    slot.hash = hash;
     return;
   }
-  if (w == Where::Inadmissible) {
-    if (!may_have_become_admissible) {
-      insert_inadmissible(item);  // refresh in place
-      return;
-    }
-    inadmissible_.erase(wl);
-    index_.erase(wl);
-    w = Where::None;
-  }
-  if (w == Where::None && !backoff_expired) {
-    insert_inadmissible(item);
+  bool parked = is_parked(slot);
+  if (parked && !may_have_become_admissible) {
+    bool hold = slot.where == QueueSlot::Where::Held;
+    erase(slot);
+    slot.key = key;
+    slot.hash = hash;
+    insert_parked(slot, hold);
     return;
   }
-  if (w == Where::None && strategy_ == QueueingStrategy::BestEffortFIFO && item.hash != 0 &&
-      bulk_moved_hashes_.contains(item.hash)) {
-    insert_inadmissible(item);
+  bool was_active = slot.where == QueueSlot::Where::Queued && !parked;
+  erase(slot);
+  slot.key = key;
+  slot.hash = hash;
+  if (!was_active && !backoff_expired) {
+    insert_parked(slot, true);
     return;
   }
-  if (w == Where::Active) erase_everywhere(wl);
-  insert_active(item);
+  if (!was_active && hash_parked(slot)) {
+    // A new member of a class already found unadmissible waits with it.
+    insert_parked(slot, false);
+    return;
+  }
+  insert_active(slot);
 }
 
-std::optional<int> PendingQueue::pop() {
+QueueSlot* PendingQueue::pop() {
   ++pop_cycle_;
-  Item item;
-  if (sticky_active_) {
-    item = *sticky_active_;
-    sticky_active_.reset();
-  } else if (!active_.empty()) {
-    auto it = active_.begin();
-    item = Item{it->first, it->second};
-    active_.erase(it);
-  } else {
-    return std::nullopt;
+  if (sticky_ != nullptr) {
+    QueueSlot* s = sticky_;
+    if (!hash_parked(*s)) {
+      sticky_ = nullptr;
+      s->where = QueueSlot::Where::Inflight;
+      ++inflight_;
+      return s;
+    }
+    // Its equivalence class was parked: it waits like the others.
+    sticky_ = nullptr;
+    s->where = QueueSlot::Where::None;
+    insert_parked(*s, false);
+    s->parked = false;  // parked through its class, not individually
   }
-  inflight_[item.key.workload] = item;
-  index_[item.key.workload] = {Where::Inflight, item};
-  return item.key.workload;
+  while (cursor_ != ordered_.end() && is_parked(**cursor_)) ++cursor_;
+  if (cursor_ == ordered_.end()) return nullptr;
+  QueueSlot* s = *cursor_;
+  cursor_ = ordered_.erase(cursor_);
+  s->where = QueueSlot::Where::Inflight;
+  ++inflight_;
+  return s;
 }
 
-void PendingQueue::set_preemptor(int workload, bool sticky) {
-  int old = preemptor_;
-  bool old_sticky = preemptor_sticky_;
-  preemptor_ = workload;
-  preemptor_sticky_ = sticky;
-  // The previous sticky workload loses its place at the head.
-  if (old_sticky && old != workload && sticky_active_ && sticky_active_->key.workload == old) {
-    Item moved = *sticky_active_;
-    sticky_active_.reset();
-    active_.emplace(moved.key, moved.hash);
-  }
+void PendingQueue::bulk_park(std::uint64_t hash) {
+  if (strategy_ != QueueingStrategy::BestEffortFIFO || hash == 0) return;
+  hash_parked_seq_[hash] = ++seq_;
 }
 
-int PendingQueue::bulk_move_hash(std::uint64_t hash) {
-  if (strategy_ != QueueingStrategy::BestEffortFIFO) return 0;
-  bulk_moved_hashes_.insert(hash);
-  std::vector<Item> moving;
-  for (const auto& [key, h] : active_) {
-    if (h == hash) moving.push_back(Item{key, h});
-  }
-  if (sticky_active_ && sticky_active_->hash == hash) moving.push_back(*sticky_active_);
-  for (const auto& item : moving) {
-    erase_everywhere(item.key.workload);
-    insert_inadmissible(item);
-  }
-  return static_cast<int>(moving.size());
-}
-
-bool PendingQueue::requeue(const Item& item, RequeueReason reason, bool backoff_expired,
+bool PendingQueue::requeue(QueueSlot& slot, RequeueReason reason, bool backoff_expired,
                            bool pending_flavors) {
-  int wl = item.key.workload;
   if (reason == RequeueReason::PendingPreemption) {
-    set_preemptor(wl, strategy_ == QueueingStrategy::BestEffortFIFO);
+    const QueueSlot* old = preemptor_;
+    preemptor_ = &slot;
+    bool old_sticky = preemptor_sticky_;
+    preemptor_sticky_ = strategy_ == QueueingStrategy::BestEffortFIFO;
+    // A previous sticky preemptor loses its place at the head.
+    if (old_sticky && old != &slot && sticky_ != nullptr && sticky_ == old) {
+      QueueSlot* moved = sticky_;
+      sticky_ = nullptr;
+      moved->where = QueueSlot::Where::None;
+      auto [it, inserted] = ordered_.insert(moved);
+      if (cursor_ == ordered_.end() || ByKey{}(moved, *cursor_)) cursor_ = it;
+      moved->where = QueueSlot::Where::Queued;
+    }
   }
-  inflight_.erase(wl);
-  if (index_.contains(wl) && index_[wl].first == Where::Inflight) index_.erase(wl);
-
+  if (slot.where == QueueSlot::Where::Inflight) {
+    --inflight_;
+    slot.where = QueueSlot::Where::None;
+  }
   bool immediate = false;
   if (strategy_ == QueueingStrategy::StrictFIFO) {
     immediate = reason != RequeueReason::NamespaceMismatch;
@@ -142,52 +167,56 @@ bool PendingQueue::requeue(const Item& item, RequeueReason reason, bool backoff_
                 reason == RequeueReason::PendingPreemption ||
                 reason == RequeueReason::PreemptionFailed;
   }
-  Where w = where(wl);
-  if (backoff_expired &&
-      (immediate || inadmissible_flush_cycle_ >= pop_cycle_ || pending_flavors)) {
-    if (w == Where::Inadmissible) {
-      inadmissible_.erase(wl);
-      index_.erase(wl);
-      insert_active(item);
-      return true;
-    }
-    if (w == Where::None) {
-      insert_active(item);
-      return true;
-    }
-    return false;
+  if (slot.where != QueueSlot::Where::None) {
+    // Already re-added meanwhile (an update arrived): leave it where it is.
+    return slot.where == QueueSlot::Where::Queued && !is_parked(slot);
   }
-  if (w != Where::None) return false;
-  insert_inadmissible(item);
-  if (item.hash != 0 &&
-      (reason == RequeueReason::NoFit || reason == RequeueReason::PreemptionNoCandidates)) {
-    bulk_move_hash(item.hash);
+  if (backoff_expired && (immediate || flush_pop_cycle_ >= pop_cycle_ || pending_flavors)) {
+    insert_active(slot);
+    return true;
+  }
+  // A namespace mismatch or a running backoff must be re-checked by the next flush.
+  bool hold = reason == RequeueReason::NamespaceMismatch || !backoff_expired;
+  insert_parked(slot, hold);
+  if (reason == RequeueReason::NoFit || reason == RequeueReason::PreemptionNoCandidates) {
+    bulk_park(slot.hash);
   }
   return false;
 }
 
-void PendingQueue::remove(int workload) {
-  erase_everywhere(workload);
-  if (preemptor_ == workload) {
-    preemptor_ = -1;
+void PendingQueue::remove(QueueSlot& slot) {
+  erase(slot);
+  if (preemptor_ == &slot) {
+    preemptor_ = nullptr;
     preemptor_sticky_ = false;
   }
 }
 
-std::vector<int> PendingQueue::ordered() const {
-  std::vector<std::pair<QueueOrderKey, bool>> all;  // (key, sticky)
-  all.reserve(index_.size());
-  for (const auto& [wl, entry] : index_) {
-    bool sticky = preemptor_sticky_ && wl == preemptor_;
-    all.emplace_back(entry.second.key, sticky);
+std::size_t PendingQueue::active_size() const {
+  std::size_t n = sticky_ != nullptr && !hash_parked(*sticky_) ? 1 : 0;
+  for (const QueueSlot* s : ordered_) n += is_parked(*s) ? 0 : 1;
+  return n;
+}
+
+bool PendingQueue::has_active() const {
+  if (sticky_ != nullptr && !hash_parked(*sticky_)) return true;
+  for (auto it = cursor_; it != ordered_.end(); ++it) {
+    if (!is_parked(**it)) return true;
   }
-  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-    if (a.second != b.second) return a.second;
-    return a.first < b.first;
-  });
+  return false;
+}
+
+std::vector<int> PendingQueue::ordered() const {
+  std::vector<const QueueSlot*> all;
+  all.reserve(size());
+  if (sticky_ != nullptr) all.push_back(sticky_);
+  all.insert(all.end(), ordered_.begin(), ordered_.end());
+  all.insert(all.end(), held_.begin(), held_.end());
+  auto begin = all.begin() + (sticky_ != nullptr ? 1 : 0);
+  std::sort(begin, all.end(), ByKey{});
   std::vector<int> out;
   out.reserve(all.size());
-  for (const auto& [key, sticky] : all) out.push_back(key.workload);
+  for (const QueueSlot* s : all) out.push_back(s->key.workload);
   return out;
 }
 

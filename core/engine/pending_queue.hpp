@@ -1,13 +1,20 @@
 #pragma once
 
 // The pending workloads of one ClusterQueue, with Kueue's queueing semantics
-// (pkg/cache/queue/cluster_queue.go): an ordered active set, the inadmissible set of
-// workloads parked until something changes, the in-flight set popped by the current
-// cycle, the sticky preemptor, and scheduling-equivalence bulk moves.
+// (pkg/cache/queue/cluster_queue.go): the active heap, the inadmissible set of workloads
+// parked until something changes, the workloads in flight in the current cycle, the
+// sticky preemptor, and scheduling-equivalence bulk moves.
+//
+// Kueue moves workloads between its heap and its inadmissible map one by one, so a
+// single released workload makes it touch every parked workload of the cohort tree.
+// Here parking is lazy: all queued workloads stay in one ordered set and a workload is
+// parked when it was parked (individually or through its equivalence class) during the
+// current flush epoch. A flush is then O(1) (a new epoch), a bulk move is O(1) (the
+// class's park marker), and pops skip parked entries with a cursor that only moves
+// forward between flushes. The observable behaviour is Kueue's.
 
 #include <cstdint>
-#include <map>
-#include <optional>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,88 +52,125 @@ struct QueueOrderKey {
   }
 };
 
+/// A workload's place in a PendingQueue; embedded in the workload's record so that the
+/// queue allocates nothing per workload beyond its ordered-set node.
+struct QueueSlot {
+  enum class Where : std::uint8_t { None, Queued, Held, Inflight };
+  QueueOrderKey key;
+  std::uint64_t hash = 0;  ///< scheduling equivalence hash (0: unknown)
+  Where where = Where::None;
+  bool parked = false;           ///< parked individually in epoch `parked_epoch`
+  std::int64_t parked_epoch = -1;
+  std::uint64_t activated_seq = 0;  ///< when it last became active (for bulk moves)
+};
+
 class PendingQueue {
  public:
-  enum class Where { None, Active, Inadmissible, Inflight };
-
-  struct Item {
-    QueueOrderKey key;
-    std::uint64_t hash = 0;  ///< scheduling equivalence hash (0: unknown)
-  };
-
   explicit PendingQueue(QueueingStrategy strategy = QueueingStrategy::BestEffortFIFO)
       : strategy_(strategy) {}
+  PendingQueue(const PendingQueue&) = delete;
+  PendingQueue& operator=(const PendingQueue&) = delete;
+  // Moving a std::set may invalidate its end() iterator: the cursor restarts from the
+  // beginning, which is always valid (nothing is known to be parked before it).
+  PendingQueue(PendingQueue&& other) noexcept { *this = std::move(other); }
+  PendingQueue& operator=(PendingQueue&& other) noexcept {
+    strategy_ = other.strategy_;
+    ordered_ = std::move(other.ordered_);
+    cursor_ = ordered_.begin();
+    held_ = std::move(other.held_);
+    sticky_ = other.sticky_;
+    preemptor_ = other.preemptor_;
+    preemptor_sticky_ = other.preemptor_sticky_;
+    inflight_ = other.inflight_;
+    epoch_ = other.epoch_;
+    seq_ = other.seq_;
+    hash_parked_seq_ = std::move(other.hash_parked_seq_);
+    pop_cycle_ = other.pop_cycle_;
+    flush_pop_cycle_ = other.flush_pop_cycle_;
+    other.cursor_ = other.ordered_.end();
+    return *this;
+  }
 
   void set_strategy(QueueingStrategy s) { strategy_ = s; }
   QueueingStrategy strategy() const { return strategy_; }
 
-  /// A new or updated pending workload (Kueue's PushOrUpdate). `may_have_become_admissible`
-  /// is false when only status details irrelevant to admission changed, in which case an
-  /// inadmissible workload stays parked. `backoff_expired` is false while a requeue
-  /// backoff (Requeued=False, requeueAt in the future) holds the workload.
-  void push_or_update(const Item& item, bool may_have_become_admissible, bool backoff_expired);
+  /// A new or updated pending workload (Kueue's PushOrUpdate). `key`/`hash` are its
+  /// current order key and class. `may_have_become_admissible` is false when only status
+  /// details irrelevant to admission changed, in which case a parked workload stays
+  /// parked. `backoff_expired` is false while a requeue backoff holds it.
+  void push_or_update(QueueSlot& slot, const QueueOrderKey& key, std::uint64_t hash,
+                      bool may_have_become_admissible, bool backoff_expired);
 
-  /// Pops the head (the sticky preemptor first), marking it in flight.
-  std::optional<int> pop();
+  /// Pops the head (the sticky preemptor first), marking it in flight; nullptr if none.
+  QueueSlot* pop();
 
   /// Puts a workload the scheduler could not admit back (Kueue's RequeueIfNotPresent).
   /// Returns true when it went to the active set.
-  bool requeue(const Item& item, RequeueReason reason, bool backoff_expired, bool pending_flavors);
+  bool requeue(QueueSlot& slot, RequeueReason reason, bool backoff_expired, bool pending_flavors);
 
-  /// Moves every parked workload for which `eligible(workload)` holds back to the active
-  /// set (Kueue's QueueInadmissibleWorkloads) and forgets bulk-moved hashes.
+  /// Returns every parked workload to the active set (Kueue's QueueInadmissibleWorkloads)
+  /// and forgets bulk-moved classes. Workloads held for reasons a flush must re-check
+  /// (namespace mismatch, backoff) move only when `eligible(workload)` holds.
   template <class Eligible>
-  int flush(Eligible eligible);
+  void flush(Eligible eligible);
 
   /// Forgets a workload (admitted, finished, deleted or moved to another queue).
-  void remove(int workload);
+  void remove(QueueSlot& slot);
 
-  Where where(int workload) const;
-  bool contains(int workload) const { return where(workload) != Where::None; }
-  bool is_preemptor(int workload) const { return preemptor_ == workload; }
-  std::size_t active_size() const { return active_.size() + (sticky_active_ ? 1 : 0); }
-  std::size_t inadmissible_size() const { return inadmissible_.size(); }
-  std::size_t size() const { return index_.size(); }
-  bool has_active() const { return !active_.empty() || sticky_active_.has_value(); }
+  bool is_parked(const QueueSlot& slot) const;
+  bool is_preemptor(const QueueSlot& slot) const { return preemptor_ == &slot; }
+  std::size_t size() const { return ordered_.size() + held_.size() + inflight_ + (sticky_ ? 1 : 0); }
+  /// Counts by state (O(size): for status and metrics, not the hot path).
+  std::size_t active_size() const;
+  std::size_t inadmissible_size() const { return size() - active_size() - inflight_; }
+  bool has_active() const;
 
   /// Every pending workload in queue order (active, parked and in flight together), for
-  /// positions and the visibility views.
+  /// positions and the visibility views. In-flight workloads are not included.
   std::vector<int> ordered() const;
 
  private:
-  void insert_active(const Item& item);
-  void insert_inadmissible(const Item& item);
-  void erase_everywhere(int workload);
-  void set_preemptor(int workload, bool sticky);
-  int bulk_move_hash(std::uint64_t hash);
+  struct ByKey {
+    bool operator()(const QueueSlot* a, const QueueSlot* b) const { return a->key < b->key; }
+  };
+  using Set = std::set<QueueSlot*, ByKey>;
+
+  void insert_active(QueueSlot& slot);
+  void insert_parked(QueueSlot& slot, bool hold);
+  void erase(QueueSlot& slot);
+  void bulk_park(std::uint64_t hash);
+  bool hash_parked(const QueueSlot& slot) const;
 
   QueueingStrategy strategy_;
-  std::map<QueueOrderKey, std::uint64_t> active_;  // key -> hash
-  std::optional<Item> sticky_active_;  // the sticky preemptor, when it is in the active set
-  std::unordered_map<int, Item> inadmissible_;
-  std::unordered_map<int, Item> inflight_;
-  std::unordered_map<int, std::pair<Where, Item>> index_;
-  std::unordered_set<std::uint64_t> bulk_moved_hashes_;
-  int preemptor_ = -1;
+  Set ordered_;
+  Set::iterator cursor_ = ordered_.end();  ///< everything before it is parked
+  std::unordered_set<QueueSlot*> held_;
+  QueueSlot* sticky_ = nullptr;     ///< the sticky preemptor, when it is active
+  const QueueSlot* preemptor_ = nullptr;
   bool preemptor_sticky_ = false;
+  std::size_t inflight_ = 0;
+  std::int64_t epoch_ = 0;
+  std::uint64_t seq_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> hash_parked_seq_;  ///< class -> when parked (this epoch)
   std::int64_t pop_cycle_ = 0;
-  std::int64_t inadmissible_flush_cycle_ = -1;
+  std::int64_t flush_pop_cycle_ = -1;
 };
 
 template <class Eligible>
-int PendingQueue::flush(Eligible eligible) {
-  inadmissible_flush_cycle_ = pop_cycle_;
-  bulk_moved_hashes_.clear();
-  std::vector<int> moving;
-  for (const auto& [wl, item] : inadmissible_) {
-    if (eligible(wl)) moving.push_back(wl);
+void PendingQueue::flush(Eligible eligible) {
+  ++epoch_;
+  flush_pop_cycle_ = pop_cycle_;
+  hash_parked_seq_.clear();
+  cursor_ = ordered_.begin();
+  std::vector<QueueSlot*> moving;
+  for (QueueSlot* s : held_) {
+    if (eligible(s->key.workload)) moving.push_back(s);
   }
-  for (int wl : moving) {
-    Item item = inadmissible_.at(wl);
-    inadmissible_.erase(wl);
-    insert_active(item);
+  for (QueueSlot* s : moving) {
+    held_.erase(s);
+    s->where = QueueSlot::Where::None;
+    insert_active(*s);
   }
-  return static_cast<int>(moving.size());
 }
 
 }  // namespace kueuepp::core

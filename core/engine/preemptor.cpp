@@ -113,6 +113,7 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   ClusterQueueState& own = ctx_.cq(r.cq);
   const QuotaTree& tree = ctx_.snapshot;
   const auto& frs = *r.frs;
+  const std::vector<int> dense = tree.dense_indexes(frs);
 
   auto classify = [&](const WorkloadRecord& cand, bool advantage) {
     if (!uses_resources(cand, frs)) return Variant::Never;
@@ -157,13 +158,13 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
         int c = stack.back();
         stack.pop_back();
         for (int cc : tree.child_cohorts(c)) {
-          if (cc == previous || tree.within_nominal(cc, frs)) continue;
+          if (cc == previous || tree.within_nominal_dense(cc, dense)) continue;
           stack.push_back(cc);
         }
         for (int q : tree.child_cluster_queues(c)) {
           int qi = ctx_.node_to_cq[static_cast<std::size_t>(q)];
           if (qi == r.cq || qi < 0 || !ctx_.cq(qi).schedulable()) continue;
-          if (!tree.within_nominal(q, frs)) collect_from_cq(qi, a, advantage, list);
+          if (!tree.within_nominal_dense(q, dense)) collect_from_cq(qi, a, advantage, list);
         }
       }
       Amounts next_remaining;
@@ -173,6 +174,8 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
       previous = a;
     }
   }
+
+  if (same_queue.empty() && priority.empty() && hierarchy.empty()) return {};
 
   Time now = ctx_.now;
   auto order = [&](std::vector<Candidate>& list) {
@@ -218,10 +221,10 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
     if (w.cq == r.cq) return true;
     if (allow_borrowing && c.variant == Variant::ReclaimWithoutBorrowing) return false;
     int node = ctx_.cq(w.cq).node;
-    if (tree.within_nominal(node, frs)) return false;
+    if (tree.within_nominal_dense(node, dense)) return false;
     for (int n = tree.parent(node); n != QuotaTree::kNoParent; n = tree.parent(n)) {
       if (n == c.lca) break;
-      if (tree.within_nominal(n, frs)) return false;
+      if (tree.within_nominal_dense(n, dense)) return false;
     }
     return true;
   };
@@ -489,10 +492,11 @@ std::vector<PreemptionTarget> Preemptor::fair(const Request& r) {
 
 std::pair<PreemptionPossibility, int> Preemptor::simulate(const WorkloadRecord& preemptor, int cq,
                                                           FlavorResource fr, std::int64_t quantity) {
-  Amounts usage;
-  usage.set(fr, quantity);
-  std::vector<FlavorResource> frs{fr};
-  std::vector<PreemptionTarget> found = targets(preemptor, cq, usage, frs);
+  // Scratch buffers: the oracle runs for every resource that does not fit right away.
+  scratch_usage_.clear();
+  scratch_usage_.set(fr, quantity);
+  scratch_frs_.assign(1, fr);
+  std::vector<PreemptionTarget> found = targets(preemptor, cq, scratch_usage_, scratch_frs_);
   int node = ctx_.cq(cq).node;
   if (found.empty()) {
     return {PreemptionPossibility::NoCandidates, ctx_.snapshot.lowest_subtree_that_fits(node, fr, quantity).first};

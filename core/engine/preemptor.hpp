@@ -50,6 +50,8 @@ class Preemptor {
   void fill_back(const Request& r, std::vector<PreemptionTarget>& targets, bool allow_borrowing);
 
   SchedulingContext& ctx_;
+  Amounts scratch_usage_;
+  std::vector<FlavorResource> scratch_frs_;
 };
 
 /// Kueue's CandidatesOrdering: evicted first, other ClusterQueues before the

@@ -37,19 +37,26 @@ int compare_drs(const DominantResourceShare& a, const DominantResourceShare& b) 
 
 // -- structure ------------------------------------------------------------------------
 
+std::vector<QuotaTree::Node>& QuotaTree::mutable_nodes() {
+  // Copy-on-write: a copy made for a cycle's snapshot must not see structural edits.
+  if (nodes_.use_count() > 1) nodes_ = std::make_shared<std::vector<Node>>(*nodes_);
+  return *nodes_;
+}
+
 int QuotaTree::add_node(std::string name, bool is_cluster_queue, int parent, double fair_weight) {
-  int id = static_cast<int>(nodes_.size());
+  auto& nodes = mutable_nodes();
+  int id = static_cast<int>(nodes.size());
   Node n;
   n.name = std::move(name);
   n.is_cq = is_cluster_queue;
   n.parent = parent;
   n.fair_weight = fair_weight;
-  nodes_.push_back(std::move(n));
+  nodes.push_back(std::move(n));
   if (parent != kNoParent) {
-    auto& p = nodes_[parent];
+    auto& p = nodes[static_cast<std::size_t>(parent)];
     (is_cluster_queue ? p.child_cqs : p.child_cohorts).push_back(id);
   }
-  slots_.resize(nodes_.size() * frs_.size());
+  slots_.resize(nodes.size() * frs_.size());
   return id;
 }
 
@@ -65,8 +72,8 @@ int QuotaTree::ensure_fr(FlavorResource fr) {
   // Re-layout the node-major slot array with one more column.
   std::size_t old_f = frs_.size();
   std::size_t new_f = old_f + 1;
-  std::vector<Slot> grown(nodes_.size() * new_f);
-  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+  std::vector<Slot> grown(nodes().size() * new_f);
+  for (std::size_t n = 0; n < nodes().size(); ++n) {
     for (std::size_t f = 0; f < old_f; ++f) grown[n * new_f + f] = slots_[n * old_f + f];
   }
   slots_ = std::move(grown);
@@ -86,19 +93,19 @@ void QuotaTree::set_quota(int node, FlavorResource fr, Quota q) {
 }
 
 int QuotaTree::compute_height(int node) {
-  Node& n = nodes_[node];
+  Node& n = mutable_nodes()[static_cast<std::size_t>(node)];
   if (n.is_cq) {
     n.height = 0;
     return 0;
   }
   int h = std::min<int>(static_cast<int>(n.child_cohorts.size() + n.child_cqs.size()), 1);
-  for (int c : n.child_cohorts) h = std::max(h, compute_height(c) + 1);
-  n.height = h;
+  for (int c : std::vector<int>(n.child_cohorts)) h = std::max(h, compute_height(c) + 1);
+  mutable_nodes()[static_cast<std::size_t>(node)].height = h;
   return h;
 }
 
 void QuotaTree::accumulate_subtree_quota(int node) {
-  Node& n = nodes_[node];
+  const Node& n = nodes()[static_cast<std::size_t>(node)];
   const std::size_t nf = frs_.size();
   for (std::size_t f = 0; f < nf; ++f) {
     Slot& s = slot(node, static_cast<int>(f));
@@ -121,10 +128,11 @@ void QuotaTree::accumulate_subtree_quota(int node) {
 }
 
 void QuotaTree::finalize() {
-  if (nodes_.empty()) return;
+  if (nodes().empty()) return;
   // Children in name order, so that every iteration over them is deterministic.
-  for (auto& n : nodes_) {
-    auto by_name = [this](int a, int b) { return nodes_[a].name < nodes_[b].name; };
+  auto& all = mutable_nodes();
+  for (auto& n : all) {
+    auto by_name = [&all](int a, int b) { return all[static_cast<std::size_t>(a)].name < all[static_cast<std::size_t>(b)].name; };
     std::sort(n.child_cohorts.begin(), n.child_cohorts.end(), by_name);
     std::sort(n.child_cqs.begin(), n.child_cqs.end(), by_name);
   }
@@ -138,7 +146,7 @@ QuotaTree::Quota QuotaTree::quota(int node, FlavorResource fr) const {
   int f = fr_index(fr);
   if (f < 0) return {};
   const Slot& s = slot(node, f);
-  return s.has_quota || nodes_[node].is_cq ? s.quota : Quota{};
+  return s.has_quota || nodes()[static_cast<std::size_t>(node)].is_cq ? s.quota : Quota{};
 }
 
 bool QuotaTree::has_quota(int node, FlavorResource fr) const {
@@ -168,7 +176,7 @@ std::int64_t QuotaTree::local_available_at(int node, int f) const {
 
 std::int64_t QuotaTree::available_at(int node, int f) const {
   const Slot& s = slot(node, f);
-  const Node& n = nodes_[node];
+  const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (n.parent == kNoParent) return sat_sub(s.subtree_quota, s.usage);
   std::int64_t parent_available = available_at(n.parent, f);
   if (s.quota.borrowing_limit != kUnset) {
@@ -183,7 +191,7 @@ std::int64_t QuotaTree::available_at(int node, int f) const {
 
 std::int64_t QuotaTree::potential_available_at(int node, int f) const {
   const Slot& s = slot(node, f);
-  const Node& n = nodes_[node];
+  const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (n.parent == kNoParent) return s.subtree_quota;
   std::int64_t avail = sat_add(local_quota_at(node, f), potential_available_at(n.parent, f));
   if (s.quota.borrowing_limit != kUnset) {
@@ -216,7 +224,7 @@ void QuotaTree::add_usage_at(int node, int f, std::int64_t v) {
   std::int64_t la = local_available_at(node, f);
   Slot& s = slot(node, f);
   s.usage = sat_add(s.usage, v);
-  const Node& n = nodes_[node];
+  const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (n.parent != kNoParent && v > la) add_usage_at(n.parent, f, sat_sub(v, la));
 }
 
@@ -224,7 +232,7 @@ void QuotaTree::remove_usage_at(int node, int f, std::int64_t v) {
   Slot& s = slot(node, f);
   std::int64_t stored_in_parent = sat_sub(s.usage, local_quota_at(node, f));
   s.usage = sat_sub(s.usage, v);
-  const Node& n = nodes_[node];
+  const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (stored_in_parent <= 0 || n.parent == kNoParent) return;
   remove_usage_at(n.parent, f, std::min(v, stored_in_parent));
 }
@@ -259,6 +267,13 @@ bool QuotaTree::within_nominal(int node, const std::vector<FlavorResource>& frs)
   return true;
 }
 
+std::vector<int> QuotaTree::dense_indexes(const std::vector<FlavorResource>& frs) const {
+  std::vector<int> out;
+  out.reserve(frs.size());
+  for (FlavorResource fr : frs) out.push_back(fr_index(fr));
+  return out;
+}
+
 bool QuotaTree::quantities_fit_in_quota(int node, const Amounts& requests, Amounts* remaining) const {
   bool fits = true;
   Amounts rest;
@@ -285,7 +300,7 @@ std::pair<int, bool> QuotaTree::lowest_subtree_that_fits(int cq_node, FlavorReso
 DominantResourceShare QuotaTree::dominant_resource_share(int node, const Amounts* extra,
                                                          const SymbolTable& resources) const {
   DominantResourceShare drs;
-  drs.fair_weight = nodes_[node].fair_weight;
+  drs.fair_weight = nodes()[static_cast<std::size_t>(node)].fair_weight;
   if (!has_parent(node)) return drs;
 
   // Borrowed amount per resource, summed over flavors.

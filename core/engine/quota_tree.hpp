@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,17 +63,17 @@ class QuotaTree {
   /// before usage is added.
   void finalize();
 
-  int size() const { return static_cast<int>(nodes_.size()); }
-  int parent(int node) const { return nodes_[node].parent; }
-  bool has_parent(int node) const { return nodes_[node].parent != kNoParent; }
-  bool is_cluster_queue(int node) const { return nodes_[node].is_cq; }
-  const std::string& name(int node) const { return nodes_[node].name; }
-  double fair_weight(int node) const { return nodes_[node].fair_weight; }
+  int size() const { return static_cast<int>(nodes().size()); }
+  int parent(int node) const { return nodes()[node].parent; }
+  bool has_parent(int node) const { return nodes()[node].parent != kNoParent; }
+  bool is_cluster_queue(int node) const { return nodes()[node].is_cq; }
+  const std::string& name(int node) const { return nodes()[node].name; }
+  double fair_weight(int node) const { return nodes()[node].fair_weight; }
   int root() const { return 0; }
-  const std::vector<int>& child_cohorts(int node) const { return nodes_[node].child_cohorts; }
-  const std::vector<int>& child_cluster_queues(int node) const { return nodes_[node].child_cqs; }
+  const std::vector<int>& child_cohorts(int node) const { return nodes()[node].child_cohorts; }
+  const std::vector<int>& child_cluster_queues(int node) const { return nodes()[node].child_cqs; }
   /// Longest path to a leaf (Kueue's getNodeHeight), for borrowing levels.
-  int height(int node) const { return nodes_[node].height; }
+  int height(int node) const { return nodes()[node].height; }
   /// The FRs any node of the tree has quota for (or usage of).
   const std::vector<FlavorResource>& flavor_resources() const { return frs_; }
 
@@ -99,6 +100,17 @@ class QuotaTree {
   /// subtree quota < usage + v
   bool borrowing_with(int node, FlavorResource fr, std::int64_t v) const;
   bool within_nominal(int node, const std::vector<FlavorResource>& frs) const;
+  /// Dense indexes of `frs` (-1 for pairs the tree does not know), for repeated checks.
+  std::vector<int> dense_indexes(const std::vector<FlavorResource>& frs) const;
+  /// within_nominal() over dense indexes.
+  bool within_nominal_dense(int node, const std::vector<int>& dense) const {
+    for (int f : dense) {
+      if (f < 0) continue;
+      const Slot& s = slot(node, f);
+      if (s.subtree_quota < s.usage) return false;
+    }
+    return true;
+  }
   /// Kueue's QuantitiesFitInQuota: whether `requests` fit in the node's own subtree quota,
   /// and what remains to be found higher up.
   bool quantities_fit_in_quota(int node, const Amounts& requests, Amounts* remaining) const;
@@ -142,7 +154,11 @@ class QuotaTree {
   int compute_height(int node);
   void accumulate_subtree_quota(int node);
 
-  std::vector<Node> nodes_;
+  // The structure is shared between copies (a cycle's snapshot copies only quantities).
+  const std::vector<Node>& nodes() const { return *nodes_; }
+  std::vector<Node>& mutable_nodes();
+
+  std::shared_ptr<std::vector<Node>> nodes_ = std::make_shared<std::vector<Node>>();
   std::vector<FlavorResource> frs_;     // dense index -> FR
   std::vector<std::uint32_t> fr_keys_;  // sorted packed FRs
   std::vector<int> fr_pos_;             // parallel to fr_keys_: dense index

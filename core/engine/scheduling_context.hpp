@@ -57,7 +57,5 @@ struct SchedulingContext {
   }
 };
 
-/// Resource names print memory-like quantities in binary units, the rest in decimal.
-std::string format_amount(const SymbolTable& resources, ResourceId r, std::int64_t milli);
 
 }  // namespace kueuepp::core

@@ -61,10 +61,25 @@ struct AdmittedPodSet {
   ResourceAmounts usage;  ///< totals for the pod set
 };
 
-/// Why a workload is not admitted: Kueue's QuotaReserved=False reason and a message.
+/// Why a flavor could not take a resource (see assignment.hpp), per pod set index.
+struct FitReason;
+using AssignmentReasons = std::vector<std::pair<std::size_t, std::vector<FitReason>>>;
+
+/// Why a workload is not admitted, kept structured: Kueue's QuotaReserved=False reason,
+/// the per-pod-set flavor reasons (rendered as "couldn't assign flavors to pod set ...")
+/// and a fixed text (appended to them, or alone).
 struct PendingExplanation {
-  std::string reason;   ///< WaitingForQuota, NoMatchingFlavor, ExceedsMaxQuota, ...
-  std::string message;  ///< "couldn't assign flavors to pod set main: ..."
+  std::string reason;  ///< WaitingForQuota, NoMatchingFlavor, ExceedsMaxQuota, ...
+  std::string text;
+  AssignmentReasons details;
+
+  bool operator==(const PendingExplanation& o) const;
+};
+
+/// A rendered explanation, as written to QuotaReserved=False.
+struct PendingStatus {
+  std::string reason;
+  std::string message;
 };
 
 /// Who evicted a workload and why.
@@ -98,7 +113,7 @@ struct WorkloadRecord {
 
   // -- where it is ----------------------------------------------------------------
   int cq = -1;  ///< the ClusterQueue it is queued in or admitted to (-1: none)
-  PendingQueue::Item queued;  ///< its order key as inserted in the queue
+  QueueSlot slot;  ///< its place in the queue of `cq`
 
   // -- quota ----------------------------------------------------------------------
   bool reserved = false;  ///< holds quota (QuotaReserved=True)
