@@ -2,143 +2,211 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace kueuepp::core {
 namespace {
 
-// Workload ids double as indexes into these uids, which must outlive the queue.
 const std::vector<std::string> kUids = {"u0", "u1", "u2", "u3", "u4", "u5", "u6"};
 
-PendingQueue::Item item(int wl, std::int64_t priority, std::int64_t seconds, std::uint64_t hash = 0) {
-  PendingQueue::Item i;
-  i.key.priority = priority;
-  i.key.timestamp = time_from_seconds(seconds);
-  i.key.uid = kUids[static_cast<std::size_t>(wl)];
-  i.key.workload = wl;
-  i.hash = hash;
-  return i;
-}
+// Slots live here, as they live in workload records in the engine.
+struct Fixture {
+  std::array<QueueSlot, 7> slots;
+  PendingQueue q;
+  explicit Fixture(QueueingStrategy s = QueueingStrategy::BestEffortFIFO) : q(s) {}
+
+  QueueOrderKey key(int wl, std::int64_t priority, std::int64_t seconds) {
+    QueueOrderKey k;
+    k.priority = priority;
+    k.timestamp = time_from_seconds(seconds);
+    k.uid = kUids[static_cast<std::size_t>(wl)];
+    k.workload = wl;
+    return k;
+  }
+  void push(int wl, std::int64_t priority, std::int64_t seconds, std::uint64_t hash = 0, bool may = true,
+            bool backoff_expired = true) {
+    q.push_or_update(slots[static_cast<std::size_t>(wl)], key(wl, priority, seconds), hash, may, backoff_expired);
+  }
+  int pop() {
+    QueueSlot* s = q.pop();
+    return s == nullptr ? -1 : s->key.workload;
+  }
+  bool requeue(int wl, RequeueReason r, bool backoff = true, bool pending_flavors = false) {
+    return q.requeue(slots[static_cast<std::size_t>(wl)], r, backoff, pending_flavors);
+  }
+  bool parked(int wl) { return q.is_parked(slots[static_cast<std::size_t>(wl)]); }
+};
 
 TEST(PendingQueue, PopsByPriorityThenTimestampThenUid) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 30), true, true);
-  q.push_or_update(item(1, 5, 40), true, true);
-  q.push_or_update(item(2, 0, 10), true, true);
-  q.push_or_update(item(3, 0, 10), true, true);
-  EXPECT_EQ(q.pop(), 1);
-  EXPECT_EQ(q.pop(), 2);
-  EXPECT_EQ(q.pop(), 3);
-  EXPECT_EQ(q.pop(), 0);
-  EXPECT_EQ(q.pop(), std::nullopt);
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Inflight);
+  Fixture f;
+  f.push(0, 0, 30);
+  f.push(1, 5, 40);
+  f.push(2, 0, 10);
+  f.push(3, 0, 10);
+  EXPECT_EQ(f.pop(), 1);
+  EXPECT_EQ(f.pop(), 2);
+  EXPECT_EQ(f.pop(), 3);
+  EXPECT_EQ(f.pop(), 0);
+  EXPECT_EQ(f.pop(), -1);
+  EXPECT_EQ(f.slots[0].where, QueueSlot::Where::Inflight);
+  EXPECT_EQ(f.q.size(), 4u);
 }
 
 TEST(PendingQueue, BestEffortParksANoFitHeadUntilAFlush) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 1), true, true);
-  q.push_or_update(item(1, 0, 2), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  EXPECT_FALSE(q.requeue(item(0, 0, 1), RequeueReason::NoFit, true, false));
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Inadmissible);
-  EXPECT_EQ(q.pop(), 1);  // the next workload becomes head
-  EXPECT_EQ(q.flush([](int) { return true; }), 1);
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Active);
-  EXPECT_EQ(q.pop(), 0);
+  Fixture f;
+  f.push(0, 0, 1);
+  f.push(1, 0, 2);
+  ASSERT_EQ(f.pop(), 0);
+  EXPECT_FALSE(f.requeue(0, RequeueReason::NoFit));
+  EXPECT_TRUE(f.parked(0));
+  EXPECT_EQ(f.pop(), 1);  // the next workload becomes head
+  EXPECT_EQ(f.pop(), -1);
+  f.q.flush([](int) { return true; });
+  EXPECT_FALSE(f.parked(0));
+  EXPECT_EQ(f.pop(), 0);
 }
 
 TEST(PendingQueue, StrictFifoPutsTheHeadBackAtOnce) {
-  PendingQueue q(QueueingStrategy::StrictFIFO);
-  q.push_or_update(item(0, 0, 1), true, true);
-  q.push_or_update(item(1, 0, 2), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  EXPECT_TRUE(q.requeue(item(0, 0, 1), RequeueReason::NoFit, true, false));
-  EXPECT_EQ(q.pop(), 0);  // still the head: nothing behind it is tried
+  Fixture f(QueueingStrategy::StrictFIFO);
+  f.push(0, 0, 1);
+  f.push(1, 0, 2);
+  ASSERT_EQ(f.pop(), 0);
+  EXPECT_TRUE(f.requeue(0, RequeueReason::NoFit));
+  EXPECT_EQ(f.pop(), 0);  // still the head: nothing behind it is tried
   // A namespace mismatch never comes back without a flush.
-  EXPECT_FALSE(q.requeue(item(0, 0, 1), RequeueReason::NamespaceMismatch, true, false));
-  EXPECT_EQ(q.pop(), 1);
+  EXPECT_FALSE(f.requeue(0, RequeueReason::NamespaceMismatch));
+  EXPECT_EQ(f.pop(), 1);
 }
 
 TEST(PendingQueue, AFlushDuringTheCycleSendsTheHeadBackToTheActiveSet) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 1), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  q.flush([](int) { return true; });  // something was released while it was in flight
-  EXPECT_TRUE(q.requeue(item(0, 0, 1), RequeueReason::NoFit, true, false));
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Active);
+  Fixture f;
+  f.push(0, 0, 1);
+  ASSERT_EQ(f.pop(), 0);
+  f.q.flush([](int) { return true; });  // something was released while it was in flight
+  EXPECT_TRUE(f.requeue(0, RequeueReason::NoFit));
+  EXPECT_FALSE(f.parked(0));
 }
 
 TEST(PendingQueue, UntriedFlavorsKeepTheWorkloadActive) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 1), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  EXPECT_TRUE(q.requeue(item(0, 0, 1), RequeueReason::NoFit, true, /*pending_flavors=*/true));
+  Fixture f;
+  f.push(0, 0, 1);
+  ASSERT_EQ(f.pop(), 0);
+  EXPECT_TRUE(f.requeue(0, RequeueReason::NoFit, true, /*pending_flavors=*/true));
 }
 
 TEST(PendingQueue, ThePreemptorIsStickyUnderBestEffort) {
-  PendingQueue q;
-  q.push_or_update(item(0, 9, 1), true, true);
-  q.push_or_update(item(1, 0, 2), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  q.push_or_update(item(2, 9, 0), true, true);  // a newer, higher-ranked workload arrives
-  ASSERT_EQ(q.pop(), 2);
-  EXPECT_TRUE(q.requeue(item(2, 9, 0), RequeueReason::FailedAfterNomination, true, false));
-  EXPECT_TRUE(q.requeue(item(0, 9, 1), RequeueReason::PendingPreemption, true, false));
-  EXPECT_TRUE(q.is_preemptor(0));
-  EXPECT_EQ(q.pop(), 0);  // sticky: ahead of 2 despite the order
-  q.remove(0);
-  EXPECT_FALSE(q.is_preemptor(0));
-  EXPECT_EQ(q.pop(), 2);
+  Fixture f;
+  f.push(0, 9, 1);
+  f.push(1, 0, 2);
+  ASSERT_EQ(f.pop(), 0);
+  f.push(2, 9, 0);  // a newer, higher-ranked workload arrives
+  ASSERT_EQ(f.pop(), 2);
+  EXPECT_TRUE(f.requeue(2, RequeueReason::FailedAfterNomination));
+  EXPECT_TRUE(f.requeue(0, RequeueReason::PendingPreemption));
+  EXPECT_TRUE(f.q.is_preemptor(f.slots[0]));
+  EXPECT_EQ(f.pop(), 0);  // sticky: ahead of 2 despite the order
+  f.q.remove(f.slots[0]);
+  EXPECT_FALSE(f.q.is_preemptor(f.slots[0]));
+  EXPECT_EQ(f.pop(), 2);
 }
 
 TEST(PendingQueue, EquivalentWorkloadsAreParkedTogether) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 1, 42), true, true);
-  q.push_or_update(item(1, 0, 2, 42), true, true);
-  q.push_or_update(item(2, 0, 3, 7), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  q.requeue(item(0, 0, 1, 42), RequeueReason::NoFit, true, false);
-  EXPECT_EQ(q.where(1), PendingQueue::Where::Inadmissible);
-  EXPECT_EQ(q.pop(), 2);
-  // A new arrival of a parked class goes straight to the inadmissible set...
-  q.push_or_update(item(3, 0, 4, 42), true, true);
-  EXPECT_EQ(q.where(3), PendingQueue::Where::Inadmissible);
+  Fixture f;
+  f.push(0, 0, 1, 42);
+  f.push(1, 0, 2, 42);
+  f.push(2, 0, 3, 7);
+  ASSERT_EQ(f.pop(), 0);
+  f.requeue(0, RequeueReason::NoFit);
+  EXPECT_TRUE(f.parked(1));
+  EXPECT_EQ(f.pop(), 2);
+  // A new arrival of a parked class waits with it...
+  f.push(3, 0, 0, 42);
+  EXPECT_TRUE(f.parked(3));
+  EXPECT_EQ(f.pop(), -1);
   // ...until a flush forgets the class.
-  q.flush([](int) { return true; });
-  q.push_or_update(item(4, 0, 5, 42), true, true);
-  EXPECT_EQ(q.where(4), PendingQueue::Where::Active);
+  f.q.flush([](int) { return true; });
+  EXPECT_FALSE(f.parked(1));
+  f.push(4, 0, 5, 42);
+  EXPECT_FALSE(f.parked(4));
+  EXPECT_EQ(f.pop(), 3);
+}
+
+TEST(PendingQueue, AnImmediateRequeueStaysActiveDespiteAParkedClass) {
+  Fixture f;
+  f.push(0, 0, 1, 42);
+  f.push(1, 0, 2, 42);
+  ASSERT_EQ(f.pop(), 0);
+  ASSERT_EQ(f.pop(), 1);
+  f.requeue(0, RequeueReason::NoFit);  // parks class 42
+  EXPECT_TRUE(f.requeue(1, RequeueReason::FailedAfterNomination));
+  EXPECT_FALSE(f.parked(1));
+  EXPECT_EQ(f.pop(), 1);
 }
 
 TEST(PendingQueue, BackoffHoldsANewWorkloadAndFlushRespectsEligibility) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 1), true, /*backoff_expired=*/false);
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Inadmissible);
-  EXPECT_EQ(q.flush([](int) { return false; }), 0);
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Inadmissible);
-  EXPECT_EQ(q.flush([](int) { return true; }), 1);
+  Fixture f;
+  f.push(0, 0, 1, 0, true, /*backoff_expired=*/false);
+  EXPECT_TRUE(f.parked(0));
+  f.q.flush([](int) { return false; });
+  EXPECT_TRUE(f.parked(0));
+  f.q.flush([](int) { return true; });
+  EXPECT_FALSE(f.parked(0));
+  EXPECT_EQ(f.pop(), 0);
 }
 
 TEST(PendingQueue, UnchangedParkedWorkloadStaysParked) {
-  PendingQueue q;
-  q.push_or_update(item(0, 0, 1), true, true);
-  ASSERT_EQ(q.pop(), 0);
-  q.requeue(item(0, 0, 1), RequeueReason::NoFit, true, false);
-  q.push_or_update(item(0, 0, 1), /*may_have_become_admissible=*/false, true);
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Inadmissible);
-  q.push_or_update(item(0, 3, 1), /*may_have_become_admissible=*/true, true);
-  EXPECT_EQ(q.where(0), PendingQueue::Where::Active);
+  Fixture f;
+  f.push(0, 0, 1);
+  ASSERT_EQ(f.pop(), 0);
+  f.requeue(0, RequeueReason::NoFit);
+  f.push(0, 0, 1, 0, /*may_have_become_admissible=*/false);
+  EXPECT_TRUE(f.parked(0));
+  f.push(0, 3, 1, 0, /*may_have_become_admissible=*/true);
+  EXPECT_FALSE(f.parked(0));
 }
 
-TEST(PendingQueue, OrderedListsEverythingWithTheStickyFirst) {
-  PendingQueue q;
-  q.push_or_update(item(0, 1, 1), true, true);
-  q.push_or_update(item(1, 2, 1), true, true);
-  q.push_or_update(item(2, 0, 1), true, true);
-  ASSERT_EQ(q.pop(), 1);
-  q.requeue(item(1, 2, 1), RequeueReason::NoFit, true, false);
-  EXPECT_EQ(q.ordered(), (std::vector<int>{1, 0, 2}));
-  EXPECT_EQ(q.size(), 3u);
+TEST(PendingQueue, OrderedListsEverythingAndCountsByState) {
+  Fixture f;
+  f.push(0, 1, 1);
+  f.push(1, 2, 1);
+  f.push(2, 0, 1);
+  ASSERT_EQ(f.pop(), 1);
+  f.requeue(1, RequeueReason::NoFit);
+  EXPECT_EQ(f.q.ordered(), (std::vector<int>{1, 0, 2}));
+  EXPECT_EQ(f.q.size(), 3u);
+  EXPECT_EQ(f.q.active_size(), 2u);
+  EXPECT_EQ(f.q.inadmissible_size(), 1u);
+}
+
+TEST(PendingQueue, ACursorSkipsParkedEntriesAndRewindsForEarlierArrivals) {
+  Fixture f;
+  for (int i = 0; i < 4; ++i) f.push(i, 0, 10 + i, 100 + static_cast<std::uint64_t>(i));
+  ASSERT_EQ(f.pop(), 0);
+  f.requeue(0, RequeueReason::NoFit);
+  ASSERT_EQ(f.pop(), 1);
+  f.requeue(1, RequeueReason::NoFit);
+  // A workload ordered before everything arrives: it is popped first.
+  f.push(4, 0, 1, 5);
+  EXPECT_EQ(f.pop(), 4);
+  EXPECT_EQ(f.pop(), 2);
+  EXPECT_EQ(f.pop(), 3);
+  EXPECT_EQ(f.pop(), -1);
+}
+
+TEST(PendingQueue, SurvivesBeingMoved) {
+  std::array<QueueSlot, 2> slots;
+  PendingQueue a;
+  QueueOrderKey k0{0, time_from_seconds(1), kUids[0], 0};
+  QueueOrderKey k1{0, time_from_seconds(2), kUids[1], 1};
+  a.push_or_update(slots[0], k0, 0, true, true);
+  a.push_or_update(slots[1], k1, 0, true, true);
+  std::vector<PendingQueue> v;
+  v.push_back(std::move(a));
+  v.reserve(16);  // reallocates: the queue moves again
+  EXPECT_EQ(v[0].pop()->key.workload, 0);
+  EXPECT_EQ(v[0].pop()->key.workload, 1);
 }
 
 }  // namespace
