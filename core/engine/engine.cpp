@@ -402,10 +402,10 @@ void Engine::apply_stop_policies() {
   // Restarted queues take back the workloads their stop policy evicted.
   for (auto& w : workloads_) {
     if (!w || w->reserved || !w->requeued_false) continue;
-    bool cq_stop = w->eviction_reason == "ClusterQueueStopped";
-    bool lq_stop = w->eviction_reason == "LocalQueueStopped";
+    bool cq_stop = w->eviction_reason() == "ClusterQueueStopped";
+    bool lq_stop = w->eviction_reason() == "LocalQueueStopped";
     if (!cq_stop && !lq_stop) continue;
-    auto lq = local_queues_.find(w->ns + "/" + w->queue_name);
+    auto lq = local_queues_.find(std::string(w->ns()) + "/" + w->queue_name);
     if (lq == local_queues_.end()) continue;
     bool restarted = lq_stop ? lq->second.stop_policy == StopPolicy::None : false;
     if (cq_stop) {
@@ -419,7 +419,7 @@ void Engine::apply_stop_policies() {
   }
   for (auto& w : workloads_) {
     if (!w || !w->reserved || w->evicted) continue;
-    auto it = local_queues_.find(w->ns + "/" + w->queue_name);
+    auto it = local_queues_.find(std::string(w->ns()) + "/" + w->queue_name);
     if (it == local_queues_.end() || it->second.stop_policy == StopPolicy::None) continue;
     if (it->second.stop_policy == StopPolicy::HoldAndDrain || !w->admitted) {
       evict(*w, "LocalQueueStopped", "The LocalQueue is stopped");
@@ -508,7 +508,7 @@ bool Engine::has_heads() const {
 
 std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_position) const {
   const_cast<Engine*>(this)->ensure_topology();
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   if (it == by_key_.end()) return std::nullopt;
   const WorkloadRecord& w = *workloads_[static_cast<std::size_t>(it->second)];
   WorkloadView v;
@@ -520,7 +520,7 @@ std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_pos
   v.finished = w.finished;
   if (w.reserved) v.admission = admission_of(w);
   v.pending = render(w.pending, w);
-  v.preempted = w.preempted;
+  if (w.extras) v.preempted = w.extras->preempted;
   for (const auto& ps : w.pod_sets) v.pod_set_counts.emplace_back(ps.name, ps.count);
   if (with_position && !w.reserved && w.cq >= 0) {
     auto order = cqs_[static_cast<std::size_t>(w.cq)].queue.ordered();
@@ -532,7 +532,7 @@ std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_pos
 
 std::vector<WorkloadView> Engine::workloads() const {
   std::vector<std::string> keys;
-  for (const auto& [k, id] : by_key_) keys.push_back(k);
+  for (const auto& [k, id] : by_key_) keys.emplace_back(k);
   std::sort(keys.begin(), keys.end());
   std::vector<WorkloadView> out;
   for (const auto& k : keys) {

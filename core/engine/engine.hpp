@@ -177,7 +177,7 @@ class Engine {
   void flush_all();
   void evict(WorkloadRecord& rec, std::string reason, std::string message);
   Admission admission_of(const WorkloadRecord& rec) const;
-  const Labels& namespace_labels(const std::string& ns) const;
+  const Labels& namespace_labels(std::string_view ns) const;
   std::pair<std::shared_ptr<const PodPlacement>, std::uint64_t> intern_placement(const PodPlacement& p);
   std::uint64_t scheduling_hash(const WorkloadRecord& rec) const;
   void release_expired_backoffs();
@@ -209,13 +209,14 @@ class Engine {
   std::map<std::string, Cohort, std::less<>> cohorts_;
   std::map<std::string, LocalQueue, std::less<>> local_queues_;  ///< key ns/name
   std::map<std::string, Namespace, std::less<>> namespaces_;
+  mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;
   std::map<std::string, PriorityClass, std::less<>> priority_classes_;
   std::map<std::string, WorkloadPriorityClass, std::less<>> workload_priority_classes_;
   std::map<std::string, AdmissionCheck, std::less<>> admission_checks_;
 
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
   std::vector<int> free_ids_;
-  std::unordered_map<std::string, int> by_key_;
+  std::unordered_map<std::string_view, int> by_key_;  ///< views of WorkloadRecord::key
   std::unordered_map<std::string, std::pair<std::shared_ptr<const PodPlacement>, std::uint64_t>> placements_;
 
   std::vector<Tree> trees_;

@@ -244,11 +244,11 @@ class Tournament {
 CycleSummary Engine::run_tree_cycle(Tree& tree) {
   CycleSummary summary;
   std::vector<Entry> heads;
-  heads.reserve(tree.cqs.size());
   for (int cq : tree.cqs) {
     auto& state = cqs_[static_cast<std::size_t>(cq)];
     if (!state.schedulable()) continue;
     if (QueueSlot* slot = state.queue.pop()) {
+      if (heads.empty()) heads.reserve(tree.cqs.size());
       Entry e;
       e.wl = slot->key.workload;
       e.cq = cq;
@@ -271,16 +271,16 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
     WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
     const auto& state = cqs_[static_cast<std::size_t>(e.cq)];
     rec.last_evaluated_cycle = cycle_;
-    if (!state.spec.namespace_selector || !state.spec.namespace_selector->matches(namespace_labels(rec.ns))) {
+    if (!state.spec.namespace_selector || !state.spec.namespace_selector->matches(namespace_labels(rec.ns()))) {
       e.reason = "Misconfigured";
       e.text = "workload namespace doesn't match ClusterQueue selector";
       e.requeue_reason = RequeueReason::NamespaceMismatch;
       inadmissible.push_back(std::move(e));
       continue;
     }
-    if (rec.invalid_requests) {
+    if (rec.invalid_requests()) {
       e.reason = "Misconfigured";
-      e.text = "resource validation failed: " + *rec.invalid_requests;
+      e.text = "resource validation failed: " + *rec.invalid_requests();
       inadmissible.push_back(std::move(e));
       continue;
     }
@@ -288,7 +288,7 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
     e.assignment = std::move(assignment);
     e.targets = std::move(targets);
     e.with_details = true;
-    rec.scan = e.assignment.scan;
+    rec.scan = e.assignment.scan.pending_flavors() ? std::make_unique<FlavorScanState>(e.assignment.scan) : nullptr;
     entries.push_back(std::move(e));
   }
 
@@ -375,7 +375,7 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
     if (assignment.representative_mode() == AssignMode::Fit) assignment.set_mode(AssignMode::DeferredFit);
     e.assignment = std::move(assignment);
     e.targets = std::move(targets);
-    rec.scan = e.assignment.scan;
+    rec.scan = e.assignment.scan.pending_flavors() ? std::make_unique<FlavorScanState>(e.assignment.scan) : nullptr;
     fits = fits_with(e.assignment.usage, e.targets);
   }
 
@@ -443,9 +443,9 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
       ++issued;
       if (victim.evicted) continue;  // an earlier cycle already evicted it
       std::string message = preemption_message(rec, victim, t.reason);
-      victim.preempted = PreemptionRecord{rec.key, rec.uid, t.reason, message, now_};
+      victim.extra().preempted = PreemptionRecord{rec.key, rec.uid, t.reason, message, now_};
       victim.evicted = true;
-      victim.eviction_reason = "Preempted";
+      victim.extra().eviction_reason = "Preempted";
       EvictionDecision d;
       d.workload = victim.key;
       d.cluster_queue = cqs_[static_cast<std::size_t>(victim.cq)].spec.name;
@@ -536,7 +536,7 @@ std::string Engine::preemption_message(const WorkloadRecord& preemptor, const Wo
   if (reason == "InCohortFairSharing") human = "Fair Sharing within the cohort";
   if (reason == "InCohortReclaimWhileBorrowing") human = "reclamation within the cohort while borrowing";
   std::string msg = "Preempted to accommodate a workload (UID: " + (preemptor.uid.empty() ? "UNKNOWN" : preemptor.uid) +
-                    ", JobUID: " + (preemptor.job_uid.empty() ? "UNKNOWN" : preemptor.job_uid) + ") due to " +
+                    ", JobUID: " + (preemptor.job_uid().empty() ? "UNKNOWN" : preemptor.job_uid()) + ") due to " +
                     human + "; preemptor path: " + cq_path(preemptor.cq) +
                     "; preemptee path: " + cq_path(victim.cq);
   msg += "; preemptor effective priority: " + std::to_string(preemptor.priority()) +

@@ -110,20 +110,19 @@ std::int32_t Engine::resolve_priority(const Workload& wl) const {
 }
 
 Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
-  rec.ns = wl.ns;
-  rec.name = wl.name;
   rec.key = wl.key();
   rec.uid = wl.uid.empty() ? rec.key : wl.uid;
   auto job_uid = wl.labels.find("kueue.x-k8s.io/job-uid");
-  rec.job_uid = job_uid == wl.labels.end() ? "" : job_uid->second;
+  bool has_job_uid = job_uid != wl.labels.end() && !job_uid->second.empty();
+  if (has_job_uid || rec.extras) rec.extra().job_uid = has_job_uid ? job_uid->second : "";
   rec.queue_name = wl.queue_name;
   rec.creation = wl.creation;
   rec.base_priority = resolve_priority(wl);
   rec.boost = wl.priority_boost;
-  rec.priority_class_ref = wl.priority_class_ref;
+  if (wl.priority_class_ref || rec.extras) rec.extra().priority_class_ref = wl.priority_class_ref;
   rec.active = wl.active;
   rec.gated = !wl.admission_gates.empty();
-  rec.invalid_requests.reset();
+  if (rec.extras) rec.extras->invalid_requests.reset();
   rec.pod_sets.clear();
   if (wl.pod_sets.empty()) return fail("workload " + rec.key + " has no pod sets");
   for (const auto& ps : wl.pod_sets) {
@@ -132,7 +131,7 @@ Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
       return fail("workload " + rec.key + ": pod set " + ps.name + " has minCount " +
                   std::to_string(*ps.min_count) + " outside [0, count " + std::to_string(ps.count) + "]");
     }
-    if (ps.invalid_requests) rec.invalid_requests = "pod set " + ps.name + ": " + *ps.invalid_requests;
+    if (ps.invalid_requests) rec.extra().invalid_requests = "pod set " + ps.name + ": " + *ps.invalid_requests;
     PodSetRequest req;
     req.name = ps.name;
     req.count = ps.count;
@@ -152,7 +151,7 @@ Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
 
 int Engine::record_for(const Workload& wl, bool& created) {
   std::string key = wl.key();
-  auto it = by_key_.find(key);
+  auto it = by_key_.find(std::string_view(key));
   if (it != by_key_.end()) {
     created = false;
     return it->second;
@@ -167,18 +166,22 @@ int Engine::record_for(const Workload& wl, bool& created) {
     id = static_cast<int>(workloads_.size());
     workloads_.push_back(std::make_unique<WorkloadRecord>());
   }
-  workloads_[static_cast<std::size_t>(id)]->id = id;
-  by_key_[key] = id;
+  WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
+  rec.id = id;
+  rec.key = std::move(key);
+  by_key_[std::string_view(rec.key)] = id;
   return id;
 }
 
-const Labels& Engine::namespace_labels(const std::string& ns) const {
-  static thread_local Labels fallback;
+const Labels& Engine::namespace_labels(std::string_view ns) const {
   auto it = namespaces_.find(ns);
   if (it != namespaces_.end()) return it->second.labels;
   // A namespace the engine was not told about exists with only its name label.
-  fallback = Labels{{"kubernetes.io/metadata.name", ns}};
-  return fallback;
+  auto implicit = implicit_namespaces_.find(ns);
+  if (implicit == implicit_namespaces_.end()) {
+    implicit = implicit_namespaces_.emplace(std::string(ns), Labels{{"kubernetes.io/metadata.name", std::string(ns)}}).first;
+  }
+  return implicit->second;
 }
 
 QueueOrderKey Engine::queue_key(const WorkloadRecord& rec) const {
@@ -203,7 +206,7 @@ void Engine::route(WorkloadRecord& rec) {
   if (rec.reserved) return;
   int target = -1;
   PendingExplanation why;
-  auto lq = local_queues_.find(rec.ns + "/" + rec.queue_name);
+  auto lq = local_queues_.find(std::string(rec.ns()) + "/" + rec.queue_name);
   if (lq == local_queues_.end()) {
     why = {"Misconfigured", "LocalQueue " + rec.queue_name + " doesn't exist"};
   } else if (lq->second.stop_policy != StopPolicy::None) {
@@ -299,7 +302,7 @@ void Engine::flush_tree_of(int cq) {
     const auto& selector = target.spec.namespace_selector;
     target.queue.flush([&](int id) {
       const WorkloadRecord& w = *workloads_[static_cast<std::size_t>(id)];
-      if (!selector || !selector->matches(namespace_labels(w.ns))) return false;
+      if (!selector || !selector->matches(namespace_labels(w.ns()))) return false;
       return backoff_expired(w);
     });
   }
@@ -317,7 +320,7 @@ void Engine::flush_all() {
 
 void Engine::evict(WorkloadRecord& rec, std::string reason, std::string message) {
   rec.evicted = true;
-  rec.eviction_reason = reason;
+  rec.extra().eviction_reason = reason;
   EvictionDecision d;
   d.workload = rec.key;
   d.cluster_queue = rec.cq >= 0 ? cqs_[static_cast<std::size_t>(rec.cq)].spec.name : rec.reserved_cq_name;
@@ -439,7 +442,7 @@ Status Engine::apply(const Workload& wl) {
                    (cq >= 0 && cqs_[static_cast<std::size_t>(cq)].spec.admission_checks.empty());
     if (evicted != nullptr && evicted->status && !rec.evicted) {
       rec.evicted = true;
-      rec.eviction_reason = evicted->reason;
+      rec.extra().eviction_reason = evicted->reason;
     }
     return {};
   }
@@ -448,7 +451,7 @@ Status Engine::apply(const Workload& wl) {
     // Our own admission the object does not show yet: the write is in flight.
     if (rec.assumed) return {};
     // The admission was cleared: the eviction completed.
-    std::string reason = rec.eviction_reason;
+    std::string reason = rec.eviction_reason();
     release(rec);
     rec.requeued_false = object_requeued_false;
   } else {
@@ -467,7 +470,7 @@ Status Engine::apply(const Workload& wl) {
 }
 
 void Engine::remove_workload(std::string_view key) {
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   if (it == by_key_.end()) return;
   int id = it->second;
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
@@ -480,7 +483,7 @@ void Engine::remove_workload(std::string_view key) {
 
 Status Engine::finish_workload(std::string_view key) {
   ensure_topology();
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   if (it == by_key_.end()) return fail("workload " + std::string(key) + " not found");
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(it->second)];
   if (rec.reserved) release(rec);
@@ -491,24 +494,24 @@ Status Engine::finish_workload(std::string_view key) {
 
 Status Engine::complete_eviction(std::string_view key) {
   ensure_topology();
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   if (it == by_key_.end()) return fail("workload " + std::string(key) + " not found");
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(it->second)];
   if (!rec.reserved) return fail("workload " + rec.key + " holds no quota; nothing to release");
-  std::string reason = rec.eviction_reason;
+  std::string reason = rec.eviction_reason();
   release(rec);
   // Preempted workloads compete again at once (Requeued=True); stop-policy evictions
   // wait for the queue to be restarted (Requeued=False).
   rec.requeued_false = reason == "ClusterQueueStopped" || reason == "LocalQueueStopped" ||
                        reason == "Deactivated";
-  rec.eviction_reason = reason;
+  rec.extra().eviction_reason = reason;
   rec.scan.reset();
   route(rec);
   return {};
 }
 
 Status Engine::forget_admission(std::string_view key) {
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   if (it == by_key_.end()) return fail("workload " + std::string(key) + " not found");
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(it->second)];
   if (!rec.reserved) return {};
@@ -519,9 +522,9 @@ Status Engine::forget_admission(std::string_view key) {
 
 void Engine::reprioritize(const std::string& wpc_name, std::int32_t value) {
   for (auto& w : workloads_) {
-    if (!w || !w->priority_class_ref) continue;
-    if (w->priority_class_ref->kind != PriorityClassRef::Kind::WorkloadPriorityClass ||
-        w->priority_class_ref->name != wpc_name) {
+    if (!w || !w->priority_class_ref()) continue;
+    if (w->priority_class_ref()->kind != PriorityClassRef::Kind::WorkloadPriorityClass ||
+        w->priority_class_ref()->name != wpc_name) {
       continue;
     }
     if (w->base_priority == value) continue;

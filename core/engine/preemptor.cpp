@@ -153,7 +153,8 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
       std::vector<Candidate>& list = advantage ? hierarchy : priority;
       // Walk A's subtree, skipping the child subtree already visited and nodes within
       // their nominal quota on the contested resources.
-      std::vector<int> stack{a};
+      std::vector<int> stack;
+      if (tree.any_borrowing_cq_below(a, dense)) stack.push_back(a);
       while (!stack.empty()) {
         int c = stack.back();
         stack.pop_back();
@@ -394,15 +395,26 @@ std::vector<PreemptionTarget> Preemptor::fair(const Request& r) {
     add_from(r.cq, own.spec.preemption.within_cluster_queue);
   }
   if (tree.has_parent(own.node) && own.spec.preemption.reclaim_within_cohort != PreemptionPolicy::Never) {
-    for (int n = 0; n < tree.size(); ++n) {
-      int qi = ctx_.node_to_cq[static_cast<std::size_t>(n)];
-      if (qi < 0 || qi == r.cq || !ctx_.cq(qi).schedulable()) continue;
-      bool borrowing = false;
-      for (FlavorResource fr : frs) {
-        if (tree.borrowing_with(n, fr, 0)) borrowing = true;
+    // Every other ClusterQueue of the tree that borrows a contested pair, found by
+    // descending only into subtrees where some queue borrows.
+    const std::vector<int> dense = tree.dense_indexes(frs);
+    std::vector<int> stack;
+    if (tree.any_borrowing_cq_below(tree.root(), dense)) stack.push_back(tree.root());
+    std::vector<int> borrowing;
+    while (!stack.empty()) {
+      int c = stack.back();
+      stack.pop_back();
+      for (int cc : tree.child_cohorts(c)) {
+        if (tree.any_borrowing_cq_below(cc, dense)) stack.push_back(cc);
       }
-      if (borrowing) add_from(qi, own.spec.preemption.reclaim_within_cohort);
+      for (int q : tree.child_cluster_queues(c)) {
+        int qi = ctx_.node_to_cq[static_cast<std::size_t>(q)];
+        if (qi < 0 || qi == r.cq || !ctx_.cq(qi).schedulable()) continue;
+        if (tree.any_borrowing_cq_below(q, dense)) borrowing.push_back(qi);
+      }
     }
+    std::sort(borrowing.begin(), borrowing.end());
+    for (int qi : borrowing) add_from(qi, own.spec.preemption.reclaim_within_cohort);
   }
   if (candidates.empty()) return {};
   std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {

@@ -220,10 +220,22 @@ std::int64_t QuotaTree::potential_available(int node, FlavorResource fr) const {
   return f < 0 ? 0 : potential_available_at(node, f);
 }
 
+void QuotaTree::track_borrowing(int cq_node, int f, std::int64_t before, std::int64_t after) {
+  std::int64_t sq = slot(cq_node, f).subtree_quota;
+  bool was = before > sq;
+  bool is = after > sq;
+  if (was == is) return;
+  for (int n = cq_node; n != kNoParent; n = nodes()[static_cast<std::size_t>(n)].parent) {
+    slot(n, f).over_nominal_cqs += is ? 1 : -1;
+  }
+}
+
 void QuotaTree::add_usage_at(int node, int f, std::int64_t v) {
   std::int64_t la = local_available_at(node, f);
   Slot& s = slot(node, f);
+  std::int64_t before = s.usage;
   s.usage = sat_add(s.usage, v);
+  if (nodes()[static_cast<std::size_t>(node)].is_cq) track_borrowing(node, f, before, s.usage);
   const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (n.parent != kNoParent && v > la) add_usage_at(n.parent, f, sat_sub(v, la));
 }
@@ -231,7 +243,9 @@ void QuotaTree::add_usage_at(int node, int f, std::int64_t v) {
 void QuotaTree::remove_usage_at(int node, int f, std::int64_t v) {
   Slot& s = slot(node, f);
   std::int64_t stored_in_parent = sat_sub(s.usage, local_quota_at(node, f));
+  std::int64_t before = s.usage;
   s.usage = sat_sub(s.usage, v);
+  if (nodes()[static_cast<std::size_t>(node)].is_cq) track_borrowing(node, f, before, s.usage);
   const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (stored_in_parent <= 0 || n.parent == kNoParent) return;
   remove_usage_at(n.parent, f, std::min(v, stored_in_parent));

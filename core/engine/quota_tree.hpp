@@ -102,6 +102,14 @@ class QuotaTree {
   bool within_nominal(int node, const std::vector<FlavorResource>& frs) const;
   /// Dense indexes of `frs` (-1 for pairs the tree does not know), for repeated checks.
   std::vector<int> dense_indexes(const std::vector<FlavorResource>& frs) const;
+  /// Whether some ClusterQueue below `node` (or `node` itself) uses more than its
+  /// nominal quota of one of the pairs.
+  bool any_borrowing_cq_below(int node, const std::vector<int>& dense) const {
+    for (int f : dense) {
+      if (f >= 0 && slot(node, f).over_nominal_cqs > 0) return true;
+    }
+    return false;
+  }
   /// within_nominal() over dense indexes.
   bool within_nominal_dense(int node, const std::vector<int>& dense) const {
     for (int f : dense) {
@@ -128,6 +136,10 @@ class QuotaTree {
     bool has_quota = false;  ///< present in the node's SubtreeQuota map
     std::int64_t subtree_quota = 0;
     std::int64_t usage = 0;
+    /// ClusterQueues in this subtree using more than their nominal quota of this pair,
+    /// kept up to date by add/remove_usage so that preemption can skip subtrees where
+    /// nobody borrows.
+    std::int32_t over_nominal_cqs = 0;
   };
   struct Node {
     std::string name;
@@ -150,6 +162,7 @@ class QuotaTree {
   std::int64_t available_at(int node, int f) const;
   std::int64_t potential_available_at(int node, int f) const;
   void add_usage_at(int node, int f, std::int64_t v);
+  void track_borrowing(int cq_node, int f, std::int64_t before, std::int64_t after);
   void remove_usage_at(int node, int f, std::int64_t v);
   int compute_height(int node);
   void accumulate_subtree_quota(int node);

@@ -91,25 +91,48 @@ struct PreemptionRecord {
   Time at{};
 };
 
+/// What few workloads carry: kept out of line so that the common pending workload
+/// stays small (the engine holds tens of thousands of them).
+struct WorkloadExtras {
+  std::string job_uid;  ///< kueue.x-k8s.io/job-uid label, for preemption messages
+  std::optional<PriorityClassRef> priority_class_ref;
+  std::optional<std::string> invalid_requests;
+  std::optional<PreemptionRecord> preempted;  ///< the last preemption of this workload
+  std::string eviction_reason;  ///< Preempted, ClusterQueueStopped, ...
+};
+
 struct WorkloadRecord {
   int id = -1;
-  std::string ns;
-  std::string name;
   std::string key;  ///< ns/name
   std::string uid;
-  std::string job_uid;  ///< kueue.x-k8s.io/job-uid label, for preemption messages
   std::string queue_name;
   Time creation{};
   std::int32_t base_priority = 0;
   std::int32_t boost = 0;
-  std::optional<PriorityClassRef> priority_class_ref;
   bool active = true;
   bool gated = false;  ///< admission gates present
-  std::optional<std::string> invalid_requests;
   std::vector<PodSetRequest> pod_sets;
   std::uint64_t hash = 0;
 
   std::int64_t priority() const { return static_cast<std::int64_t>(base_priority) + boost; }
+  std::string_view ns() const { return std::string_view(key).substr(0, key.find('/')); }
+  std::string_view name() const { return std::string_view(key).substr(key.find('/') + 1); }
+
+  std::unique_ptr<WorkloadExtras> extras;
+  WorkloadExtras& extra() {
+    if (!extras) extras = std::make_unique<WorkloadExtras>();
+    return *extras;
+  }
+  const std::string& job_uid() const { static const std::string empty; return extras ? extras->job_uid : empty; }
+  const std::optional<PriorityClassRef>& priority_class_ref() const {
+    static const std::optional<PriorityClassRef> none;
+    return extras ? extras->priority_class_ref : none;
+  }
+  const std::optional<std::string>& invalid_requests() const {
+    static const std::optional<std::string> none;
+    return extras ? extras->invalid_requests : none;
+  }
+  const std::string& eviction_reason() const { static const std::string empty; return extras ? extras->eviction_reason : empty; }
 
   // -- where it is ----------------------------------------------------------------
   int cq = -1;  ///< the ClusterQueue it is queued in or admitted to (-1: none)
@@ -125,7 +148,6 @@ struct WorkloadRecord {
   std::int64_t reserved_cycle = -1;
   bool assumed = false;  ///< admitted by this engine, not yet confirmed by an applied object
   bool evicted = false;  ///< eviction issued, quota still held until it completes
-  std::string eviction_reason;  ///< Preempted, ClusterQueueStopped, ...
   bool finished = false;
 
   // -- requeueing -----------------------------------------------------------------
@@ -134,9 +156,8 @@ struct WorkloadRecord {
   std::optional<Time> evicted_by_timeout_at;  ///< PodsReadyTimeout / AdmissionCheck eviction time
 
   // -- scheduling state -----------------------------------------------------------
-  std::optional<FlavorScanState> scan;
+  std::unique_ptr<FlavorScanState> scan;  ///< only while flavors remain to resume from
   PendingExplanation pending;
-  std::optional<PreemptionRecord> preempted;
   std::int64_t last_evaluated_cycle = -1;
   /// Requeue bookkeeping of the current cycle.
   RequeueReason requeue_reason = RequeueReason::Generic;
