@@ -121,6 +121,7 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
     }
   }
   if (!w.recovery_timeout) w.recovery_timeout = w.timeout;
+  c.engine.block_admission_until_pods_ready = w.enabled && w.block_admission;
   c.engine.requeue_by_eviction_timestamp = w.requeue_by_eviction_timestamp;
 
   // clientConnection.

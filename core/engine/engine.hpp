@@ -192,6 +192,8 @@ class Engine {
   void process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& e,
                      std::unordered_set<int>& claimed, CycleSummary& summary);
   void admit(Entry& e, CycleSummary& summary);
+  /// waitForPodsReady.blockAdmission: some workload holding quota is not PodsReady yet.
+  bool admission_blocked_by_pods_ready() const;
   void requeue(Entry& e);
   std::string preemption_message(const WorkloadRecord& preemptor, const WorkloadRecord& victim,
                                  const std::string& reason) const;
@@ -227,6 +229,7 @@ class Engine {
   /// a cycle only scans for expired backoffs when one can have expired.
   Time earliest_backoff_ = Time::max();
   Decisions outbox_;
+  bool blocked_ = false;  ///< the current cycle waits for PodsReady
 };
 
 }  // namespace kueuepp::core

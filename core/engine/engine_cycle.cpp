@@ -294,6 +294,7 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
 
   // Process, in Kueue's order.
   std::unordered_set<int> claimed;
+  blocked_ = false;
   if (config_.fair_sharing) {
     Tournament tournament(ctx, config_);
     std::vector<int> remaining;
@@ -326,6 +327,14 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
 void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& e,
                            std::unordered_set<int>& claimed, CycleSummary& summary) {
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
+  if (blocked_) {
+    // The cycle is waiting for PodsReady: nothing after the blocked entry proceeds.
+    e.status = Entry::Status::Skipped;
+    e.reason = "WaitingForPodsReady";
+    e.with_details = false;
+    e.text = "waiting for all admitted workloads to be in PodsReady condition";
+    return;
+  }
   ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
   QuotaTree& snap = ctx.snapshot;
 
@@ -463,7 +472,26 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
     return;
   }
   e.status = Entry::Status::Nominated;
+  if (config_.block_admission_until_pods_ready && admission_blocked_by_pods_ready()) {
+    // Kueue blocks its scheduler here until every admitted workload is PodsReady; the
+    // engine cannot block, so the entry (and everything after it in this cycle) waits
+    // and is retried by the next cycle.
+    snap.remove_usage(cq.node, e.assignment.usage);
+    e.reason = "WaitingForPodsReady";
+    e.with_details = false;
+    e.text = "waiting for all admitted workloads to be in PodsReady condition";
+    e.requeue_reason = RequeueReason::FailedAfterNomination;
+    blocked_ = true;
+    return;
+  }
   admit(e, summary);
+}
+
+bool Engine::admission_blocked_by_pods_ready() const {
+  for (const auto& w : workloads_) {
+    if (w && w->reserved && !w->pods_ready) return true;
+  }
+  return false;
 }
 
 void Engine::admit(Entry& e, CycleSummary& summary) {

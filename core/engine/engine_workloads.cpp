@@ -387,6 +387,7 @@ Status Engine::apply(const Workload& wl) {
     return {};
   }
   rec.finished = false;
+  rec.pods_ready = wl.condition_true("PodsReady");
 
   if (object_reserved) {
     rec.assumed = false;

@@ -149,6 +149,7 @@ struct WorkloadRecord {
   bool assumed = false;  ///< admitted by this engine, not yet confirmed by an applied object
   bool evicted = false;  ///< eviction issued, quota still held until it completes
   bool finished = false;
+  bool pods_ready = false;  ///< PodsReady=True (waitForPodsReady)
 
   // -- requeueing -----------------------------------------------------------------
   bool requeued_false = false;  ///< Requeued=False holds it out of the queue
