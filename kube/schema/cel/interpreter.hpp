@@ -1,0 +1,34 @@
+#pragma once
+
+// Tree-walking evaluation of a resolved CEL syntax tree, with CEL's error semantics
+// (errors are values; && and || absorb them when the other side decides) and a cost
+// counter: every evaluated node, loop iteration and unit of string/list work costs,
+// and past the limit evaluation stops with cel-go's "actual cost limit exceeded" error.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <boost/container/small_vector.hpp>
+
+#include "kube/schema/cel/ast.hpp"
+
+namespace kueuepp::kube::schema::cel {
+
+struct EvalState {
+  std::span<const Value> globals;  ///< declared variables (self, oldSelf, ...)
+  boost::container::small_vector<Value, 4> locals;  ///< comprehension variables by slot
+  std::uint64_t cost = 0;
+  std::uint64_t limit = 0;
+  bool exceeded = false;
+};
+
+Value evaluate(const Expr& e, EvalState& state);
+
+/// The binary operators other than && and || on evaluated, non-error operands.
+Value apply_binary(BinaryOp op, const Value& a, const Value& b, EvalState& state);
+
+/// `a[k]` on evaluated, non-error operands.
+Value index_value(const Value& a, const Value& k);
+
+}  // namespace kueuepp::kube::schema::cel

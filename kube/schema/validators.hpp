@@ -1,0 +1,29 @@
+#pragma once
+
+// The passes validate() runs, in kube-apiserver's order (internal to kube/schema):
+//  1. OpenAPI value validation (kube-openapi's SchemaValidator, errors converted as
+//     apiextensions' ValidateCustomResource does),
+//  2. embedded resources (apiVersion/kind of x-kubernetes-embedded-resource objects),
+//  3. list-type invariants (no duplicate set elements / map keys),
+//  4. CEL rules (x-kubernetes-validations), unless an earlier error is blocking.
+
+#include <cstdint>
+#include <vector>
+
+#include "kube/json/json.hpp"
+#include "kube/schema/node.hpp"
+
+namespace kueuepp::kube::schema {
+
+void validate_openapi(const Node& root, const json::value& object, std::vector<FieldError>& out);
+void validate_embedded_resources(const Node& root, const json::value& object, std::vector<FieldError>& out);
+void validate_list_types(const Node& root, const json::value& object, std::vector<FieldError>& out);
+/// `old_object` may be null (create). `budget` is the remaining cost budget.
+void validate_cel(const Node& root, const json::value& object, const json::value* old_object,
+                  std::uint64_t budget, std::vector<FieldError>& out);
+
+/// Structural JSON equality as Go's reflect.DeepEqual on decoded JSON, except that
+/// numbers compare by value (1 == 1.0), like go-openapi's enum check after conversion.
+bool json_equal(const json::value& a, const json::value& b);
+
+}  // namespace kueuepp::kube::schema
