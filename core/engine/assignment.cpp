@@ -104,7 +104,7 @@ std::string render_message(const AssignmentReasons& reasons, const std::vector<s
   return out;
 }
 
-int no_fit_reason_severity(const std::string& reason) {
+int no_fit_reason_severity(std::string_view reason) {
   if (reason == "NoMatchingFlavor") return 4;
   if (reason == "ExceedsMaxQuota") return 3;
   if (reason == "WaitingForQuota") return 2;
@@ -112,7 +112,7 @@ int no_fit_reason_severity(const std::string& reason) {
   return 0;
 }
 
-const std::string& most_severe_reason(const std::string& a, const std::string& b) {
+std::string_view most_severe_reason(std::string_view a, std::string_view b) {
   return no_fit_reason_severity(a) >= no_fit_reason_severity(b) ? a : b;
 }
 

@@ -73,7 +73,7 @@ struct FlavorAttempt {
   FlavorId flavor = 0;
   AssignMode mode = AssignMode::NoFit;
   int borrow = 0;
-  std::string no_fit_reason;  ///< NoMatchingFlavor, ExceedsMaxQuota, WaitingForQuota, ""
+  std::string_view no_fit_reason;  ///< NoMatchingFlavor, ExceedsMaxQuota, WaitingForQuota, "" (literals)
 };
 
 
@@ -106,7 +106,7 @@ struct Assignment {
   int borrowing = 0;  ///< height of the smallest subtree the usage fits in; 0: no borrowing
   FlavorScanState scan;
   Amounts usage;  ///< quota the workload would hold
-  std::string no_fit_reason;
+  std::string_view no_fit_reason;  ///< a literal
   std::optional<AssignMode> mode_override;
 
   AssignMode representative_mode() const;
@@ -116,7 +116,7 @@ struct Assignment {
 };
 
 /// Severity order of NoFit reasons (Kueue's reasonSeverity).
-int no_fit_reason_severity(const std::string& reason);
-const std::string& most_severe_reason(const std::string& a, const std::string& b);
+int no_fit_reason_severity(std::string_view reason);
+std::string_view most_severe_reason(std::string_view a, std::string_view b);
 
 }  // namespace kueuepp::core

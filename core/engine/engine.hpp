@@ -188,7 +188,8 @@ class Engine {
   std::pair<Assignment, std::vector<PreemptionTarget>> assignments(
       SchedulingContext& ctx, Preemptor& preemptor, WorkloadRecord& wl, int cq,
       const std::vector<std::vector<std::pair<ResourceId, FlavorId>>>* nomination);
-  void order_entries(SchedulingContext& ctx, std::vector<Entry>& entries, Tree& tree);
+  /// Kueue's classical order of a cycle's entries, as indexes.
+  std::vector<int> order_entries(const std::vector<Entry>& entries) const;
   void process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& e,
                      std::unordered_set<int>& claimed, CycleSummary& summary);
   void admit(Entry& e, CycleSummary& summary);

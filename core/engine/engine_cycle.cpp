@@ -19,7 +19,7 @@ struct Engine::Entry {
   std::vector<PreemptionTarget> targets;
   Status status = Status::NotNominated;
   RequeueReason requeue_reason = RequeueReason::Generic;
-  std::string reason;  ///< QuotaReserved=False reason
+  std::string_view reason;  ///< QuotaReserved=False reason (a literal)
   std::string text;    ///< fixed message text (after the assignment's reasons, if any)
   bool with_details = false;  ///< the assignment's reasons start the message
   bool processed = false;
@@ -35,14 +35,6 @@ std::vector<FlavorResource> frs_needing_preemption(const Assignment& a) {
       FlavorResource fr{c.flavor, r};
       if (std::find(out.begin(), out.end(), fr) == out.end()) out.push_back(fr);
     }
-  }
-  return out;
-}
-
-Amounts nonzero(const Amounts& a) {
-  Amounts out;
-  for (const auto& [fr, v] : a) {
-    if (v != 0) out.set(fr, v);
   }
   return out;
 }
@@ -74,9 +66,9 @@ std::pair<Assignment, std::vector<PreemptionTarget>> Engine::assignments(
   if (nomination != nullptr) assigner.restrict_to(*nomination);
   Assignment full = assigner.assign();
   AssignMode mode = full.representative_mode();
-  if (mode == AssignMode::Fit) return {std::move(full), {}};
+  if (mode == AssignMode::Fit) return {std::move(full), std::vector<PreemptionTarget>{}};
   if (mode == AssignMode::Preempt) {
-    auto targets = preemptor.targets(wl, cq, nonzero(full.usage), frs_needing_preemption(full));
+    auto targets = preemptor.targets(wl, cq, full.usage, frs_needing_preemption(full));
     if (!targets.empty()) return {std::move(full), std::move(targets)};
   }
   if (config_.partial_admission && can_be_partially_admitted(wl)) {
@@ -105,7 +97,7 @@ std::pair<Assignment, std::vector<PreemptionTarget>> Engine::assignments(
         std::vector<PreemptionTarget> t;
         bool ok = m == AssignMode::Fit;
         if (m == AssignMode::Preempt) {
-          t = preemptor.targets(wl, cq, nonzero(a.usage), frs_needing_preemption(a));
+          t = preemptor.targets(wl, cq, a.usage, frs_needing_preemption(a));
           ok = !t.empty();
         }
         if (ok) {
@@ -128,7 +120,7 @@ std::pair<Assignment, std::vector<PreemptionTarget>> Engine::assignments(
       if (last_good && lo == last_good_idx) return {std::move(*last_good), std::move(last_targets)};
     }
   }
-  return {std::move(full), {}};
+  return {std::move(full), std::vector<PreemptionTarget>{}};
 }
 
 CycleSummary Engine::run_cycle(Time now) {
@@ -147,8 +139,12 @@ CycleSummary Engine::run_cycle(Time now) {
   return total;
 }
 
-void Engine::order_entries(SchedulingContext& /*ctx*/, std::vector<Entry>& entries, Tree& /*tree*/) {
-  std::sort(entries.begin(), entries.end(), [this](const Entry& a, const Entry& b) {
+std::vector<int> Engine::order_entries(const std::vector<Entry>& entries) const {
+  std::vector<int> order(entries.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int ia, int ib) {
+    const Entry& a = entries[static_cast<std::size_t>(ia)];
+    const Entry& b = entries[static_cast<std::size_t>(ib)];
     if (a.assignment.borrowing != b.assignment.borrowing) return a.assignment.borrowing < b.assignment.borrowing;
     const WorkloadRecord& wa = *workloads_[static_cast<std::size_t>(a.wl)];
     const WorkloadRecord& wb = *workloads_[static_cast<std::size_t>(b.wl)];
@@ -158,6 +154,7 @@ void Engine::order_entries(SchedulingContext& /*ctx*/, std::vector<Entry>& entri
     if (ta != tb) return ta < tb;
     return wa.uid < wb.uid;
   });
+  return order;
 }
 
 namespace {
@@ -305,8 +302,9 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
       process_entry(ctx, preemptor, entries[static_cast<std::size_t>(next)], claimed, summary);
     }
   } else {
-    order_entries(ctx, entries, tree);
-    for (auto& e : entries) process_entry(ctx, preemptor, e, claimed, summary);
+    for (int i : order_entries(entries)) {
+      process_entry(ctx, preemptor, entries[static_cast<std::size_t>(i)], claimed, summary);
+    }
   }
 
   for (auto& e : entries) {
@@ -528,6 +526,27 @@ void Engine::admit(Entry& e, CycleSummary& summary) {
   outbox_.admissions.push_back(std::move(d));
 }
 
+namespace {
+
+// Whether a cycle's outcome for a workload explains it exactly as last time (then
+// nothing is rendered or written).
+template <class EntryT>
+bool same_explanation(const PendingExplanation& last, std::string_view reason, const EntryT& e) {
+  if (last.reason != reason || last.text != e.text) return false;
+  if (!e.with_details) return last.details.empty();
+  std::size_t i = 0;
+  for (const auto& ps : e.assignment.pod_sets) {
+    if (ps.reasons.empty()) continue;
+    if (i >= last.details.size() || last.details[i].first != ps.pod_set || last.details[i].second != ps.reasons) {
+      return false;
+    }
+    ++i;
+  }
+  return i == last.details.size();
+}
+
+}  // namespace
+
 void Engine::requeue(Entry& e) {
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
   ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
@@ -535,10 +554,10 @@ void Engine::requeue(Entry& e) {
     e.requeue_reason = RequeueReason::FailedAfterNomination;
   }
   rec.requeue_reason = e.requeue_reason;
-  PendingExplanation next{e.reason.empty() ? "Pending" : e.reason, std::move(e.text),
-                          e.with_details ? e.assignment.reasons() : AssignmentReasons{}};
-  if (!(next == rec.pending)) {
-    rec.pending = std::move(next);
+  std::string_view reason = e.reason.empty() ? std::string_view("Pending") : e.reason;
+  if (!same_explanation(rec.pending, reason, e)) {
+    rec.pending = PendingExplanation{std::string(reason), std::move(e.text),
+                                     e.with_details ? e.assignment.reasons() : AssignmentReasons{}};
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }

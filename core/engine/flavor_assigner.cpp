@@ -69,7 +69,8 @@ std::optional<FitReason> FlavorAssigner::check_flavor(std::size_t pod_set, Flavo
 }
 
 FlavorAssigner::GranularMode FlavorAssigner::fits_quota(FlavorResource fr, std::int64_t assumed,
-                                                        std::int64_t request, Status& status) {
+                                                        std::int64_t request, std::vector<FitReason>& reasons,
+                                                        std::string_view& no_fit_reason) {
   const ClusterQueueState& cq = ctx_.cq(cq_index_);
   const QuotaTree& tree = ctx_.snapshot;
   std::int64_t available = tree.available(cq.node, fr);
@@ -77,52 +78,51 @@ FlavorAssigner::GranularMode FlavorAssigner::fits_quota(FlavorResource fr, std::
   std::int64_t val = sat_add(assumed, request);
 
   if (val > max_capacity) {
-    status.reasons.push_back(
+    reasons.push_back(
         FitReason{FitReason::Kind::ExceedsMaxQuota, fr.flavor, fr.resource, assumed, request, max_capacity});
-    status.no_fit_reason = kExceedsMaxQuota;
+    no_fit_reason = most_severe_reason(no_fit_reason, kExceedsMaxQuota);
     return {PreemptionMode::NoFit, 0};
   }
   auto [borrow, may_reclaim] = tree.lowest_subtree_that_fits(cq.node, fr, val);
   if (val <= available) return {PreemptionMode::Fit, borrow};
 
-  status.reasons.push_back(FitReason{FitReason::Kind::InsufficientUnused, fr.flavor, fr.resource, val - available});
-  status.no_fit_reason = kWaitingForQuota;
+  reasons.push_back(FitReason{FitReason::Kind::InsufficientUnused, fr.flavor, fr.resource, val - available});
   if (tree.quota(cq.node, fr).nominal >= val || may_reclaim || can_preempt_while_borrowing()) {
+    // A preemption is possible in principle: not a no-fit reason.
     auto [possibility, borrow_after] = oracle_.simulate(wl_, cq_index_, fr, val);
-    status.no_fit_reason.clear();
     switch (possibility) {
       case PreemptionPossibility::NoCandidates: return {PreemptionMode::NoCandidates, borrow_after};
       case PreemptionPossibility::Preempt: return {PreemptionMode::Preempt, borrow_after};
       case PreemptionPossibility::Reclaim: return {PreemptionMode::Reclaim, borrow_after};
     }
   }
+  no_fit_reason = most_severe_reason(no_fit_reason, kWaitingForQuota);
   return {PreemptionMode::NoFit, borrow};
 }
 
-FlavorAssigner::FlavorSearch FlavorAssigner::find_flavor(std::size_t pod_set,
-                                                         const ResourceAmounts& requests,
-                                                         ResourceId resource,
-                                                         const Amounts& assigned_usage) {
-  FlavorSearch out;
+bool FlavorAssigner::find_flavor(std::size_t pod_set, const ResourceAmounts& requests, ResourceId resource,
+                                 const Amounts& assigned_usage, Choices& flavors,
+                                 std::vector<FitReason>& reasons, std::vector<FlavorAttempt>& attempts) {
   const ClusterQueueState& cq = ctx_.cq(cq_index_);
   int group = cq.group_of(resource);
   if (group < 0) {
-    out.status.reasons.push_back(FitReason{FitReason::Kind::ResourceUnavailable, 0, resource});
-    return out;
+    reasons.push_back(FitReason{FitReason::Kind::ResourceUnavailable, 0, resource});
+    return false;
   }
   const CompiledResourceGroup& rg = cq.resource_groups[static_cast<std::size_t>(group)];
-  ResourceAmounts group_requests;
+  group_requests_.clear();
   for (const auto& [r, v] : requests) {
     if (std::find(rg.covered.begin(), rg.covered.end(), r) != rg.covered.end()) {
-      group_requests.emplace_back(r, v);
+      group_requests_.emplace_back(r, v);
     }
   }
 
-  std::vector<std::pair<ResourceId, FlavorChoice>> best;
+  best_.clear();
   GranularMode best_mode{PreemptionMode::NoFit, INT_MAX};
   int attempted = -1;
   int start = wl_.scan ? wl_.scan->next_flavor(pod_set, resource) : 0;
   const int n = static_cast<int>(rg.flavors.size());
+  const std::size_t reasons_before = reasons.size();
   for (int idx = start; idx < n; ++idx) {
     attempted = idx;
     FlavorId f = rg.flavors[static_cast<std::size_t>(idx)];
@@ -131,48 +131,47 @@ FlavorAssigner::FlavorSearch FlavorAssigner::find_flavor(std::size_t pod_set,
       bool listed = std::any_of(nominated.begin(), nominated.end(),
                                 [&](const auto& e) { return e.first == resource && e.second == f; });
       if (!listed) {
-        out.status.reasons.push_back(FitReason{FitReason::Kind::NotNominated, f, resource});
+        reasons.push_back(FitReason{FitReason::Kind::NotNominated, f, resource});
         continue;
       }
     }
     if (std::optional<FitReason> mismatch = check_flavor(pod_set, f)) {
-      out.status.reasons.push_back(*mismatch);
-      out.attempts.push_back({f, AssignMode::NoFit, 0, kNoMatchingFlavor});
+      reasons.push_back(*mismatch);
+      merge_attempt(attempts, {f, AssignMode::NoFit, 0, kNoMatchingFlavor});
       continue;
     }
-    std::vector<std::pair<ResourceId, FlavorChoice>> choices;
+    choices_.clear();
     GranularMode rep{PreemptionMode::Fit, 0};
     int max_borrow = 0;
-    std::string flavor_no_fit;
-    for (const auto& [r, v] : group_requests) {
-      FlavorResource fr{f, r};
-      Status s;
-      GranularMode m = fits_quota(fr, assigned_usage.get(fr), v, s);
-      out.status.reasons.insert(out.status.reasons.end(), s.reasons.begin(), s.reasons.end());
-      flavor_no_fit = most_severe_reason(flavor_no_fit, s.no_fit_reason);
+    std::string_view flavor_no_fit;
+    for (const auto& [r, v] : group_requests_) {
+      GranularMode m = fits_quota(FlavorResource{f, r}, assigned_usage.get(FlavorResource{f, r}), v, reasons,
+                                  flavor_no_fit);
       max_borrow = std::max(max_borrow, m.borrow);
       if (preferred(rep, m)) rep = m;
       // Kueue keeps evaluating the remaining resources (for the messages) but records
       // no flavor for them once the flavor cannot fit.
       if (rep.mode == PreemptionMode::NoFit) continue;
-      choices.push_back({r, FlavorChoice{f, to_assign_mode(m.mode), 0, m.borrow}});
+      choices_.push_back({r, FlavorChoice{f, to_assign_mode(m.mode), 0, m.borrow}});
     }
-    out.attempts.push_back({f, to_assign_mode(rep.mode), max_borrow, std::move(flavor_no_fit)});
+    merge_attempt(attempts, {f, to_assign_mode(rep.mode), max_borrow, flavor_no_fit});
     if (!try_next_flavor(rep)) {
-      best = std::move(choices);
+      best_.swap(choices_);
       best_mode = rep;
       break;
     }
     if (preferred(rep, best_mode)) {
-      best = std::move(choices);
+      best_.swap(choices_);
       best_mode = rep;
     }
   }
-  for (auto& [r, c] : best) c.tried_index = (attempted == n - 1) ? -1 : attempted;
-  out.flavors = std::move(best);
-  out.fit = best_mode.mode == PreemptionMode::Fit;
-  if (out.fit) out.status = Status{};
-  return out;
+  // A flavor that fits outright leaves no reasons behind.
+  if (best_mode.mode == PreemptionMode::Fit) reasons.resize(reasons_before);
+  for (auto& [r, c] : best_) {
+    c.tried_index = (attempted == n - 1) ? -1 : attempted;
+    flavors.emplace_back(r, c);
+  }
+  return !best_.empty();
 }
 
 Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
@@ -208,7 +207,7 @@ Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
     }
 
     bool failed = false;
-    std::vector<std::pair<ResourceId, FlavorChoice>> group_flavors;
+    Choices group_flavors;
     std::vector<FitReason> group_reasons;
     for (const auto& [r, q] : psa.requests) {
       if (cq.group_of(r) < 0) {
@@ -217,16 +216,14 @@ Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
       if (std::any_of(group_flavors.begin(), group_flavors.end(), [r](const auto& e) { return e.first == r; })) {
         continue;
       }
-      FlavorSearch found = find_flavor(i, psa.requests, r, a.usage);
-      for (const auto& at : found.attempts) merge_attempt(psa.attempts, at);
-      if (found.flavors.empty() && !psa.requests.empty()) {
+      std::size_t reasons_before = group_reasons.size();
+      if (!find_flavor(i, psa.requests, r, a.usage, group_flavors, group_reasons, psa.attempts)) {
+        // The pod set fails with this resource group's reasons alone.
         failed = true;
         group_flavors.clear();
-        group_reasons = std::move(found.status.reasons);
+        group_reasons.erase(group_reasons.begin(), group_reasons.begin() + static_cast<std::ptrdiff_t>(reasons_before));
         break;
       }
-      group_flavors.insert(group_flavors.end(), found.flavors.begin(), found.flavors.end());
-      group_reasons.insert(group_reasons.end(), found.status.reasons.begin(), found.status.reasons.end());
     }
     std::sort(psa.attempts.begin(), psa.attempts.end(), [&](const auto& x, const auto& y) {
       return ctx_.flavor_names.name(x.flavor) < ctx_.flavor_names.name(y.flavor);
@@ -262,7 +259,7 @@ Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
 void FlavorAssigner::resolve_no_fit_reason(Assignment& a) const {
   if (a.representative_mode() != AssignMode::NoFit) return;
   const ClusterQueueState& cq = ctx_.cq(cq_index_);
-  std::string overall;
+  std::string_view overall;
   for (const auto& ps : a.pod_sets) {
     if (ps.representative_mode() != AssignMode::NoFit) continue;
     if (ps.attempts.empty()) {
@@ -271,7 +268,7 @@ void FlavorAssigner::resolve_no_fit_reason(Assignment& a) const {
     }
     // Within a resource group the flavors are alternatives (the least severe blocker
     // counts); across groups they are all required (the most severe counts).
-    std::map<int, std::string> group_min;
+    std::vector<std::pair<int, std::string_view>> group_min;  // resource group -> reason
     int unknown = -1;
     for (const auto& at : ps.attempts) {
       if (at.mode != AssignMode::NoFit) continue;
@@ -281,13 +278,14 @@ void FlavorAssigner::resolve_no_fit_reason(Assignment& a) const {
         if (std::find(fl.begin(), fl.end(), at.flavor) != fl.end()) group = static_cast<int>(g);
       }
       if (group < 0) group = --unknown - 1000;
-      auto it = group_min.find(group);
-      if (it == group_min.end() ||
-          no_fit_reason_severity(at.no_fit_reason) < no_fit_reason_severity(it->second)) {
-        group_min[group] = at.no_fit_reason;
+      auto it = std::find_if(group_min.begin(), group_min.end(), [group](const auto& e) { return e.first == group; });
+      if (it == group_min.end()) {
+        group_min.emplace_back(group, at.no_fit_reason);
+      } else if (no_fit_reason_severity(at.no_fit_reason) < no_fit_reason_severity(it->second)) {
+        it->second = at.no_fit_reason;
       }
     }
-    std::string ps_reason;
+    std::string_view ps_reason;
     for (const auto& [g, reason] : group_min) ps_reason = most_severe_reason(ps_reason, reason);
     overall = most_severe_reason(overall, ps_reason);
   }

@@ -35,22 +35,21 @@ class FlavorAssigner {
     PreemptionMode mode = PreemptionMode::NoFit;
     int borrow = 0;
   };
-  struct Status {
-    std::vector<FitReason> reasons;
-    std::string no_fit_reason;
-  };
-  struct FlavorSearch {
-    std::vector<std::pair<ResourceId, FlavorChoice>> flavors;  ///< empty: none found
-    bool fit = false;
-    Status status;
-    std::vector<FlavorAttempt> attempts;
-  };
+  using Choices = std::vector<std::pair<ResourceId, FlavorChoice>>;
 
-  FlavorSearch find_flavor(std::size_t pod_set, const ResourceAmounts& requests, ResourceId resource,
-                           const Amounts& assigned_usage);
+  /// Finds the flavor for `resource`'s resource group; appends the chosen flavor of
+  /// each of the group's resources to `flavors` (nothing when none was found), the
+  /// reasons to `reasons` and the flavors tried to `attempts`. Returns whether a flavor
+  /// was found.
+  bool find_flavor(std::size_t pod_set, const ResourceAmounts& requests, ResourceId resource,
+                   const Amounts& assigned_usage, Choices& flavors, std::vector<FitReason>& reasons,
+                   std::vector<FlavorAttempt>& attempts);
   /// Whether the flavor suits the pod set; else why not.
   std::optional<FitReason> check_flavor(std::size_t pod_set, FlavorId flavor) const;
-  GranularMode fits_quota(FlavorResource fr, std::int64_t assumed, std::int64_t request, Status& status);
+  /// Appends why `request` more of `fr` does not fit at once to `reasons`, and sets the
+  /// most severe no-fit reason.
+  GranularMode fits_quota(FlavorResource fr, std::int64_t assumed, std::int64_t request,
+                          std::vector<FitReason>& reasons, std::string_view& no_fit_reason);
   bool preferred(const GranularMode& a, const GranularMode& b) const;
   bool try_next_flavor(const GranularMode& m) const;
   bool can_preempt_while_borrowing() const;
@@ -61,6 +60,10 @@ class FlavorAssigner {
   int cq_index_;
   Preemptor& oracle_;
   const std::vector<std::vector<std::pair<ResourceId, FlavorId>>>* nomination_ = nullptr;
+  // Scratch space reused across the resource groups of one assignment.
+  ResourceAmounts group_requests_;
+  Choices choices_;
+  Choices best_;
 };
 
 }  // namespace kueuepp::core

@@ -81,6 +81,7 @@ bool candidate_before(const WorkloadRecord& a, const WorkloadRecord& b, int pree
 bool Preemptor::fits(const Request& r, bool allow_borrowing) const {
   int node = ctx_.cqs[static_cast<std::size_t>(r.cq)].node;
   for (const auto& [fr, v] : *r.usage) {
+    if (v == 0) continue;  // zero requests take no quota (Kueue leaves them out)
     if (!allow_borrowing && ctx_.snapshot.borrowing_with(node, fr, v)) return false;
     if (v > ctx_.snapshot.available(node, fr)) return false;
   }
@@ -113,7 +114,7 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   ClusterQueueState& own = ctx_.cq(r.cq);
   const QuotaTree& tree = ctx_.snapshot;
   const auto& frs = *r.frs;
-  const std::vector<int> dense = tree.dense_indexes(frs);
+  const QuotaTree::DenseIndexes dense = tree.dense_indexes(frs);
 
   auto classify = [&](const WorkloadRecord& cand, bool advantage) {
     if (!uses_resources(cand, frs)) return Variant::Never;
@@ -397,7 +398,7 @@ std::vector<PreemptionTarget> Preemptor::fair(const Request& r) {
   if (tree.has_parent(own.node) && own.spec.preemption.reclaim_within_cohort != PreemptionPolicy::Never) {
     // Every other ClusterQueue of the tree that borrows a contested pair, found by
     // descending only into subtrees where some queue borrows.
-    const std::vector<int> dense = tree.dense_indexes(frs);
+    const QuotaTree::DenseIndexes dense = tree.dense_indexes(frs);
     std::vector<int> stack;
     if (tree.any_borrowing_cq_below(tree.root(), dense)) stack.push_back(tree.root());
     std::vector<int> borrowing;

@@ -281,9 +281,8 @@ bool QuotaTree::within_nominal(int node, const std::vector<FlavorResource>& frs)
   return true;
 }
 
-std::vector<int> QuotaTree::dense_indexes(const std::vector<FlavorResource>& frs) const {
-  std::vector<int> out;
-  out.reserve(frs.size());
+QuotaTree::DenseIndexes QuotaTree::dense_indexes(const std::vector<FlavorResource>& frs) const {
+  DenseIndexes out;
   for (FlavorResource fr : frs) out.push_back(fr_index(fr));
   return out;
 }

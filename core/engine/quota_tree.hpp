@@ -9,6 +9,7 @@
 // plain data, so a tree can be copied for a what-if simulation.
 
 #include <cstdint>
+#include <array>
 #include <limits>
 #include <memory>
 #include <string>
@@ -100,24 +101,42 @@ class QuotaTree {
   /// subtree quota < usage + v
   bool borrowing_with(int node, FlavorResource fr, std::int64_t v) const;
   bool within_nominal(int node, const std::vector<FlavorResource>& frs) const;
-  /// Dense indexes of `frs` (-1 for pairs the tree does not know), for repeated checks.
-  std::vector<int> dense_indexes(const std::vector<FlavorResource>& frs) const;
+  /// Dense indexes of flavor-resource pairs (-1 for pairs the tree does not know), for
+  /// repeated checks; inline storage for the usual handful.
+  class DenseIndexes {
+   public:
+    void push_back(int i) {
+      if (n_ < inline_.size()) {
+        inline_[n_++] = i;
+      } else {
+        overflow_.push_back(i);
+      }
+    }
+    template <class F>
+    bool any_of(F&& f) const {
+      for (std::size_t k = 0; k < n_; ++k) {
+        if (f(inline_[k])) return true;
+      }
+      for (int i : overflow_) {
+        if (f(i)) return true;
+      }
+      return false;
+    }
+
+   private:
+    std::array<int, 8> inline_{};
+    std::size_t n_ = 0;
+    std::vector<int> overflow_;
+  };
+  DenseIndexes dense_indexes(const std::vector<FlavorResource>& frs) const;
   /// Whether some ClusterQueue below `node` (or `node` itself) uses more than its
   /// nominal quota of one of the pairs.
-  bool any_borrowing_cq_below(int node, const std::vector<int>& dense) const {
-    for (int f : dense) {
-      if (f >= 0 && slot(node, f).over_nominal_cqs > 0) return true;
-    }
-    return false;
+  bool any_borrowing_cq_below(int node, const DenseIndexes& dense) const {
+    return dense.any_of([&](int f) { return f >= 0 && slot(node, f).over_nominal_cqs > 0; });
   }
   /// within_nominal() over dense indexes.
-  bool within_nominal_dense(int node, const std::vector<int>& dense) const {
-    for (int f : dense) {
-      if (f < 0) continue;
-      const Slot& s = slot(node, f);
-      if (s.subtree_quota < s.usage) return false;
-    }
-    return true;
+  bool within_nominal_dense(int node, const DenseIndexes& dense) const {
+    return !dense.any_of([&](int f) { return f >= 0 && slot(node, f).subtree_quota < slot(node, f).usage; });
   }
   /// Kueue's QuantitiesFitInQuota: whether `requests` fit in the node's own subtree quota,
   /// and what remains to be found higher up.
