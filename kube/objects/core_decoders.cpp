@@ -4,19 +4,9 @@
 #include "kube/objects/field_reader.hpp"
 
 namespace kueuepp::kube {
-namespace {
-
-std::string describe(std::string_view kind, const json::value& obj) {
-  const json::value* meta = FieldReader::get(&obj, "metadata");
-  std::string name = meta ? std::string(json::get_string(*meta, "name")) : "";
-  std::string ns = meta ? std::string(json::get_string(*meta, "namespace")) : "";
-  return std::string(kind) + " \"" + (ns.empty() ? "" : ns + "/") + name + "\"";
-}
-
-}  // namespace
 
 Expected<core::Namespace> decode_namespace(const json::value& obj) {
-  FieldReader r(describe("Namespace", obj));
+  FieldReader r(describe_object("Namespace", obj));
   core::Namespace ns;
   const json::value* meta = FieldReader::get(&obj, "metadata");
   ns.name = r.string(FieldReader::get(meta, "name"), "metadata.name");
@@ -29,7 +19,7 @@ Expected<core::Namespace> decode_namespace(const json::value& obj) {
 }
 
 Expected<core::PriorityClass> decode_priority_class(const json::value& obj) {
-  FieldReader r(describe("PriorityClass", obj));
+  FieldReader r(describe_object("PriorityClass", obj));
   core::PriorityClass pc;
   pc.name = r.string(FieldReader::get(FieldReader::get(&obj, "metadata"), "name"), "metadata.name");
   auto v = r.integer(FieldReader::get(&obj, "value"), "value");
@@ -41,7 +31,7 @@ Expected<core::PriorityClass> decode_priority_class(const json::value& obj) {
 }
 
 Expected<core::BatchJob> decode_job(const json::value& obj) {
-  FieldReader r(describe("Job", obj));
+  FieldReader r(describe_object("Job", obj));
   core::BatchJob job;
   const json::value* meta = FieldReader::get(&obj, "metadata");
   job.name = r.string(FieldReader::get(meta, "name"), "metadata.name");

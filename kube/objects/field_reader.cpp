@@ -5,6 +5,13 @@
 
 namespace kueuepp::kube {
 
+std::string describe_object(std::string_view kind, const json::value& obj) {
+  const json::value* meta = FieldReader::get(&obj, "metadata");
+  std::string name = meta ? std::string(json::get_string(*meta, "name")) : "";
+  std::string ns = meta ? std::string(json::get_string(*meta, "namespace")) : "";
+  return std::string(kind) + " \"" + (ns.empty() ? "" : ns + "/") + name + "\"";
+}
+
 std::string sub(std::string_view path, std::string_view key) {
   if (path.empty()) return std::string(key);
   std::string out(path);

@@ -50,6 +50,9 @@ class FieldReader {
   std::string error_;
 };
 
+/// `Kind "namespace/name"`, for the FieldReader of an object.
+std::string describe_object(std::string_view kind, const json::value& obj);
+
 /// path + "." + key, or path + "[i]".
 std::string sub(std::string_view path, std::string_view key);
 std::string sub(std::string_view path, std::size_t index);

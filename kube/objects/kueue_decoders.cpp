@@ -13,13 +13,6 @@ std::vector<core::Taint> decode_taints(FieldReader& r, const json::value* v, std
 
 namespace {
 
-std::string describe(std::string_view kind, const json::value& obj) {
-  const json::value* meta = FieldReader::get(&obj, "metadata");
-  std::string name = meta ? std::string(json::get_string(*meta, "name")) : "";
-  std::string ns = meta ? std::string(json::get_string(*meta, "namespace")) : "";
-  return std::string(kind) + " \"" + (ns.empty() ? "" : ns + "/") + name + "\"";
-}
-
 std::string required_name(FieldReader& r, const json::value& obj) {
   std::string name = r.string(FieldReader::get(FieldReader::get(&obj, "metadata"), "name"), "metadata.name");
   if (name.empty() && !r.failed()) r.fail("metadata.name", "Required value: name is required");
@@ -142,7 +135,7 @@ std::vector<core::Condition> conditions(FieldReader& r, const json::value* v, st
 }  // namespace
 
 Expected<core::ResourceFlavor> decode_resource_flavor(const json::value& obj) {
-  FieldReader r(describe("ResourceFlavor", obj));
+  FieldReader r(describe_object("ResourceFlavor", obj));
   core::ResourceFlavor rf;
   rf.name = required_name(r, obj);
   const json::value* spec = FieldReader::get(&obj, "spec");
@@ -155,7 +148,7 @@ Expected<core::ResourceFlavor> decode_resource_flavor(const json::value& obj) {
 }
 
 Expected<core::ClusterQueue> decode_cluster_queue(const json::value& obj) {
-  FieldReader r(describe("ClusterQueue", obj));
+  FieldReader r(describe_object("ClusterQueue", obj));
   core::ClusterQueue cq;
   cq.name = required_name(r, obj);
   const json::value* meta = FieldReader::get(&obj, "metadata");
@@ -239,7 +232,7 @@ Expected<core::ClusterQueue> decode_cluster_queue(const json::value& obj) {
 }
 
 Expected<core::Cohort> decode_cohort(const json::value& obj) {
-  FieldReader r(describe("Cohort", obj));
+  FieldReader r(describe_object("Cohort", obj));
   core::Cohort c;
   c.name = required_name(r, obj);
   const json::value* spec = FieldReader::get(&obj, "spec");
@@ -253,7 +246,7 @@ Expected<core::Cohort> decode_cohort(const json::value& obj) {
 }
 
 Expected<core::LocalQueue> decode_local_queue(const json::value& obj) {
-  FieldReader r(describe("LocalQueue", obj));
+  FieldReader r(describe_object("LocalQueue", obj));
   core::LocalQueue lq;
   lq.name = required_name(r, obj);
   lq.ns = r.string(FieldReader::get(FieldReader::get(&obj, "metadata"), "namespace"), "metadata.namespace", "default");
@@ -267,7 +260,7 @@ Expected<core::LocalQueue> decode_local_queue(const json::value& obj) {
 }
 
 Expected<core::WorkloadPriorityClass> decode_workload_priority_class(const json::value& obj) {
-  FieldReader r(describe("WorkloadPriorityClass", obj));
+  FieldReader r(describe_object("WorkloadPriorityClass", obj));
   core::WorkloadPriorityClass wpc;
   wpc.name = required_name(r, obj);
   auto v = r.integer(FieldReader::get(&obj, "value"), "value");
@@ -279,7 +272,7 @@ Expected<core::WorkloadPriorityClass> decode_workload_priority_class(const json:
 }
 
 Expected<core::AdmissionCheck> decode_admission_check(const json::value& obj) {
-  FieldReader r(describe("AdmissionCheck", obj));
+  FieldReader r(describe_object("AdmissionCheck", obj));
   core::AdmissionCheck ac;
   ac.name = required_name(r, obj);
   ac.controller_name = r.string(FieldReader::get(FieldReader::get(&obj, "spec"), "controllerName"), "spec.controllerName");
@@ -291,7 +284,7 @@ Expected<core::AdmissionCheck> decode_admission_check(const json::value& obj) {
 }
 
 Expected<core::Workload> decode_workload(const json::value& obj) {
-  FieldReader r(describe("Workload", obj));
+  FieldReader r(describe_object("Workload", obj));
   core::Workload wl;
   wl.name = required_name(r, obj);
   const json::value* meta = FieldReader::get(&obj, "metadata");
