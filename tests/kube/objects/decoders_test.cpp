@@ -1,0 +1,182 @@
+#include "kube/objects/decoders.hpp"
+
+#include <gtest/gtest.h>
+
+#include "kube/json/yaml.hpp"
+
+namespace kueuepp::kube {
+namespace {
+
+json::value doc(std::string_view yaml) {
+  auto v = json::parse_yaml(yaml);
+  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
+  return v ? *v : json::value(nullptr);
+}
+
+TEST(Decoders, ClusterQueueWithEveryAdmissionField) {
+  auto cq = decode_cluster_queue(doc(R"(
+metadata: {name: cq}
+spec:
+  cohortName: co
+  namespaceSelector: {matchLabels: {team: a}}
+  queueingStrategy: StrictFIFO
+  stopPolicy: Hold
+  fairSharing: {weight: "1.5"}
+  preemption:
+    withinClusterQueue: LowerOrNewerEqualPriority
+    reclaimWithinCohort: Any
+    borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}
+  flavorFungibility: {whenCanBorrow: TryNextFlavor, whenCanPreempt: TryNextFlavor, preference: PreemptionOverBorrowing}
+  admissionChecksStrategy: {admissionChecks: [{name: prov, onFlavors: [gpu]}]}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 9, borrowingLimit: "1", lendingLimit: 500m}
+      - {name: memory, nominalQuota: 36Gi}
+)"));
+  ASSERT_TRUE(cq.has_value()) << cq.error().message;
+  EXPECT_EQ(cq->cohort, "co");
+  EXPECT_EQ(cq->queueing_strategy, core::QueueingStrategy::StrictFIFO);
+  EXPECT_EQ(cq->stop_policy, core::StopPolicy::Hold);
+  EXPECT_DOUBLE_EQ(cq->fair_weight, 1.5);
+  EXPECT_EQ(cq->preemption.within_cluster_queue, core::PreemptionPolicy::LowerOrNewerEqualPriority);
+  EXPECT_EQ(cq->preemption.reclaim_within_cohort, core::PreemptionPolicy::Any);
+  ASSERT_TRUE(cq->preemption.borrow_within_cohort.has_value());
+  EXPECT_EQ(cq->preemption.borrow_within_cohort->max_priority_threshold, 100);
+  EXPECT_EQ(cq->flavor_fungibility.when_can_borrow, core::FungibilityPolicy::TryNextFlavor);
+  EXPECT_EQ(cq->flavor_fungibility.preference, core::FungibilityPreference::PreemptionOverBorrowing);
+  ASSERT_EQ(cq->admission_checks.size(), 1u);
+  EXPECT_EQ(cq->admission_checks[0].on_flavors, std::vector<std::string>{"gpu"});
+  const auto& cpu = cq->resource_groups[0].flavors[0].resources[0];
+  EXPECT_EQ(cpu.nominal.milli(), 9000);
+  EXPECT_EQ(cpu.borrowing_limit->milli(), 1000);
+  EXPECT_EQ(cpu.lending_limit->milli(), 500);
+  EXPECT_TRUE(cq->namespace_selector->matches({{"team", "a"}}));
+}
+
+TEST(Decoders, ClusterQueueWithoutSelectorAdmitsNoNamespace) {
+  auto cq = decode_cluster_queue(doc("metadata: {name: cq}\nspec: {}\n"));
+  ASSERT_TRUE(cq.has_value());
+  EXPECT_FALSE(cq->namespace_selector.has_value());
+  auto all = decode_cluster_queue(doc("metadata: {name: cq}\nspec: {namespaceSelector: {}}\n"));
+  ASSERT_TRUE(all.has_value());
+  EXPECT_TRUE(all->namespace_selector->matches({}));
+}
+
+TEST(Decoders, ErrorsNameTheObjectAndTheField) {
+  struct Case {
+    const char* yaml;
+    const char* want;
+  } cases[] = {
+      {"metadata: {name: cq}\nspec: {queueingStrategy: Random}\n", "spec.queueingStrategy: Unsupported value: \"Random\""},
+      {"metadata: {name: cq}\nspec: {resourceGroups: [{coveredResources: [cpu], flavors: [{name: f, resources: [{name: cpu, nominalQuota: -1}]}]}]}\n",
+       "nominalQuota: must be greater than or equal to 0"},
+      {"metadata: {name: cq}\nspec: {resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: f, resources: [{name: cpu, nominalQuota: 1}]}]}]}\n",
+       "must list every covered resource"},
+      {"metadata: {name: cq}\nspec: {resourceGroups: [{coveredResources: [cpu], flavors: [{name: f, resources: [{name: cpu, nominalQuota: 1, borrowingLimit: 1}]}]}]}\n",
+       "must be nil when cohortName is empty"},
+      {"metadata: {name: cq}\nspec: {cohortName: c, resourceGroups: [{coveredResources: [cpu], flavors: [{name: f, resources: [{name: cpu, nominalQuota: 1, lendingLimit: 2}]}]}]}\n",
+       "must be less than or equal to nominalQuota"},
+      {"metadata: {name: cq}\nspec: {preemption: {borrowWithinCohort: {policy: LowerPriority}}}\n",
+       "reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never"},
+      {"metadata: {name: cq}\nspec: {namespaceSelector: {matchExpressions: [{key: a, operator: In}]}}\n",
+       "must be specified when `operator` is 'In' or 'NotIn'"},
+      {"metadata: {}\nspec: {}\n", "metadata.name: Required value"},
+  };
+  for (const auto& c : cases) {
+    auto cq = decode_cluster_queue(doc(c.yaml));
+    ASSERT_FALSE(cq.has_value()) << c.yaml;
+    EXPECT_NE(cq.error().message.find(c.want), std::string::npos) << cq.error().message;
+    EXPECT_NE(cq.error().message.find("ClusterQueue"), std::string::npos);
+  }
+}
+
+TEST(Decoders, WorkloadWithAdmissionConditionsAndPodTemplate) {
+  auto wl = decode_workload(doc(R"(
+metadata:
+  name: w
+  namespace: ns
+  uid: abc
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  annotations: {kueue.x-k8s.io/priority-boost: "5", kueue.x-k8s.io/admission-gated-by: "a,b"}
+spec:
+  queueName: lq
+  priority: 10
+  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}
+  podSets:
+  - name: workers
+    count: 4
+    minCount: 2
+    template:
+      spec:
+        nodeSelector: {zone: a}
+        tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}]
+        affinity:
+          nodeAffinity:
+            requiredDuringSchedulingIgnoredDuringExecution:
+              nodeSelectorTerms: [{matchExpressions: [{key: arch, operator: NotIn, values: [arm]}]}]
+        containers: [{name: c, resources: {requests: {cpu: 500m}, limits: {memory: 1Gi}}}]
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments: [{name: workers, count: 3, flavors: {cpu: f}, resourceUsage: {cpu: 1500m}}]
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:01:00Z"}
+)"));
+  ASSERT_TRUE(wl.has_value()) << wl.error().message;
+  EXPECT_EQ(wl->key(), "ns/w");
+  EXPECT_EQ(wl->priority, 10);
+  EXPECT_EQ(wl->priority_boost, 5);
+  EXPECT_EQ(wl->admission_gates, (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(wl->pod_sets.size(), 1u);
+  const auto& ps = wl->pod_sets[0];
+  EXPECT_EQ(ps.count, 4);
+  EXPECT_EQ(ps.min_count, 2);
+  EXPECT_EQ(ps.per_pod_requests.at("cpu").milli(), 500);
+  EXPECT_EQ(ps.per_pod_requests.at("memory").milli(), 1073741824000LL);  // limit stands in
+  EXPECT_EQ(ps.placement.node_selector.at("zone"), "a");
+  ASSERT_TRUE(ps.placement.required_affinity.has_value());
+  EXPECT_EQ(ps.placement.tolerations.size(), 1u);
+  ASSERT_TRUE(wl->admission.has_value());
+  EXPECT_EQ(wl->admission->pod_set_assignments[0].count, 3);
+  EXPECT_TRUE(wl->condition_true("QuotaReserved"));
+}
+
+TEST(Decoders, JobDefaultsParallelismAndCompletionsLikeKubeApiserver) {
+  auto both_absent = decode_job(doc("metadata: {name: j}\nspec: {template: {spec: {containers: []}}}\n"));
+  ASSERT_TRUE(both_absent.has_value());
+  EXPECT_EQ(both_absent->parallelism, 1);
+  EXPECT_EQ(both_absent->completions, 1);
+  auto parallelism_only = decode_job(doc("metadata: {name: j}\nspec: {parallelism: 3, template: {spec: {}}}\n"));
+  ASSERT_TRUE(parallelism_only.has_value());
+  EXPECT_FALSE(parallelism_only->completions.has_value());
+  auto bad = decode_job(doc("metadata: {name: j}\nspec: {parallelism: many}\n"));
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("spec.parallelism"), std::string::npos);
+}
+
+TEST(Decoders, NamespaceAlwaysCarriesItsNameLabel) {
+  auto ns = decode_namespace(doc("metadata: {name: team, labels: {tier: gold}}\n"));
+  ASSERT_TRUE(ns.has_value());
+  EXPECT_EQ(ns->labels.at("kubernetes.io/metadata.name"), "team");
+  EXPECT_EQ(ns->labels.at("tier"), "gold");
+}
+
+TEST(Decoders, WrongTypesNeverCrash) {
+  for (const char* y : {"[]", "42", "metadata: 5", "metadata: {name: [x]}", "spec: {podSets: {}}",
+                        "metadata: {name: w}\nspec: {podSets: [{count: -3, template: {}}]}",
+                        "metadata: {name: w}\nspec: {podSets: [{template: {spec: {containers: [{resources: {requests: {cpu: abc}}}]}}}]}"}) {
+    auto v = json::parse_yaml(y);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_FALSE(decode_workload(*v).has_value()) << y;
+    (void)decode_cluster_queue(*v);
+    (void)decode_job(*v);
+    (void)decode_resource_flavor(*v);
+    (void)decode_local_queue(*v);
+  }
+}
+
+}  // namespace
+}  // namespace kueuepp::kube
