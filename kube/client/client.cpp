@@ -1,0 +1,465 @@
+#include "kube/client/client.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <mutex>
+
+#include "kube/client/detail/client_impl.hpp"
+#include "kube/client/json_decode.hpp"
+#include "kube/client/url.hpp"
+
+namespace kueuepp::kube::client {
+
+std::string_view to_string(Verb verb) {
+  switch (verb) {
+    case Verb::Get: return "get";
+    case Verb::List: return "list";
+    case Verb::Watch: return "watch";
+    case Verb::Create: return "create";
+    case Verb::Update: return "update";
+    case Verb::Patch: return "patch";
+    case Verb::Delete: return "delete";
+    case Verb::Raw: return "raw";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using detail::RequestSpec;
+
+// "update Job ct-s06/j1": what failed and on which object, for error messages.
+std::string describe(std::string_view verb, const ResourceDescriptor& r, std::string_view ns,
+                     std::string_view name) {
+  std::string out = std::string(verb) + " " + std::string(r.kind);
+  if (r.namespaced && !ns.empty()) {
+    out += " " + std::string(ns) + "/" + (name.empty() ? std::string("*") : std::string(name));
+  } else if (!name.empty()) {
+    out += " " + std::string(name);
+  } else {
+    out += " (all)";
+  }
+  return out;
+}
+
+void log_warnings(const HttpResponse& response, const std::string& operation) {
+  for (std::string_view warning : find_headers(response.headers, "Warning")) {
+    spdlog::warn("{}: server warning: {}", operation, warning);
+  }
+}
+
+bool is_success(int status) { return status >= 200 && status < 300; }
+
+void fill_type(json::value& object, const ResourceDescriptor& r) {
+  json::object* o = object.if_object();
+  if (o == nullptr) return;
+  if (!o->contains("apiVersion")) (*o)["apiVersion"] = r.api_version();
+  if (!o->contains("kind")) (*o)["kind"] = r.kind;
+}
+
+// The body of a successful answer as an object, or the decoded error.
+Result<json::value> decode_body(Result<HttpResponse>& response, const std::string& operation) {
+  if (!response) return unexpected(std::move(response).error());
+  log_warnings(*response, operation);
+  if (!is_success(response->status)) {
+    return unexpected(decode_error_response(*response, operation));
+  }
+  auto parsed = parse_json_in_place(response->body);
+  if (!parsed || !parsed->is_object()) {
+    return unexpected(make_error(ApiError::Kind::Decode, operation,
+                                 "the server answered " + std::to_string(response->status) +
+                                     " with a body that is not a JSON object" +
+                                     (parsed ? std::string() : ": " + parsed.error().message)));
+  }
+  return std::move(*parsed);
+}
+
+RawCallback object_handler(ObjectCallback done, std::string operation) {
+  return [done = std::move(done), operation = std::move(operation)](Result<HttpResponse> r) {
+    auto body = decode_body(r, operation);
+    if (!body) return done(unexpected(std::move(body).error()));
+    done(Object(std::move(*body)));
+  };
+}
+
+Result<ObjectList> decode_list(json::value body, const ResourceDescriptor& r,
+                               const std::string& operation) {
+  ObjectList list;
+  if (const json::value* metadata = json::find(body, "metadata")) {
+    list.resource_version = std::string(json::get_string(*metadata, "resourceVersion"));
+    list.continue_token = std::string(json::get_string(*metadata, "continue"));
+    if (const json::value* rem = json::find(*metadata, "remainingItemCount"); rem && rem->is_int64()) {
+      list.remaining_item_count = rem->get_int64();
+    }
+  }
+  json::value* items = json::find(body, "items");
+  if (items == nullptr || items->is_null()) return list;
+  if (!items->is_array()) {
+    return unexpected(make_error(ApiError::Kind::Decode, operation, "list answer has no items array"));
+  }
+  list.items.reserve(items->get_array().size());
+  for (json::value& item : items->get_array()) {
+    if (!item.is_object()) continue;
+    fill_type(item, r);
+    list.items.emplace_back(std::move(item));
+  }
+  return list;
+}
+
+HttpRequest json_request(std::string method, std::string target, const json::value* body,
+                         std::string_view content_type = "application/json") {
+  HttpRequest request;
+  request.method = std::move(method);
+  request.target = std::move(target);
+  request.headers.emplace_back("Accept", "application/json");
+  if (body != nullptr) {
+    request.headers.emplace_back("Content-Type", std::string(content_type));
+    request.body = json::dump(*body);
+  }
+  return request;
+}
+
+std::string object_namespace(const Object& object, const ResourceDescriptor& r,
+                             const ClientConfig& config) {
+  if (!r.namespaced) return {};
+  const std::string_view ns = object.namespace_name();
+  return ns.empty() ? config.default_namespace : std::string(ns);
+}
+
+// list_all: pages until the continue token is empty; restarts once unpaginated when a
+// continue token expires (410).
+class ListAllOperation : public std::enable_shared_from_this<ListAllOperation> {
+ public:
+  ListAllOperation(Client& client, const ResourceDescriptor& r, std::string ns, ListOptions options,
+                   ListCallback done)
+      : client_(client), resource_(r), ns_(std::move(ns)), options_(std::move(options)),
+        done_(std::move(done)) {}
+
+  void next_page() {
+    auto self = shared_from_this();
+    client_.list(resource_, ns_, options_, [self](Result<ObjectList> page) {
+      self->on_page(page);
+    });
+  }
+
+ private:
+  void on_page(Result<ObjectList>& page) {
+    if (!page) {
+      if (page.error().is_gone() && !options_.continue_token.empty() && !restarted_) {
+        spdlog::info("{}: continue token expired; listing again without pagination",
+                     page.error().operation);
+        restarted_ = true;
+        result_ = {};
+        options_.continue_token.clear();
+        options_.limit = 0;
+        return next_page();
+      }
+      return done_(unexpected(std::move(page).error()));
+    }
+    if (result_.resource_version.empty()) result_.resource_version = page->resource_version;
+    for (Object& o : page->items) result_.items.push_back(std::move(o));
+    if (page->continue_token.empty()) return done_(std::move(result_));
+    options_.continue_token = std::move(page->continue_token);
+    next_page();
+  }
+
+  Client& client_;
+  ResourceDescriptor resource_;
+  std::string ns_;
+  ListOptions options_;
+  ListCallback done_;
+  ObjectList result_;
+  bool restarted_ = false;
+};
+
+// A watch stream: decodes lines into events; turns an error status into an ApiError.
+class WatchState {
+ public:
+  WatchState(WatchHandlers handlers, std::string operation)
+      : handlers_(std::move(handlers)), operation_(std::move(operation)) {}
+
+  void on_head(int status) { status_ = status; }
+
+  void on_chunk(std::string_view chunk) {
+    if (failure_) return;
+    if (status_ != 200) {
+      if (error_body_.size() < 64 * 1024) error_body_.append(chunk);
+      return;
+    }
+    decoder_.feed(chunk, [this](Expected<WatchEvent> event) { deliver(std::move(event)); });
+  }
+
+  void on_end(Result<void> result) {
+    if (!failure_ && status_ == 200 && result) {
+      decoder_.finish([this](Expected<WatchEvent> event) { deliver(std::move(event)); });
+    }
+    auto end = std::move(handlers_.on_end);
+    handlers_ = {};
+    if (!end) return;
+    if (failure_) return end(unexpected(std::move(*failure_)));
+    if (status_ != 0 && status_ != 200) {
+      HttpResponse response{status_, {}, std::move(error_body_)};
+      return end(unexpected(decode_error_response(response, operation_)));
+    }
+    end(std::move(result));
+  }
+
+  void set_handle(CancelHandle handle) {
+    std::lock_guard lock(mutex_);
+    handle_ = std::move(handle);
+    if (cancel_requested_) handle_.cancel();
+  }
+
+ private:
+  void deliver(Expected<WatchEvent> event) {
+    if (failure_) return;
+    if (!event) {
+      failure_ = make_error(ApiError::Kind::Decode, operation_, event.error().message);
+      std::lock_guard lock(mutex_);
+      cancel_requested_ = true;
+      handle_.cancel();
+      return;
+    }
+    if (handlers_.on_event) handlers_.on_event(std::move(*event));
+  }
+
+  WatchHandlers handlers_;
+  std::string operation_;
+  WatchStreamDecoder decoder_;
+  int status_ = 0;
+  std::string error_body_;
+  std::optional<ApiError> failure_;
+  std::mutex mutex_;
+  CancelHandle handle_;
+  bool cancel_requested_ = false;
+};
+
+// read-modify-write with retries on 409 Conflict.
+class ReadModifyWriteOperation : public std::enable_shared_from_this<ReadModifyWriteOperation> {
+ public:
+  ReadModifyWriteOperation(Client& client, const ResourceDescriptor& r, std::string ns,
+                           std::string name, Mutation mutate, ObjectCallback done,
+                           ReadModifyWriteOptions options)
+      : client_(client), resource_(r), ns_(std::move(ns)), name_(std::move(name)),
+        mutate_(std::move(mutate)), done_(std::move(done)), options_(std::move(options)),
+        backoff_({std::chrono::milliseconds(10), std::chrono::milliseconds(1000), 2.0, 1.0},
+                 client.options().random) {
+    options_.write.status_subresource = options_.status;
+  }
+
+  void run() {
+    ++attempts_;
+    auto self = shared_from_this();
+    client_.get(resource_, ns_, name_, [self](Result<Object> current) {
+      self->on_read(std::move(current));
+    });
+  }
+
+ private:
+  void on_read(Result<Object> current) {
+    if (!current) return done_(std::move(current));
+    auto changed = mutate_(*current);
+    if (!changed) {
+      return done_(unexpected(make_error(ApiError::Kind::Usage,
+                                         describe("update", resource_, ns_, name_),
+                                         "the change was refused: " + changed.error().message)));
+    }
+    if (!*changed) return done_(std::move(current));
+    auto self = shared_from_this();
+    client_.update(resource_, std::move(*current), [self](Result<Object> written) {
+      self->on_written(std::move(written));
+    }, options_.write);
+  }
+
+  void on_written(Result<Object> written) {
+    if (written || !written.error().is_conflict() || attempts_ >= options_.max_attempts) {
+      return done_(std::move(written));
+    }
+    spdlog::debug("{}: conflict, re-reading (attempt {} of {})", written.error().operation,
+                  attempts_ + 1, options_.max_attempts);
+    auto self = shared_from_this();
+    client_.after(backoff_.next(), [self] { self->run(); });
+  }
+
+  Client& client_;
+  ResourceDescriptor resource_;
+  std::string ns_;
+  std::string name_;
+  Mutation mutate_;
+  ObjectCallback done_;
+  ReadModifyWriteOptions options_;
+  Backoff backoff_;
+  int attempts_ = 0;
+};
+
+}  // namespace
+
+Client::Client(std::unique_ptr<detail::ClientImpl> impl) : impl_(std::move(impl)) {}
+Client::~Client() { shutdown(); }
+
+Expected<std::unique_ptr<Client>> Client::create(ClientConfig config, ClientOptions options) {
+  auto impl = detail::ClientImpl::create(std::move(config), std::move(options));
+  if (!impl) return unexpected(impl.error());
+  return std::unique_ptr<Client>(new Client(std::move(*impl)));
+}
+
+void Client::shutdown() {
+  if (impl_) impl_->shutdown();
+}
+
+void Client::raw(HttpRequest request, RawCallback done, RawOptions options) {
+  RequestSpec spec{std::move(request), Verb::Raw, options.retry, options.timeout};
+  impl_->execute(std::move(spec), std::move(done));
+}
+
+CancelHandle Client::raw_stream(HttpRequest request, StreamHandlers handlers) {
+  return impl_->stream(RequestSpec{std::move(request), Verb::Raw, false, {}}, std::move(handlers));
+}
+
+void Client::get(const ResourceDescriptor& resource, std::string_view ns, std::string_view name,
+                 ObjectCallback done, const GetOptions& options) {
+  std::string operation = describe("get", resource, ns, name);
+  if (name.empty()) {
+    return done(unexpected(make_error(ApiError::Kind::Usage, operation, "a name is required")));
+  }
+  RequestSpec spec{json_request("GET", get_target(resource, ns, name, options), nullptr), Verb::Get};
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+}
+
+void Client::list(const ResourceDescriptor& resource, std::string_view ns,
+                  const ListOptions& options, ListCallback done) {
+  std::string operation = describe("list", resource, ns, {});
+  RequestSpec spec{json_request("GET", list_target(resource, ns, options), nullptr), Verb::List};
+  impl_->execute(std::move(spec), [done = std::move(done), operation = std::move(operation),
+                                   resource](Result<HttpResponse> r) {
+    auto body = decode_body(r, operation);
+    if (!body) return done(unexpected(std::move(body).error()));
+    done(decode_list(std::move(*body), resource, operation));
+  });
+}
+
+void Client::list_all(const ResourceDescriptor& resource, std::string_view ns, ListOptions options,
+                      ListCallback done, std::int64_t page_size) {
+  options.limit = page_size;
+  std::make_shared<ListAllOperation>(*this, resource, std::string(ns), std::move(options),
+                                     std::move(done))
+      ->next_page();
+}
+
+void Client::create(const ResourceDescriptor& resource, Object object, ObjectCallback done,
+                    const WriteOptions& options) {
+  const std::string ns = object_namespace(object, resource, config());
+  std::string operation = describe("create", resource, ns,
+                                   object.name().empty() ? object.generate_name() : object.name());
+  fill_type(object.json(), resource);
+  if (resource.namespaced && object.namespace_name().empty()) object.set_namespace(ns);
+  WriteOptions write = options;
+  write.status_subresource = false;
+  RequestSpec spec{json_request("POST", write_target(resource, ns, {}, write, impl_->options().field_manager),
+                                &object.json()),
+                   Verb::Create};
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+}
+
+void Client::update(const ResourceDescriptor& resource, Object object, ObjectCallback done,
+                    const WriteOptions& options) {
+  const std::string ns = object_namespace(object, resource, config());
+  const std::string name(object.name());
+  std::string operation =
+      describe(options.status_subresource ? "update status of" : "update", resource, ns, name);
+  if (name.empty()) {
+    return done(unexpected(make_error(ApiError::Kind::Usage, operation,
+                                      "the object has no metadata.name")));
+  }
+  fill_type(object.json(), resource);
+  RequestSpec spec{json_request("PUT", write_target(resource, ns, name, options, impl_->options().field_manager),
+                                &object.json()),
+                   Verb::Update};
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+}
+
+void Client::update_status(const ResourceDescriptor& resource, Object object, ObjectCallback done,
+                           WriteOptions options) {
+  options.status_subresource = true;
+  update(resource, std::move(object), std::move(done), options);
+}
+
+void Client::patch(const ResourceDescriptor& resource, std::string_view ns, std::string_view name,
+                   PatchType type, const json::value& patch, ObjectCallback done,
+                   const PatchOptions& options) {
+  std::string operation = describe(options.status_subresource ? "patch status of" : "patch",
+                                   resource, ns, name);
+  if (name.empty()) {
+    return done(unexpected(make_error(ApiError::Kind::Usage, operation, "a name is required")));
+  }
+  const bool force = type == PatchType::Apply && options.force;
+  RequestSpec spec{json_request("PATCH",
+                                write_target(resource, ns, name, options,
+                                             impl_->options().field_manager, force),
+                                &patch, patch_content_type(type)),
+                   Verb::Patch};
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+}
+
+void Client::apply(const ResourceDescriptor& resource, const Object& object, ObjectCallback done,
+                   const PatchOptions& options) {
+  const std::string ns = object_namespace(object, resource, config());
+  json::value body = object.json();
+  fill_type(body, resource);
+  patch(resource, ns, object.name(), PatchType::Apply, body, std::move(done), options);
+}
+
+void Client::remove(const ResourceDescriptor& resource, std::string_view ns, std::string_view name,
+                    DeleteCallback done, const DeleteOptions& options) {
+  std::string operation = describe("delete", resource, ns, name);
+  if (name.empty()) {
+    return done(unexpected(make_error(ApiError::Kind::Usage, operation, "a name is required")));
+  }
+  const json::value body = options.to_body();
+  RequestSpec spec{json_request("DELETE", delete_target(resource, ns, name, options),
+                                body.is_null() ? nullptr : &body),
+                   Verb::Delete};
+  impl_->execute(std::move(spec), [done = std::move(done),
+                                   operation = std::move(operation)](Result<HttpResponse> r) {
+    auto answer = decode_body(r, operation);
+    if (!answer) return done(unexpected(std::move(answer).error()));
+    DeleteResult result;
+    result.finalizing = json::get_string(*answer, "kind") != "Status";
+    result.object = Object(std::move(*answer));
+    done(std::move(result));
+  });
+}
+
+CancelHandle Client::watch(const ResourceDescriptor& resource, std::string_view ns,
+                           const WatchOptions& options, WatchHandlers handlers) {
+  std::string operation = describe("watch", resource, ns, {});
+  auto state = std::make_shared<WatchState>(std::move(handlers), operation);
+  StreamHandlers stream;
+  stream.on_head = [state](int status, const Headers&) { state->on_head(status); };
+  stream.on_chunk = [state](std::string_view chunk) { state->on_chunk(chunk); };
+  stream.on_end = [state](Result<void> result) { state->on_end(std::move(result)); };
+  CancelHandle handle = impl_->stream(
+      RequestSpec{json_request("GET", watch_target(resource, ns, options), nullptr), Verb::Watch, false, {}},
+      std::move(stream));
+  state->set_handle(handle);
+  return handle;
+}
+
+void Client::read_modify_write(const ResourceDescriptor& resource, std::string_view ns,
+                               std::string_view name, Mutation mutate, ObjectCallback done,
+                               ReadModifyWriteOptions options) {
+  std::make_shared<ReadModifyWriteOperation>(*this, resource, std::string(ns), std::string(name),
+                                             std::move(mutate), std::move(done), std::move(options))
+      ->run();
+}
+
+CancelHandle Client::after(std::chrono::milliseconds delay, std::function<void()> fn) {
+  return impl_->after(delay, std::move(fn));
+}
+void Client::post(std::function<void()> fn) { impl_->post(std::move(fn)); }
+bool Client::in_io_thread() const { return impl_->in_io_thread(); }
+ClientStats Client::stats() const { return impl_->stats(); }
+const ClientConfig& Client::config() const { return impl_->config(); }
+const ClientOptions& Client::options() const { return impl_->options(); }
+
+}  // namespace kueuepp::kube::client

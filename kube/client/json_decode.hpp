@@ -1,0 +1,43 @@
+#pragma once
+
+// Decoding what the API server sends (response bodies, watch lines) with simdjson into
+// Boost.JSON documents. One decoder for all server input: simdjson rejects numbers
+// that do not fit a double (Boost.JSON would turn 1e400 into an infinity and later
+// serialize it as the invalid `Infinity`, corrupting an update).
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/expected.hpp"
+#include "kube/json/json.hpp"
+
+namespace kueuepp::kube::client {
+
+/// simdjson reads this many bytes past the end of its input (SIMDJSON_PADDING).
+inline constexpr std::size_t kJsonPadding = 64;
+
+/// Keeps one simdjson parser (and its buffers) across calls. Not thread-safe.
+class JsonDecoder {
+ public:
+  JsonDecoder();
+  ~JsonDecoder();
+  JsonDecoder(JsonDecoder&&) noexcept;
+  JsonDecoder& operator=(JsonDecoder&&) noexcept;
+
+  /// `text` must be followed by kJsonPadding readable bytes.
+  Expected<json::value> decode_padded(std::string_view text);
+  /// Pads `text` in place (temporarily) instead of copying it.
+  Expected<json::value> decode(std::string& text);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// decode_padded / decode with a per-thread decoder.
+Expected<json::value> parse_json_padded(std::string_view text);
+Expected<json::value> parse_json_in_place(std::string& text);
+
+}  // namespace kueuepp::kube::client

@@ -1,0 +1,36 @@
+#pragma once
+
+// Client-side token bucket (client-go's flowcontrol): `qps` tokens per second, up to
+// `burst` saved. Non-blocking: reserve() takes a token now or reserves a future one and
+// says how long to wait, so callers can wait with a timer instead of a sleep.
+// A negative qps disables limiting. Thread-safe.
+
+#include <chrono>
+#include <mutex>
+
+#include "kube/client/clock.hpp"
+
+namespace kueuepp::kube::client {
+
+class RateLimiter {
+ public:
+  RateLimiter(double qps, int burst, SteadyClock clock = real_steady_clock());
+
+  /// Reserves one token; returns how long the caller must wait before sending (zero
+  /// when a token is available now).
+  std::chrono::nanoseconds reserve();
+
+  bool enabled() const { return qps_ > 0; }
+  double qps() const { return qps_; }
+  int burst() const { return burst_; }
+
+ private:
+  double qps_;
+  int burst_;
+  SteadyClock clock_;
+  std::mutex mutex_;
+  double tokens_;  // may go negative: reserved future tokens
+  std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace kueuepp::kube::client

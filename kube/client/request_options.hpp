@@ -1,0 +1,74 @@
+#pragma once
+
+// Options of the verbs, as the Kubernetes API defines them (metav1.ListOptions,
+// CreateOptions/UpdateOptions/PatchOptions, DeleteOptions, watch parameters).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "kube/json/json.hpp"
+
+namespace kueuepp::kube::client {
+
+struct GetOptions {
+  std::string resource_version;  ///< "" (most recent), "0" (any), or a specific version
+};
+
+struct ListOptions {
+  std::string label_selector;
+  std::string field_selector;
+  std::int64_t limit = 0;          ///< 0: no limit (one page)
+  std::string continue_token;
+  std::string resource_version;
+  std::string resource_version_match;  ///< NotOlderThan / Exact
+};
+
+struct WriteOptions {
+  /// Empty: the client's default field manager (ClientOptions::field_manager).
+  std::string field_manager;
+  bool dry_run = false;
+  /// "", Ignore, Warn or Strict.
+  std::string field_validation;
+  /// Write the `status` subresource instead of the main resource.
+  bool status_subresource = false;
+};
+
+enum class PatchType {
+  Merge,           ///< application/merge-patch+json (RFC 7386)
+  Json,            ///< application/json-patch+json (RFC 6902)
+  StrategicMerge,  ///< application/strategic-merge-patch+json (built-in kinds only)
+  Apply,           ///< application/apply-patch+yaml (server-side apply; JSON is valid YAML)
+};
+
+/// The Content-Type of a patch type.
+const char* patch_content_type(PatchType type);
+
+struct PatchOptions : WriteOptions {
+  /// Server-side apply only: take ownership of conflicting fields.
+  bool force = false;
+};
+
+struct DeleteOptions {
+  std::optional<std::string> precondition_uid;
+  std::optional<std::string> precondition_resource_version;
+  /// Orphan, Background or Foreground.
+  std::optional<std::string> propagation_policy;
+  std::optional<std::int64_t> grace_period_seconds;
+  bool dry_run = false;
+
+  /// The `DeleteOptions` body sent with the request (null when every field is unset).
+  json::value to_body() const;
+};
+
+struct WatchOptions {
+  /// Start after this version ("" = current state with synthetic ADDED events).
+  std::string resource_version;
+  std::string label_selector;
+  std::string field_selector;
+  bool allow_bookmarks = true;
+  /// Server-side timeout; 0 leaves it to the server. The informer randomizes it.
+  std::int64_t timeout_seconds = 0;
+};
+
+}  // namespace kueuepp::kube::client

@@ -1,0 +1,51 @@
+#include "kube/client/resource.hpp"
+
+#include <array>
+
+namespace kueuepp::kube::client {
+
+std::string ResourceDescriptor::api_version() const {
+  if (group.empty()) return std::string(version);
+  return std::string(group) + "/" + std::string(version);
+}
+
+namespace resources {
+const ResourceDescriptor kResourceFlavor{"kueue.x-k8s.io", "v1beta2", "resourceflavors",
+                                         "ResourceFlavor", false};
+const ResourceDescriptor kClusterQueue{"kueue.x-k8s.io", "v1beta2", "clusterqueues",
+                                       "ClusterQueue", false};
+const ResourceDescriptor kLocalQueue{"kueue.x-k8s.io", "v1beta2", "localqueues", "LocalQueue",
+                                     true};
+const ResourceDescriptor kCohort{"kueue.x-k8s.io", "v1beta2", "cohorts", "Cohort", false};
+const ResourceDescriptor kWorkload{"kueue.x-k8s.io", "v1beta2", "workloads", "Workload", true};
+const ResourceDescriptor kWorkloadPriorityClass{"kueue.x-k8s.io", "v1beta2",
+                                                "workloadpriorityclasses",
+                                                "WorkloadPriorityClass", false};
+const ResourceDescriptor kJob{"batch", "v1", "jobs", "Job", true};
+const ResourceDescriptor kNamespace{"", "v1", "namespaces", "Namespace", false};
+const ResourceDescriptor kPod{"", "v1", "pods", "Pod", true};
+const ResourceDescriptor kConfigMap{"", "v1", "configmaps", "ConfigMap", true};
+const ResourceDescriptor kEvent{"", "v1", "events", "Event", true};
+const ResourceDescriptor kEventsV1Event{"events.k8s.io", "v1", "events", "Event", true};
+const ResourceDescriptor kLease{"coordination.k8s.io", "v1", "leases", "Lease", true};
+const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclasses",
+                                        "PriorityClass", false};
+}  // namespace resources
+
+std::span<const ResourceDescriptor* const> known_resources() {
+  using namespace resources;
+  static const std::array<const ResourceDescriptor*, 14> all = {
+      &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
+      &kWorkloadPriorityClass, &kJob, &kNamespace, &kPod, &kConfigMap,
+      &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};
+  return all;
+}
+
+const ResourceDescriptor* find_resource(std::string_view api_version, std::string_view kind) {
+  for (const ResourceDescriptor* r : known_resources()) {
+    if (r->kind == kind && r->api_version() == api_version) return r;
+  }
+  return nullptr;
+}
+
+}  // namespace kueuepp::kube::client
