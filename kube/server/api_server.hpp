@@ -3,7 +3,14 @@
 // The embedded Kubernetes-compatible API server. It speaks HTTP/1.1 like kube-apiserver
 // (discovery, CRUD, patches, watch, CRDs with schema validation) so that kueuepp runs
 // standalone and every test exercises the same HTTP path as production.
+//
+// Threads: one io thread runs the network and every request (store mutations are thus
+// serialized without locks); with a data directory a second thread writes the
+// write-ahead log. Durability (see kube/server/persist/durable_store.hpp): an answer to a
+// write is sent only once the write is fsync'ed (group commit: one fsync per batch of
+// writes that arrived while the previous batch was being synced).
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,9 +28,18 @@ struct ApiServerOptions {
   /// CRD manifests (files or directories of YAML) installed before serving.
   std::vector<std::string> crd_paths;
   /// Serve HTTPS with a generated CA and require this bearer token (empty: plain HTTP,
-  /// no authentication, loopback only).
+  /// no authentication, loopback only). With tls and an empty token, one is generated.
   bool tls = false;
   std::string bearer_token;
+
+  /// Changes kept for watches and consistent lists; older resourceVersions answer 410.
+  std::size_t watch_history = 25000;
+  /// With data_dir: fsync before acknowledging. Turn off only for throwaway data.
+  bool fsync = true;
+  /// How often watches that allow bookmarks get one.
+  std::chrono::milliseconds bookmark_interval{std::chrono::seconds(60)};
+  /// Bytes a watch may have queued for a slow client before it is ended (410).
+  std::size_t watch_buffer_bytes = 64u << 20;
 };
 
 class ApiServer {
@@ -42,6 +58,11 @@ class ApiServer {
   /// Stops accepting, ends watches and in-flight requests, flushes the data directory.
   /// Idempotent; the destructor calls it.
   virtual void stop() = 0;
+
+  /// The bearer token clients must send (empty without authentication).
+  virtual std::string bearer_token() const = 0;
+  /// The PEM of the CA that signed the serving certificate (empty without TLS).
+  virtual std::string ca_certificate_pem() const = 0;
 };
 
 }  // namespace kueuepp::kube::server

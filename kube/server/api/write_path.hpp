@@ -1,0 +1,54 @@
+#pragma once
+
+// The steps creates and updates share (kube-apiserver's rest.BeforeCreate /
+// rest.BeforeUpdate and the generic store): server-set metadata, the strategy's
+// preparation and validation, namespace lifecycle admission, field-manager tracking, and
+// storing with the commit pipeline.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kube/json/json.hpp"
+#include "kube/server/api/api_error.hpp"
+#include "kube/server/api/resource_request.hpp"
+#include "kube/server/strategy/strategy.hpp"
+
+namespace kueuepp::kube::server {
+
+/// The WriteContext of a write request: fieldValidation and dryRun checked (400/422),
+/// status subresource noted, warnings collected into `warnings`.
+ApiResult<WriteContext> make_write_context(const ResourceRequest& r, std::vector<std::string>* warnings);
+
+/// NamespaceLifecycle admission for a write into `ns`: 404 when it does not exist, 403
+/// when it is terminating (creates only).
+ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::string_view ns, bool create);
+
+/// Turns a decoded body into the object a create stores: namespace and name checks,
+/// generateName, uid, creationTimestamp, generation, the strategy's defaults,
+/// managedFields, validation (422). `ns` is the request's namespace.
+ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& view, json::value obj,
+                                      const WriteContext& w, std::string_view ns, std::string_view manager,
+                                      bool managed_fields_done = false);
+
+/// Turns the new content of an existing object into what an update stores:
+/// resourceVersion precondition (409), carried-over metadata, the spec/status split,
+/// generation, managedFields, validation (422).
+ApiResult<json::value> prepare_update(ServerContext& ctx, const ResourceType& view, json::value obj,
+                                      const StoredObject& old, const WriteContext& w, std::string_view manager,
+                                      bool managed_fields_done = false);
+
+/// True when two versions differ only in resourceVersion and managedFields (a no-op
+/// write, which kube-apiserver does not store).
+bool same_content(const json::object& a, const json::object& b);
+
+/// Stores a prepared create and answers 201 (dry run: answers without storing; 409 when
+/// the name is taken).
+void store_created(const RequestPtr& r, json::value obj, const std::vector<std::string>& warnings);
+
+/// Stores a prepared update of `old` and answers `status`: no-op writes answer the stored
+/// object, an object being deleted whose last finalizer went is removed.
+void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
+                   const std::vector<std::string>& warnings);
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,35 @@
+#pragma once
+
+// One version of one object as the store holds it: the document, its serialization
+// (made once when the version is written and shared by every GET, list and watch event
+// that returns it), and the identity fields the store indexes by. Immutable once made,
+// so versions are shared between the live map, the watch history and snapshots across
+// threads without copying.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "kube/json/json.hpp"
+
+namespace kueuepp::kube::server {
+
+struct StoredObject {
+  json::value doc;
+  std::string json;         ///< compact serialization of `doc`
+  std::uint64_t rv = 0;     ///< metadata.resourceVersion as a number
+  std::string key;          ///< "namespace/name", or "name" when cluster-scoped
+  std::string ns;
+  std::string name;
+  std::string uid;
+};
+using ObjectPtr = std::shared_ptr<const StoredObject>;
+
+/// Makes a stored version: sets metadata.resourceVersion to `rv`, serializes, extracts the
+/// identity. `doc` must be an object with metadata.name.
+ObjectPtr make_stored(json::value doc, std::uint64_t rv);
+
+/// The store key of an object: "ns/name" or "name".
+std::string object_key(std::string_view ns, std::string_view name);
+
+}  // namespace kueuepp::kube::server

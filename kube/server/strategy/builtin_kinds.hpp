@@ -1,0 +1,30 @@
+#pragma once
+
+// The built-in kinds the server serves, each with its strategy, and their registration
+// (the resource types discovery lists for them).
+
+#include <memory>
+
+#include "kube/server/registry/resource_registry.hpp"
+#include "kube/server/strategy/strategy.hpp"
+
+namespace kueuepp::kube::server {
+
+using StrategyPtr = std::shared_ptr<const Strategy>;
+
+StrategyPtr make_namespace_strategy();
+StrategyPtr make_job_strategy();
+StrategyPtr make_pod_strategy();
+/// Events are stored as core/v1 Events; this strategy serves them through /api/v1 and,
+/// converting, through events.k8s.io/v1.
+StrategyPtr make_event_strategy();
+StrategyPtr make_lease_strategy();
+StrategyPtr make_priority_class_strategy();
+StrategyPtr make_config_map_strategy();
+StrategyPtr make_service_account_strategy();
+StrategyPtr make_crd_strategy();
+
+/// Adds every built-in resource type to `registry`.
+void register_builtin_kinds(ResourceRegistry& registry);
+
+}  // namespace kueuepp::kube::server

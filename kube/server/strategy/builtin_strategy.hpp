@@ -1,0 +1,36 @@
+#pragma once
+
+// The base of the built-in kinds' strategies: strategic merge patch and server-side
+// apply know their list types from kube/patch's tables of the built-in types.
+
+#include <string>
+
+#include "kube/server/strategy/strategy.hpp"
+
+namespace kueuepp::kube::server {
+
+class BuiltinStrategy : public Strategy {
+ public:
+  BuiltinStrategy(std::string group, std::string kind) : group_(std::move(group)), kind_(std::move(kind)) {}
+
+  patch::ListStrategyResolver strategic_lists() const override;
+  patch::ListStrategyResolver apply_lists() const override;
+  patch::AtomicObjectResolver apply_atomic_objects() const override;
+
+ protected:
+  std::string group_;
+  std::string kind_;
+};
+
+/// Marks a MicroTime field that is not exactly "YYYY-MM-DDTHH:MM:SS.ffffffZ" as the
+/// decoding error kube-apiserver reports (400).
+ApiStatus check_micro_time(const json::value* v, std::string_view kind, std::string_view version);
+
+/// A nested member (nullptr when any step is missing).
+const json::value* at(const json::object& obj, std::initializer_list<std::string_view> path);
+/// Integer member value (nullopt when absent or not an integer).
+std::optional<std::int64_t> int_at(const json::object& obj, std::initializer_list<std::string_view> path);
+/// obj[key] as an object, created when missing.
+json::object& object_member(json::object& obj, std::string_view key);
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,30 @@
+#pragma once
+
+// PodSpec defaulting and validation shared by Pods and the pod templates of Jobs
+// (k8s.io/kubernetes/pkg/apis/core/v1 defaults, the subset of core validation that
+// matters to batch workloads).
+
+#include <string>
+#include <string_view>
+
+#include "kube/json/json.hpp"
+#include "kube/server/api/field_error.hpp"
+
+namespace kueuepp::kube::server {
+
+/// Fills PodSpec defaults (dnsPolicy, restartPolicy when `default_restart_policy`,
+/// terminationGracePeriodSeconds, securityContext, schedulerName, container
+/// terminationMessage*, imagePullPolicy, resources, port protocols).
+void default_pod_spec(json::object& spec, bool default_restart_policy);
+
+/// A pod template: metadata.creationTimestamp null plus default_pod_spec.
+void default_pod_template(json::object& tmpl);
+
+/// Validates a PodSpec at `path` ("spec" or "spec.template.spec"): containers present
+/// and well-formed, unique names, images, restartPolicy values.
+FieldErrors validate_pod_spec(const json::value* spec, const std::string& path);
+
+/// The QoS class kube-apiserver records for a pod: Guaranteed, Burstable or BestEffort.
+std::string qos_class(const json::object& spec);
+
+}  // namespace kueuepp::kube::server
