@@ -1,12 +1,118 @@
+// `kueuepp apiserver`: runs the embedded Kubernetes-compatible API server alone, writes a
+// kubeconfig for kubectl, and stops cleanly on SIGINT/SIGTERM.
+
+#include <csignal>
 #include <cstdio>
+#include <string>
+
+#include <spdlog/spdlog.h>
 
 #include "cmd/commands.hpp"
+#include "kube/server/api_server.hpp"
 
 namespace kueuepp::cmd {
+namespace {
 
-int run_apiserver(Args) {
-  std::fprintf(stderr, "kueuepp apiserver: not available in this build yet\n");
-  return 2;
+constexpr const char* kUsage =
+    "usage: kueuepp apiserver [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
+    "                         [--crds PATH]... [--tls] [--token TOKEN] [--no-fsync]\n"
+    "                         [--watch-history N] [--log-level LEVEL]\n"
+    "\n"
+    "Runs the embedded Kubernetes-compatible API server.\n"
+    "  --listen ADDR:PORT     address to serve on (default 127.0.0.1:6443; port 0 picks one)\n"
+    "  --data-dir DIR         keep objects in DIR (write-ahead log + snapshots); memory only without it\n"
+    "  --kubeconfig-out FILE  kubeconfig to write for kubectl (default ./kueuepp.kubeconfig)\n"
+    "  --crds PATH            install the CustomResourceDefinitions in PATH (file or directory; repeatable)\n"
+    "  --tls                  serve HTTPS with a generated CA and require a bearer token\n"
+    "  --token TOKEN          the bearer token (default with --tls: generated)\n"
+    "  --no-fsync             do not fsync the data directory (throwaway data only)\n"
+    "  --watch-history N      changes kept for watches and consistent lists (default 25000)\n"
+    "  --log-level LEVEL      trace, debug (request log), info (default), warn, error\n";
+
+struct Flags {
+  kube::server::ApiServerOptions options;
+  std::string kubeconfig = "kueuepp.kubeconfig";
+  std::string log_level = "info";
+};
+
+/// Parses the flags; returns an error message (empty when fine).
+std::string parse(Args args, Flags& flags) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    auto value = [&](std::string& out) -> bool {
+      if (i + 1 >= args.size()) return false;
+      out = std::string(args[++i]);
+      return true;
+    };
+    std::string v;
+    if (a == "--listen") {
+      if (!value(flags.options.listen)) return "--listen needs ADDR:PORT";
+    } else if (a == "--data-dir") {
+      if (!value(flags.options.data_dir)) return "--data-dir needs a directory";
+    } else if (a == "--kubeconfig-out") {
+      if (!value(flags.kubeconfig)) return "--kubeconfig-out needs a file name";
+    } else if (a == "--crds") {
+      if (!value(v)) return "--crds needs a path";
+      flags.options.crd_paths.push_back(v);
+    } else if (a == "--tls") {
+      flags.options.tls = true;
+    } else if (a == "--token") {
+      if (!value(flags.options.bearer_token)) return "--token needs a value";
+    } else if (a == "--no-fsync") {
+      flags.options.fsync = false;
+    } else if (a == "--watch-history") {
+      if (!value(v)) return "--watch-history needs a number";
+      try {
+        flags.options.watch_history = std::stoul(v);
+      } catch (const std::exception&) {
+        return "--watch-history needs a number, got \"" + v + "\"";
+      }
+    } else if (a == "--log-level") {
+      if (!value(flags.log_level)) return "--log-level needs a level";
+    } else {
+      return "unknown argument \"" + std::string(a) + "\"";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+int run_apiserver(Args args) {
+  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  Flags flags;
+  if (std::string error = parse(args, flags); !error.empty()) {
+    std::fprintf(stderr, "kueuepp apiserver: %s\n\n%s", error.c_str(), kUsage);
+    return 2;
+  }
+  spdlog::set_level(spdlog::level::from_str(flags.log_level));
+
+  // Block the stop signals before any thread starts, so they are delivered to sigwait.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto server = kube::server::ApiServer::start(flags.options);
+  if (!server) {
+    std::fprintf(stderr, "kueuepp apiserver: %s\n", server.error().message.c_str());
+    return 1;
+  }
+  if (auto st = (*server)->write_kubeconfig(flags.kubeconfig); !st) {
+    std::fprintf(stderr, "kueuepp apiserver: %s\n", st.error().message.c_str());
+    return 1;
+  }
+  spdlog::info("kubeconfig written to {} (kubectl --kubeconfig {} get ns)", flags.kubeconfig, flags.kubeconfig);
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  spdlog::info("received {}, stopping", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  (*server)->stop();
+  return 0;
 }
 
 }  // namespace kueuepp::cmd

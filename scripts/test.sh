@@ -15,3 +15,9 @@ if [ -d "$shared/scenarios" ]; then
 else
   echo "note: $shared/scenarios not found; skipping the shared Kueue scenarios" >&2
 fi
+if [ -d "$shared/apiserver-conformance/traces" ]; then
+  # The recorded kube-apiserver traces, replayed against a fresh embedded server.
+  build/kueuepp conformance --crds "$shared/kueue-crds" "$shared/apiserver-conformance/traces"
+else
+  echo "note: $shared/apiserver-conformance not found; skipping the API server conformance traces" >&2
+fi
