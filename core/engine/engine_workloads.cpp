@@ -110,7 +110,9 @@ std::int32_t Engine::resolve_priority(const Workload& wl) const {
 }
 
 Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
-  rec.key = wl.key();
+  // rec.key is set once by record_for() and must never be reassigned: by_key_ holds a
+  // view of its characters (a move-assignment would free them and leave the index
+  // dangling, and the next apply of the same workload would create a second record).
   rec.uid = wl.uid.empty() ? rec.key : wl.uid;
   auto job_uid = wl.labels.find("kueue.x-k8s.io/job-uid");
   bool has_job_uid = job_uid != wl.labels.end() && !job_uid->second.empty();
