@@ -19,4 +19,11 @@ int run_apiserver(Args args);
 /// `kueuepp conformance [--kubeconfig FILE] [--crds DIR] DIR...`: replays API traces.
 int run_conformance(Args args);
 
+/// `kueuepp controller [--kubeconfig FILE] [--config FILE]`: the controller against a cluster.
+int run_controller(Args args);
+
+/// `kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]`:
+/// embedded API server, controller and job runner.
+int run_standalone(Args args);
+
 }  // namespace kueuepp::cmd

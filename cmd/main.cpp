@@ -23,6 +23,10 @@ constexpr Command kCommands[] = {
      "FILE|DIR...  replay admission scenarios through the engine and compare outcomes"},
     {"apiserver", kueuepp::cmd::run_apiserver,
      "[--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]  run the embedded API server"},
+    {"standalone", kueuepp::cmd::run_standalone,
+     "[--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]  API server + controller + job runner"},
+    {"controller", kueuepp::cmd::run_controller,
+     "[--kubeconfig FILE] [--config FILE]  run the controller against a cluster"},
     {"conformance", kueuepp::cmd::run_conformance,
      "[--kubeconfig FILE] [--crds DIR] DIR...  replay recorded kube-apiserver traces"},
 };

@@ -1,0 +1,137 @@
+#include "actors/cluster_queue_actor.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+#include "actors/workload_status_writes.hpp"
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+struct ClusterQueueState {
+  std::string name;
+  ClusterQueueLinks links;
+  std::function<core::Time()> clock;
+  ClusterQueueSnapshot last;
+  bool have_snapshot = false;
+  /// What we last wrote (or are writing), to skip unchanged rewrites.
+  std::optional<json::value> written_status;
+  std::map<std::string, json::value> written_lq_status;
+  std::uint64_t handled = 0;
+  std::uint64_t status_writes = 0;
+};
+
+using Self = cluster_queue_actor::stateful_pointer<ClusterQueueState>;
+
+core::Time now_of(const ClusterQueueState& st) {
+  return st.clock ? st.clock()
+                  : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+void write_status(Self self, ObjectKind kind, std::string ns, std::string name, json::value status) {
+  auto& st = self->state;
+  WriteRequest req;
+  req.kind = kind;
+  req.verb = WriteVerb::MergePatchStatus;
+  req.ns = std::move(ns);
+  req.name = std::move(name);
+  req.body = std::make_shared<const json::value>(json::object{{"status", std::move(status)}});
+  req.coalesce = true;
+  ++st.status_writes;
+  std::string what = std::string(to_string(kind)) + " " + (req.ns.empty() ? "" : req.ns + "/") + req.name;
+  self->request(st.links.writer, caf::infinite, std::move(req))
+      .then(
+          [self, what, kind, key = req.ns + "/" + req.name](WriteOutcome& o) {
+            if (o.ok || o.superseded) return;
+            // Forget what we thought was written so the next snapshot writes again.
+            if (kind == ObjectKind::ClusterQueue) {
+              self->state.written_status.reset();
+            } else {
+              self->state.written_lq_status.erase(key);
+            }
+            if (o.http_status != 404) spdlog::warn("status of {} not written: {} {}", what, o.reason, o.message);
+          },
+          [what](caf::error& err) { spdlog::warn("status of {} not written: {}", what, caf::to_string(err)); });
+}
+
+void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
+  auto& st = self->state;
+  core::Time now = now_of(st);
+  const json::value* current = st.written_status ? &*st.written_status : nullptr;
+  json::value status = cluster_queue_status(snap, current, now);
+  if (!st.written_status || *st.written_status != status) {
+    st.written_status = status;
+    write_status(self, ObjectKind::ClusterQueue, "", st.name, std::move(status));
+  }
+  for (const auto& lq : snap.local_queues) {
+    std::string key = lq.ns + "/" + lq.name;
+    auto it = st.written_lq_status.find(key);
+    json::value lq_status = local_queue_status(lq, snap, it == st.written_lq_status.end() ? nullptr : &it->second, now);
+    if (it == st.written_lq_status.end() || it->second != lq_status) {
+      st.written_lq_status[key] = lq_status;
+      write_status(self, ObjectKind::LocalQueue, lq.ns, lq.name, std::move(lq_status));
+    }
+  }
+  st.last = std::move(snap);
+  st.have_snapshot = true;
+}
+
+std::string summary(const ClusterQueueState& st) {
+  json::object o;
+  o["active"] = st.last.view.active;
+  o["pending"] = st.last.view.pending;
+  o["reserving"] = st.last.view.reserving;
+  o["admitted"] = st.last.view.admitted;
+  o["statusWrites"] = st.status_writes;
+  return json::dump(o);
+}
+
+}  // namespace
+
+messages::cluster_queue_actor spawn_cluster_queue(caf::actor_system& system, std::string name,
+                                                  ClusterQueueLinks links, std::function<core::Time()> clock) {
+  return system.spawn([name, links, clock](Self self) -> cluster_queue_actor::behavior_type {
+    auto& init = self->state;
+    init.name = name;
+    init.links = links;
+    init.clock = clock;
+    self->send(links.introspection, ActorRegistered{"cluster-queue", name, self->address(),
+                                                    caf::actor_cast<caf::strong_actor_ptr>(self)});
+    return {
+        [self](ClusterQueueSnapshot& snap) {
+          ++self->state.handled;
+          on_snapshot(self, snap);
+        },
+        [self](Explain&) -> ExplainReply {
+          ++self->state.handled;
+          const auto& st = self->state;
+          json::object o;
+          o["clusterQueue"] = st.name;
+          o["snapshot"] = st.have_snapshot;
+          json::array pending;
+          for (const auto& p : st.last.pending) {
+            pending.push_back(json::object{{"workload", p.key},
+                                           {"localQueue", p.local_queue},
+                                           {"priority", p.priority},
+                                           {"reason", p.reason},
+                                           {"message", p.message}});
+          }
+          o["pendingHead"] = std::move(pending);
+          return ExplainReply{200, json::dump(o)};
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          return ActorInfo{"cluster-queue", self->state.name, self->mailbox().size(), self->state.handled, summary(self->state)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

@@ -1,0 +1,355 @@
+#include "actors/cohort_tree_actor.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/send.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "actors/cluster_queue_actor.hpp"
+#include "actors/explain_json.hpp"
+#include "actors/workload_status_writes.hpp"
+#include "core/engine/engine.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+struct TreeState {
+  std::string name;
+  CohortTreeOptions options;
+  CohortTreeLinks links;
+  std::unique_ptr<core::Engine> engine;
+  std::unordered_map<std::string, ObjectPtr> workloads;  ///< latest JSON per workload key
+  std::map<std::string, ObjectPtr> cluster_queues;
+  std::map<std::string, cluster_queue_actor> cq_actors;
+  std::set<std::string> writing_admissions;
+  bool publish_scheduled = false;
+  bool status_dirty = true;
+  std::uint64_t handled = 0;
+  std::uint64_t rounds = 0;
+  std::uint64_t admitted = 0;
+  std::uint64_t preempted = 0;
+  std::uint64_t rolled_back = 0;
+  std::int64_t last_round_us = 0;
+};
+
+using Self = cohort_tree_actor::stateful_pointer<TreeState>;
+
+core::Time now_of(const TreeState& st) {
+  return st.options.clock ? st.options.clock()
+                          : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+void log_status(const TreeState& st, const Status& s, std::string_view what, const std::string& key) {
+  if (!s) spdlog::warn("tree {}: {} {}: {}", st.name, what, key, s.error().message);
+}
+
+void ensure_cq_actor(Self self, const std::string& name) {
+  auto& st = self->state;
+  if (st.cq_actors.count(name) != 0) return;
+  auto actor = spawn_cluster_queue(self->system(), name, ClusterQueueLinks{st.links.writer, st.links.introspection},
+                                   st.options.clock);
+  // Linked: a ClusterQueue actor never outlives its tree.
+  self->link_to(actor);
+  st.cq_actors.emplace(name, actor);
+}
+
+void retire_cq_actor(Self self, const std::string& name) {
+  auto& st = self->state;
+  auto it = st.cq_actors.find(name);
+  if (it == st.cq_actors.end()) return;
+  self->unlink_from(it->second);
+  self->send_exit(it->second, caf::exit_reason::user_shutdown);
+  st.cq_actors.erase(it);
+}
+
+/// Applies one change to the engine.
+void apply_change(Self self, const TreeObjectChange& c) {
+  auto& st = self->state;
+  core::Engine& e = *st.engine;
+  if (c.removed) {
+    switch (c.kind) {
+      case ObjectKind::ResourceFlavor: e.remove_resource_flavor(c.key); break;
+      case ObjectKind::ClusterQueue:
+        e.remove_cluster_queue(c.key);
+        st.cluster_queues.erase(c.key);
+        retire_cq_actor(self, c.key);
+        break;
+      case ObjectKind::Cohort: e.remove_cohort(c.key); break;
+      case ObjectKind::LocalQueue: {
+        auto slash = c.key.find('/');
+        e.remove_local_queue(c.key.substr(0, slash), c.key.substr(slash + 1));
+        break;
+      }
+      case ObjectKind::WorkloadPriorityClass: e.remove_workload_priority_class(c.key); break;
+      case ObjectKind::PriorityClass: e.remove_priority_class(c.key); break;
+      case ObjectKind::Namespace: e.remove_namespace(c.key); break;
+      case ObjectKind::AdmissionCheck: e.remove_admission_check(c.key); break;
+      case ObjectKind::Workload:
+        e.remove_workload(c.key);
+        st.workloads.erase(c.key);
+        st.writing_admissions.erase(c.key);
+        break;
+      case ObjectKind::Job: break;
+    }
+    return;
+  }
+  std::visit(
+      [&](const auto& model) {
+        using T = std::decay_t<decltype(model)>;
+        if constexpr (std::is_same_v<T, core::Workload>) {
+          log_status(st, e.apply(model), "workload", c.key);
+          st.workloads[c.key] = c.object;
+        } else {
+          e.apply(model);
+          if constexpr (std::is_same_v<T, core::ClusterQueue>) {
+            st.cluster_queues[c.key] = c.object;
+            ensure_cq_actor(self, c.key);
+          }
+        }
+      },
+      *c.model);
+}
+
+void mark_dirty(Self self) {
+  auto& st = self->state;
+  st.status_dirty = true;
+  self->send(st.links.scheduler, TreeDirty{st.name});
+}
+
+void schedule_publish(Self self) {
+  auto& st = self->state;
+  if (st.publish_scheduled) return;
+  st.publish_scheduled = true;
+  self->delayed_send(self, st.options.status_interval, PublishStatus{});
+}
+
+void split_key(const std::string& key, std::string& ns, std::string& name) {
+  auto slash = key.find('/');
+  ns = key.substr(0, slash);
+  name = slash == std::string::npos ? std::string() : key.substr(slash + 1);
+}
+
+/// Writes one decision's status patch; `on_failure` runs when it did not land.
+void write_workload_status(Self self, const std::string& key, json::value patch, bool urgent, bool conditional,
+                           std::function<void(const WriteOutcome&)> on_done) {
+  auto& st = self->state;
+  WriteRequest req;
+  req.kind = ObjectKind::Workload;
+  req.verb = WriteVerb::MergePatchStatus;
+  split_key(key, req.ns, req.name);
+  req.body = std::make_shared<const json::value>(std::move(patch));
+  req.urgent = urgent;
+  req.coalesce = !urgent;
+  if (conditional) {
+    auto it = st.workloads.find(key);
+    if (it != st.workloads.end() && it->second) req.precondition_rv = std::string(it->second->resource_version());
+  }
+  self->request(st.links.writer, caf::infinite, std::move(req))
+      .then([on_done](WriteOutcome& outcome) { on_done(outcome); },
+            [on_done, key](caf::error& err) {
+              WriteOutcome failed;
+              failed.message = "writer unreachable: " + caf::to_string(err);
+              on_done(failed);
+            });
+}
+
+void carry_out(Self self, core::Decisions decisions) {
+  auto& st = self->state;
+  core::Time now = now_of(st);
+  for (auto& a : decisions.admissions) {
+    auto it = st.workloads.find(a.workload);
+    if (it == st.workloads.end() || !it->second) continue;
+    st.writing_admissions.insert(a.workload);
+    std::string key = a.workload;
+    write_workload_status(self, key, admission_status_patch(*it->second, a, now), true, true,
+                          [self, key](const WriteOutcome& o) {
+                            auto& s = self->state;
+                            s.writing_admissions.erase(key);
+                            if (o.ok) return;
+                            // Not written: the quota the engine assumed is given back and
+                            // the workload competes again (Kueue's assume/forget).
+                            ++s.rolled_back;
+                            spdlog::info("tree {}: admission of {} not written ({} {}); requeued", s.name, key,
+                                         o.http_status, o.reason.empty() ? o.message : o.reason);
+                            (void)s.engine->forget_admission(key);
+                            mark_dirty(self);
+                          });
+  }
+  for (auto& ev : decisions.evictions) {
+    auto it = st.workloads.find(ev.workload);
+    if (it == st.workloads.end() || !it->second) continue;
+    std::string key = ev.workload;
+    write_workload_status(self, key, eviction_status_patch(*it->second, ev, now), true, false,
+                          [self, key](const WriteOutcome& o) {
+                            if (o.ok || o.superseded || o.http_status == 404) return;
+                            spdlog::warn("tree {}: eviction of {} not written: {} {}", self->state.name, key,
+                                         o.reason, o.message);
+                          });
+  }
+  for (auto& p : decisions.pending) {
+    auto it = st.workloads.find(p.workload);
+    if (it == st.workloads.end() || !it->second) continue;
+    write_workload_status(self, p.workload, pending_status_patch(*it->second, p, now), false, false,
+                          [](const WriteOutcome&) {});
+  }
+}
+
+void run_round(Self self, core::Time now) {
+  auto& st = self->state;
+  auto started = std::chrono::steady_clock::now();
+  RoundDone done;
+  done.tree = st.name;
+  std::size_t idle = 0;
+  bool more = false;
+  // Rounds run Kueue's cycles back to back in memory until nothing changes: everything
+  // that fits is admitted in one round instead of one workload per queue per cycle.
+  while (true) {
+    core::CycleSummary s = st.engine->run_cycle(now);
+    ++done.cycles;
+    done.admitted += s.admitted;
+    done.preempted += s.preempted;
+    if (s.heads == 0) break;
+    if (s.changed) {
+      idle = 0;
+    } else if (++idle >= 34) {  // fungibility can need a few idle cycles to try every flavor
+      break;
+    }
+    if (done.cycles >= st.options.max_cycles_per_round) {
+      more = true;
+      break;
+    }
+  }
+  carry_out(self, st.engine->take_decisions());
+  ++st.rounds;
+  st.admitted += done.admitted;
+  st.preempted += done.preempted;
+  done.duration_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+  st.last_round_us = done.duration_us;
+  done.wake_at = st.engine->next_requeue_time();
+  self->send(st.links.scheduler, done);
+  if (more) self->send(st.links.scheduler, TreeDirty{st.name});
+  if (done.admitted > 0 || done.preempted > 0) st.status_dirty = true;
+  schedule_publish(self);
+}
+
+ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq,
+                                 const std::map<std::string, std::map<std::string, LocalQueueCounts>>& lq_counts) {
+  ClusterQueueSnapshot snap;
+  if (auto view = st.engine->cluster_queue(cq)) snap.view = std::move(*view);
+  snap.view.name = cq;
+  auto order = st.engine->pending_in_order(cq);
+  for (std::size_t i = 0; i < order.size() && i < st.options.snapshot_pending_limit; ++i) {
+    PendingEntry entry;
+    entry.key = order[i];
+    if (auto wl = st.engine->workload(order[i], false)) {
+      entry.reason = wl->pending.reason;
+      entry.message = wl->pending.message;
+    }
+    auto json = st.workloads.find(order[i]);
+    if (json != st.workloads.end() && json->second) {
+      entry.local_queue = std::string(json->second->string_at({"spec", "queueName"}));
+      entry.priority = static_cast<std::int32_t>(json->second->int_at({"spec", "priority"}).value_or(0));
+    }
+    snap.pending.push_back(std::move(entry));
+  }
+  auto lqs = lq_counts.find(cq);
+  if (lqs != lq_counts.end()) {
+    for (const auto& [key, counts] : lqs->second) snap.local_queues.push_back(counts);
+  }
+  auto obj = st.cluster_queues.find(cq);
+  if (obj != st.cluster_queues.end() && obj->second) snap.generation = obj->second->generation();
+  return snap;
+}
+
+void publish(Self self) {
+  auto& st = self->state;
+  st.publish_scheduled = false;
+  if (!st.status_dirty) return;
+  st.status_dirty = false;
+  // LocalQueue counts, per ClusterQueue, from one pass over the tree's workloads.
+  std::map<std::string, std::map<std::string, LocalQueueCounts>> lq_counts;
+  for (const auto& [key, obj] : st.workloads) {
+    if (!obj) continue;
+    auto view = st.engine->workload(key, false);
+    if (!view || view->finished || view->cluster_queue.empty()) continue;
+    std::string ns(obj->namespace_name());
+    std::string lq(obj->string_at({"spec", "queueName"}));
+    auto& counts = lq_counts[view->cluster_queue][ns + "/" + lq];
+    counts.ns = ns;
+    counts.name = lq;
+    if (view->reserved) {
+      ++counts.reserving;
+      if (view->admitted) ++counts.admitted;
+    } else {
+      ++counts.pending;
+    }
+  }
+  // LocalQueues without workloads still get their (zero) counts.
+  for (const auto& [cq, actor] : st.cq_actors) {
+    self->send(actor, snapshot_of(st, cq, lq_counts));
+  }
+}
+
+std::string introspection_summary(const TreeState& st) {
+  json::object o;
+  o["clusterQueues"] = st.cq_actors.size();
+  o["workloads"] = st.workloads.size();
+  o["rounds"] = st.rounds;
+  o["admitted"] = st.admitted;
+  o["preempted"] = st.preempted;
+  o["rolledBack"] = st.rolled_back;
+  o["admissionWritesInFlight"] = st.writing_admissions.size();
+  o["lastRoundMicros"] = st.last_round_us;
+  return json::dump(o);
+}
+
+}  // namespace
+
+messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::string tree, CohortTreeOptions options,
+                                              CohortTreeLinks links) {
+  return system.spawn([tree, options, links](Self self) -> cohort_tree_actor::behavior_type {
+    auto& init = self->state;
+    init.name = tree;
+    init.options = options;
+    init.links = links;
+    init.engine = std::make_unique<core::Engine>(options.engine);
+    self->send(links.introspection, ActorRegistered{"cohort-tree", tree, self->address(),
+                                                    caf::actor_cast<caf::strong_actor_ptr>(self)});
+    self->send(links.scheduler, TreeRegistered{tree, caf::actor_cast<cohort_tree_actor>(self)});
+    return {
+        [self](TreeBatch& batch) {
+          ++self->state.handled;
+          for (const auto& change : batch.changes) apply_change(self, change);
+          mark_dirty(self);
+        },
+        [self](RunRound& round) {
+          ++self->state.handled;
+          run_round(self, round.now);
+        },
+        [self](PublishStatus) {
+          ++self->state.handled;
+          publish(self);
+        },
+        [self](Explain& q) -> ExplainReply {
+          ++self->state.handled;
+          return explain(*self->state.engine, q, self->state.name);
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          auto& st = self->state;
+          return ActorInfo{"cohort-tree", st.name, self->mailbox().size(), st.handled, introspection_summary(st)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

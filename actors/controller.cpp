@@ -1,0 +1,147 @@
+#include "actors/controller.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/send.hpp>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <vector>
+
+#include "actors/cohort_tree_actor.hpp"
+#include "actors/introspection_actor.hpp"
+#include "actors/job_actor.hpp"
+#include "actors/scheduler_actor.hpp"
+#include "actors/snapshot_actor.hpp"
+#include "actors/watch_actor.hpp"
+#include "actors/write_transport.hpp"
+#include "actors/writer_actor.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+caf::actor_system_config make_config(const ControllerOptions& options) {
+  caf::actor_system_config cfg;
+  cfg.set("scheduler.max-threads", options.threads == 0 ? std::size_t{1} : options.threads);
+  // Mostly idle with bursts: work sharing does not poll (work stealing burns CPU while
+  // delayed messages are pending, actor-framework#1251).
+  cfg.set("scheduler.policy", caf::atom("sharing"));
+  // A hot mailbox must not pin a worker.
+  cfg.set("scheduler.max-throughput", std::size_t{300});
+  cfg.set("logger.verbosity", caf::atom("quiet"));
+  return cfg;
+}
+
+}  // namespace
+
+struct Controller::Impl {
+  ControllerOptions options;
+  kube::client::Client& client;
+  caf::actor_system_config config;
+  std::unique_ptr<caf::actor_system> system;
+  introspection_actor introspection;
+  writer_actor writer;
+  scheduler_actor scheduler;
+  snapshot_actor snapshot;
+  job_actor jobs;
+  std::vector<watch_actor> watches;
+  std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
+  bool stopped = false;
+
+  Impl(ControllerOptions o, kube::client::Client& c) : options(std::move(o)), client(c), config(make_config(options)) {}
+
+  void start() {
+    system = std::make_unique<caf::actor_system>(config);
+    introspection = spawn_introspection(*system);
+    writer = spawn_writer(*system, client_write_transport(client), WriterOptions{options.max_writes_in_flight});
+    caf::anon_send(introspection, ActorRegistered{"writer", "writer", writer.address(),
+                                                  caf::actor_cast<caf::strong_actor_ptr>(writer)});
+    scheduler = spawn_scheduler(*system, SchedulerOptions{options.batching_window, options.clock, {}}, introspection);
+    CohortTreeOptions tree_options;
+    tree_options.engine = options.engine;
+    tree_options.status_interval = options.status_interval;
+    tree_options.clock = options.clock;
+    snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection});
+
+    std::vector<ObjectKind> kinds = {ObjectKind::Namespace,      ObjectKind::PriorityClass,
+                                     ObjectKind::WorkloadPriorityClass, ObjectKind::ResourceFlavor,
+                                     ObjectKind::AdmissionCheck, ObjectKind::Cohort,
+                                     ObjectKind::ClusterQueue,   ObjectKind::LocalQueue,
+                                     ObjectKind::Workload};
+    if (options.jobs.enabled) {
+      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection}, options.clock);
+    }
+    object_sink snapshot_sink = caf::actor_cast<object_sink>(snapshot);
+    object_sink job_sink = caf::actor_cast<object_sink>(jobs);
+    auto watch = [&](ObjectKind kind, std::vector<object_sink> sinks) {
+      unsynced->fetch_add(1);
+      auto counter = unsynced;
+      watches.push_back(spawn_watch(*system, client, kind, std::move(sinks), introspection,
+                                    [counter] { counter->fetch_sub(1); }));
+    };
+    for (ObjectKind kind : kinds) {
+      std::vector<object_sink> sinks;
+      sinks.push_back(snapshot_sink);
+      // The job actor needs Workloads (admission, eviction) and flavors (node labels,
+      // tolerations to inject).
+      if (options.jobs.enabled && (kind == ObjectKind::Workload || kind == ObjectKind::ResourceFlavor ||
+                                   kind == ObjectKind::LocalQueue || kind == ObjectKind::WorkloadPriorityClass ||
+                                   kind == ObjectKind::PriorityClass)) {
+        sinks.push_back(job_sink);
+      }
+      watch(kind, std::move(sinks));
+    }
+    if (options.jobs.enabled) {
+      std::vector<object_sink> sinks;
+      sinks.push_back(job_sink);
+      watch(ObjectKind::Job, std::move(sinks));
+    }
+  }
+
+  void stop() {
+    if (stopped) return;
+    stopped = true;
+    // Watches first (no new events), then the actors, then the system joins them.
+    for (auto& w : watches) caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+    if (jobs) caf::anon_send_exit(jobs, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(snapshot, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(introspection, caf::exit_reason::user_shutdown);
+    watches.clear();
+    jobs = nullptr;
+    snapshot = nullptr;
+    scheduler = nullptr;
+    writer = nullptr;
+    introspection = nullptr;
+    system.reset();  // waits for every actor to finish
+  }
+};
+
+Controller::Controller(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Controller::~Controller() { stop(); }
+
+Expected<std::unique_ptr<Controller>> Controller::start(ControllerOptions options, kube::client::Client& client) {
+  auto impl = std::make_unique<Impl>(std::move(options), client);
+  impl->start();
+  return std::unique_ptr<Controller>(new Controller(std::move(impl)));
+}
+
+bool Controller::synced() const { return impl_->unsynced->load() == 0; }
+
+void Controller::introspect(std::string path, Responder respond) {
+  if (impl_->stopped || !impl_->introspection) {
+    respond(503, "application/json", R"({"error":"the controller is stopping"})");
+    return;
+  }
+  caf::anon_send(impl_->introspection, HttpQuery{std::move(path), std::move(respond)});
+}
+
+void Controller::stop() {
+  if (impl_) impl_->stop();
+}
+
+}  // namespace kueuepp::actors

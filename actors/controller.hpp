@@ -1,0 +1,72 @@
+#pragma once
+
+// The controller: the actor system wired together. Watches feed the snapshot actor
+// (and the job actor); the snapshot actor feeds one cohort-tree actor per tree; the
+// scheduler paces their rounds; the writer carries out their decisions; ClusterQueue
+// actors write queue status; the introspection actor answers the debug endpoint.
+// CAF stays behind this interface (pimpl), so commands and tests include it cheaply.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/engine/engine_config.hpp"
+#include "core/expected.hpp"
+#include "core/model/time.hpp"
+
+namespace kueuepp::kube::client {
+class Client;
+}
+
+namespace kueuepp::actors {
+
+struct JobIntegrationOptions {
+  /// Manage batch/v1 Jobs at all (Kueue's integrations.frameworks includes batch/job).
+  bool enabled = true;
+  /// manageJobsWithoutQueueName: Jobs without the queue-name label are managed too
+  /// (queued in the namespace's LocalQueue named "default").
+  bool manage_jobs_without_queue_name = false;
+  /// waitForPodsReady.timeout (0: disabled).
+  std::chrono::milliseconds pods_ready_timeout{0};
+};
+
+struct ControllerOptions {
+  core::EngineConfig engine;
+  JobIntegrationOptions jobs;
+  /// CAF worker threads (cohort trees run concurrently on them).
+  std::size_t threads = 2;
+  /// Writes in flight at once (the client's QPS/burst limiter paces them further).
+  std::size_t max_writes_in_flight = 16;
+  std::chrono::milliseconds batching_window{2};
+  std::chrono::milliseconds status_interval{1000};
+  /// Tests inject a clock; production uses the system clock.
+  std::function<core::Time()> clock;
+};
+
+/// Answers one HTTP request (status, content type, body); callable from any thread.
+using Responder = std::function<void(int status, std::string content_type, std::string body)>;
+
+class Controller {
+ public:
+  /// Spawns the actors and starts the watches. `client` must outlive the controller.
+  static Expected<std::unique_ptr<Controller>> start(ControllerOptions options, kube::client::Client& client);
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  /// True once every watch delivered its first complete list (readiness).
+  bool synced() const;
+  /// Answers a GET of /debug/... (see introspection_actor.hpp) asynchronously.
+  void introspect(std::string path, Responder respond);
+  /// Stops watches, then the actors; waits for them. Idempotent.
+  void stop();
+
+  struct Impl;
+
+ private:
+  explicit Controller(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kueuepp::actors

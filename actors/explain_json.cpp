@@ -1,0 +1,122 @@
+#include "actors/explain_json.hpp"
+
+#include "core/quantity.hpp"
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+namespace {
+
+json::object admission_json(const core::Admission& a) {
+  json::object o;
+  o["clusterQueue"] = a.cluster_queue;
+  json::array sets;
+  for (const auto& ps : a.pod_set_assignments) {
+    json::object p;
+    p["name"] = ps.name;
+    json::object flavors;
+    for (const auto& [res, flavor] : ps.flavors) flavors[res] = flavor;
+    p["flavors"] = std::move(flavors);
+    json::object usage;
+    for (const auto& [res, q] : ps.resource_usage) usage[res] = q.to_string();
+    p["resourceUsage"] = std::move(usage);
+    if (ps.count) p["count"] = *ps.count;
+    sets.push_back(std::move(p));
+  }
+  o["podSetAssignments"] = std::move(sets);
+  return o;
+}
+
+json::object workload_json(const core::WorkloadView& v) {
+  json::object o;
+  o["workload"] = v.key;
+  o["clusterQueue"] = v.cluster_queue;
+  std::string state = v.finished ? "Finished"
+                      : v.evicted ? "Evicting"
+                      : v.admitted ? "Admitted"
+                      : v.reserved ? "QuotaReserved"
+                                   : "Pending";
+  o["state"] = state;
+  if (!v.reserved && !v.finished) {
+    o["reason"] = v.pending.reason;
+    o["message"] = v.pending.message;
+    if (v.position >= 0) o["position"] = v.position;
+  }
+  if (v.admission) o["admission"] = admission_json(*v.admission);
+  if (v.preempted) {
+    json::object p;
+    p["preemptor"] = v.preempted->preemptor_key;
+    p["reason"] = v.preempted->reason;
+    p["message"] = v.preempted->message;
+    p["at"] = core::format_rfc3339(v.preempted->at);
+    o["lastPreemption"] = std::move(p);
+  }
+  return o;
+}
+
+json::array usage_json(const std::vector<core::ClusterQueueView::Usage>& usage) {
+  json::array out;
+  for (const auto& u : usage) {
+    json::object o;
+    o["flavor"] = u.flavor;
+    o["resource"] = u.resource;
+    o["total"] = core::Quantity::from_milli(u.total_milli).to_string();
+    o["borrowed"] = core::Quantity::from_milli(u.borrowed_milli).to_string();
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace
+
+messages::ExplainReply explain(const core::Engine& engine, const messages::Explain& query, const std::string& tree) {
+  messages::ExplainReply reply;
+  if (query.what == messages::Explain::What::Workload) {
+    auto view = engine.workload(query.key, true);
+    if (!view) {
+      reply.status = 404;
+      reply.json = json::dump(json::object{{"error", "workload " + query.key + " is not known to tree " + tree}});
+      return reply;
+    }
+    json::object o = workload_json(*view);
+    o["cohortTree"] = tree;
+    reply.json = json::dump(o);
+    return reply;
+  }
+  auto view = engine.cluster_queue(query.key);
+  if (!view) {
+    reply.status = 404;
+    reply.json = json::dump(json::object{{"error", "ClusterQueue " + query.key + " is not known"}});
+    return reply;
+  }
+  json::object o;
+  o["clusterQueue"] = view->name;
+  o["cohortTree"] = tree;
+  o["active"] = view->active;
+  if (!view->active) {
+    o["inactiveReason"] = view->inactive_reason;
+    o["inactiveMessage"] = view->inactive_message;
+  }
+  o["pendingWorkloads"] = view->pending;
+  o["reservingWorkloads"] = view->reserving;
+  o["admittedWorkloads"] = view->admitted;
+  o["flavorsReservation"] = usage_json(view->reservation);
+  o["flavorsUsage"] = usage_json(view->usage);
+  json::array pending;
+  int position = 0;
+  for (const auto& key : engine.pending_in_order(query.key)) {
+    json::object p;
+    p["position"] = position++;
+    p["workload"] = key;
+    if (auto wl = engine.workload(key, false)) {
+      p["reason"] = wl->pending.reason;
+      p["message"] = wl->pending.message;
+    }
+    pending.push_back(std::move(p));
+  }
+  o["pending"] = std::move(pending);
+  reply.json = json::dump(o);
+  return reply;
+}
+
+}  // namespace kueuepp::actors

@@ -1,0 +1,159 @@
+#include "actors/scheduler_actor.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include <map>
+#include <set>
+
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+struct SchedulerState {
+  SchedulerOptions options;
+  std::map<std::string, cohort_tree_actor> trees;
+  std::set<std::string> dirty;
+  std::set<std::string> running;
+  std::map<std::string, core::Time> wake_at;
+  bool tick_scheduled = false;
+  /// When the pending wake-up timer fires (none armed: nullopt).
+  std::optional<core::Time> armed_for;
+  std::uint64_t handled = 0;
+  std::uint64_t rounds = 0;
+  std::uint64_t admitted = 0;
+  std::uint64_t preempted = 0;
+};
+
+using Self = scheduler_actor::stateful_pointer<SchedulerState>;
+
+core::Time now_of(const SchedulerState& st) {
+  return st.options.clock ? st.options.clock()
+                          : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+void schedule_tick(Self self) {
+  auto& st = self->state;
+  if (st.tick_scheduled) return;
+  st.tick_scheduled = true;
+  if (st.options.batching_window.count() <= 0) {
+    self->send(self, SchedulerTick{});
+  } else {
+    self->delayed_send(self, st.options.batching_window, SchedulerTick{});
+  }
+}
+
+/// A timer for the earliest wake-up (a requeue backoff expiring in some tree).
+void arm_wakeup(Self self, core::Time now) {
+  auto& st = self->state;
+  std::optional<core::Time> earliest;
+  for (const auto& [tree, at] : st.wake_at) {
+    if (!earliest || at < *earliest) earliest = at;
+  }
+  if (!earliest) return;
+  if (st.armed_for && *st.armed_for > now && *st.armed_for <= *earliest) return;  // already covered
+  st.armed_for = *earliest;
+  auto delay = std::chrono::duration_cast<std::chrono::milliseconds>(*earliest - now) + std::chrono::milliseconds(1);
+  if (delay.count() < 1) delay = std::chrono::milliseconds(1);
+  self->delayed_send(self, delay, SchedulerTick{});
+}
+
+void tick(Self self) {
+  auto& st = self->state;
+  st.tick_scheduled = false;
+  core::Time now = now_of(st);
+  if (st.armed_for && *st.armed_for <= now) st.armed_for.reset();
+  for (auto it = st.wake_at.begin(); it != st.wake_at.end();) {
+    if (it->second <= now) {
+      st.dirty.insert(it->first);
+      it = st.wake_at.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = st.dirty.begin(); it != st.dirty.end();) {
+    auto tree = st.trees.find(*it);
+    if (tree == st.trees.end()) {
+      it = st.dirty.erase(it);
+      continue;
+    }
+    if (st.running.count(*it) != 0) {
+      ++it;  // after its current round
+      continue;
+    }
+    self->send(tree->second, RunRound{now});
+    st.running.insert(*it);
+    it = st.dirty.erase(it);
+  }
+  arm_wakeup(self, now);
+}
+
+}  // namespace
+
+messages::scheduler_actor spawn_scheduler(caf::actor_system& system, SchedulerOptions options,
+                                          messages::introspection_actor introspection) {
+  return system.spawn([options, introspection](Self self) -> scheduler_actor::behavior_type {
+    self->state.options = options;
+    self->send(introspection, ActorRegistered{"scheduler", "scheduler", self->address(),
+                                              caf::actor_cast<caf::strong_actor_ptr>(self)});
+    return {
+        [self](TreeRegistered& r) {
+          ++self->state.handled;
+          self->state.trees[r.tree] = r.actor;
+          self->state.dirty.insert(r.tree);
+          schedule_tick(self);
+        },
+        [self](TreeRetired& r) {
+          auto& st = self->state;
+          ++st.handled;
+          st.trees.erase(r.tree);
+          st.dirty.erase(r.tree);
+          st.running.erase(r.tree);
+          st.wake_at.erase(r.tree);
+        },
+        [self](TreeDirty& d) {
+          ++self->state.handled;
+          self->state.dirty.insert(d.tree);
+          schedule_tick(self);
+        },
+        [self](RoundDone& done) {
+          auto& st = self->state;
+          ++st.handled;
+          ++st.rounds;
+          st.admitted += done.admitted;
+          st.preempted += done.preempted;
+          st.running.erase(done.tree);
+          if (done.wake_at) {
+            st.wake_at[done.tree] = *done.wake_at;
+            arm_wakeup(self, now_of(st));
+          } else {
+            st.wake_at.erase(done.tree);
+          }
+          if (st.options.on_round) st.options.on_round(done);
+          if (st.dirty.count(done.tree) != 0) schedule_tick(self);
+        },
+        [self](SchedulerTick) {
+          ++self->state.handled;
+          tick(self);
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          auto& st = self->state;
+          json::object o;
+          o["trees"] = st.trees.size();
+          o["dirty"] = st.dirty.size();
+          o["running"] = st.running.size();
+          o["rounds"] = st.rounds;
+          o["admitted"] = st.admitted;
+          o["preempted"] = st.preempted;
+          return ActorInfo{"scheduler", "scheduler", self->mailbox().size(), st.handled, json::dump(o)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

@@ -1,0 +1,121 @@
+#include "actors/snapshot_actor.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+#include "actors/tree_router.hpp"
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+struct SnapshotState {
+  CohortTreeOptions tree_options;
+  CohortTreeLinks links;
+  TreeRouter router;
+  std::map<std::string, cohort_tree_actor> trees;
+  std::uint64_t handled = 0;
+  std::uint64_t decode_errors = 0;
+};
+
+using Self = snapshot_actor::stateful_pointer<SnapshotState>;
+
+void deliver(Self self, TreeRouter::Output& out) {
+  auto& st = self->state;
+  for (const auto& error : out.errors) {
+    ++st.decode_errors;
+    spdlog::error("object ignored: {} (fix the object; the API server's validation should have refused it)", error);
+  }
+  for (const auto& tree : out.created) {
+    auto actor = spawn_cohort_tree(self->system(), tree, st.tree_options, st.links);
+    // Linked: trees (and their ClusterQueue actors) stop with the snapshot actor.
+    self->link_to(actor);
+    st.trees.emplace(tree, actor);
+    spdlog::info("cohort tree {} created", tree);
+  }
+  for (auto& [tree, changes] : out.batches) {
+    auto it = st.trees.find(tree);
+    if (it == st.trees.end()) continue;
+    self->send(it->second, TreeBatch{std::move(changes)});
+  }
+  for (const auto& tree : out.retired) {
+    auto it = st.trees.find(tree);
+    if (it == st.trees.end()) continue;
+    self->send(st.links.scheduler, TreeRetired{tree});
+    self->unlink_from(it->second);
+    self->send_exit(it->second, caf::exit_reason::user_shutdown);
+    st.trees.erase(it);
+    spdlog::info("cohort tree {} retired (no ClusterQueue left)", tree);
+  }
+}
+
+/// Why a workload reached no tree, in Kueue's words.
+ExplainReply unrouted(const std::string& key) {
+  json::object o;
+  o["workload"] = key;
+  o["state"] = "Pending";
+  o["reason"] = "Inadmissible";
+  o["message"] = "its LocalQueue or that LocalQueue's ClusterQueue does not exist";
+  return ExplainReply{200, json::dump(o)};
+}
+
+}  // namespace
+
+messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
+                                        CohortTreeLinks links) {
+  return system.spawn([tree_options, links](Self self) -> snapshot_actor::behavior_type {
+    self->state.tree_options = tree_options;
+    self->state.links = links;
+    self->send(links.introspection, ActorRegistered{"snapshot", "snapshot", self->address(),
+                                                    caf::actor_cast<caf::strong_actor_ptr>(self)});
+    return {
+        [self](ObjectsRelisted& event) {
+          ++self->state.handled;
+          TreeRouter::Output out;
+          self->state.router.on_relisted(event, out);
+          deliver(self, out);
+        },
+        [self](ObjectChanged& event) {
+          ++self->state.handled;
+          TreeRouter::Output out;
+          self->state.router.on_changed(event, out);
+          deliver(self, out);
+        },
+        [self](Explain& q) -> caf::result<ExplainReply> {
+          ++self->state.handled;
+          auto& st = self->state;
+          std::optional<std::string> tree = q.what == Explain::What::Workload
+                                                ? st.router.tree_of_workload(q.key)
+                                                : st.router.tree_of_cluster_queue(q.key);
+          auto it = tree ? st.trees.find(*tree) : st.trees.end();
+          if (it == st.trees.end()) {
+            if (q.what == Explain::What::Workload && st.router.knows(ObjectKind::Workload, q.key)) {
+              return unrouted(q.key);
+            }
+            return ExplainReply{404, json::dump(json::object{{"error", "not found: " + q.key}})};
+          }
+          return self->delegate(it->second, std::move(q));
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          auto& st = self->state;
+          json::object o;
+          o["trees"] = st.trees.size();
+          o["clusterQueues"] = st.router.object_count(ObjectKind::ClusterQueue);
+          o["localQueues"] = st.router.object_count(ObjectKind::LocalQueue);
+          o["workloads"] = st.router.object_count(ObjectKind::Workload);
+          o["unroutedWorkloads"] = st.router.unrouted_workloads();
+          o["decodeErrors"] = st.decode_errors;
+          return ActorInfo{"snapshot", "snapshot", self->mailbox().size(), st.handled, json::dump(o)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

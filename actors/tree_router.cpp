@@ -1,0 +1,266 @@
+#include "actors/tree_router.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "kube/objects/decoders.hpp"
+
+namespace kueuepp::actors {
+
+using messages::ModelObject;
+using messages::ObjectKind;
+using messages::ObjectPtr;
+using messages::TreeObjectChange;
+
+namespace {
+
+std::size_t index(ObjectKind kind) { return static_cast<std::size_t>(kind); }
+
+/// Decodes a watched object into the engine's model.
+Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
+  auto wrap = [](auto result) -> Expected<ModelObject> {
+    if (!result) return fail(result.error().message);
+    return ModelObject(std::move(*result));
+  };
+  switch (kind) {
+    case ObjectKind::ResourceFlavor: return wrap(kube::decode_resource_flavor(doc));
+    case ObjectKind::ClusterQueue: return wrap(kube::decode_cluster_queue(doc));
+    case ObjectKind::Cohort: return wrap(kube::decode_cohort(doc));
+    case ObjectKind::LocalQueue: return wrap(kube::decode_local_queue(doc));
+    case ObjectKind::WorkloadPriorityClass: return wrap(kube::decode_workload_priority_class(doc));
+    case ObjectKind::PriorityClass: return wrap(kube::decode_priority_class(doc));
+    case ObjectKind::Namespace: return wrap(kube::decode_namespace(doc));
+    case ObjectKind::AdmissionCheck: return wrap(kube::decode_admission_check(doc));
+    case ObjectKind::Workload: return wrap(kube::decode_workload(doc));
+    case ObjectKind::Job: break;
+  }
+  return fail("kind not routed to cohort trees");
+}
+
+}  // namespace
+
+std::string TreeRouter::key_of(const kube::client::Object& object) { return object.key(); }
+
+bool TreeRouter::is_global(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::ResourceFlavor:
+    case ObjectKind::Namespace:
+    case ObjectKind::PriorityClass:
+    case ObjectKind::WorkloadPriorityClass:
+    case ObjectKind::AdmissionCheck: return true;
+    default: return false;
+  }
+}
+
+bool TreeRouter::is_topology(ObjectKind kind) {
+  return kind == ObjectKind::ClusterQueue || kind == ObjectKind::Cohort || kind == ObjectKind::LocalQueue;
+}
+
+bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, Output& out) {
+  std::string key = key_of(*object);
+  Table& t = table(kind);
+  if (deleted) {
+    t.erase(key);
+    return false;
+  }
+  auto model = decode(kind, object->json());
+  Entry& e = t[key];
+  e.json = object;
+  if (!model) {
+    // Keep the JSON (for introspection) but nothing the engine could misread.
+    e.model.reset();
+    out.errors.push_back(std::string(messages::to_string(kind)) + " " + key + ": " + model.error().message);
+    return false;
+  }
+  e.model = std::make_shared<const ModelObject>(std::move(*model));
+  return true;
+}
+
+std::string TreeRouter::root_of_cohort(const std::string& cohort) const {
+  std::string current = cohort;
+  std::set<std::string> seen;
+  const Table& cohorts = table(ObjectKind::Cohort);
+  while (seen.insert(current).second) {
+    auto it = cohorts.find(current);
+    if (it == cohorts.end() || !it->second.model) return current;  // implicit cohort: a root
+    const auto& parent = std::get<core::Cohort>(*it->second.model).parent;
+    if (parent.empty()) return current;
+    current = parent;
+  }
+  // A cycle (Kueue reports it on the cohorts): name the tree after its smallest member
+  // so that every member agrees.
+  return *seen.begin();
+}
+
+std::optional<std::string> TreeRouter::tree_of_cluster_queue(const std::string& name) const {
+  auto tree = desired_tree(ObjectKind::ClusterQueue, name);
+  if (!tree || trees_.count(*tree) == 0) return std::nullopt;
+  return tree;
+}
+
+std::optional<std::string> TreeRouter::tree_of_workload(const std::string& key) const {
+  auto it = placed_[index(ObjectKind::Workload)].find(key);
+  if (it == placed_[index(ObjectKind::Workload)].end()) return std::nullopt;
+  return it->second;
+}
+
+std::size_t TreeRouter::object_count(ObjectKind kind) const { return table(kind).size(); }
+
+std::size_t TreeRouter::unrouted_workloads() const {
+  return table(ObjectKind::Workload).size() - placed_[index(ObjectKind::Workload)].size();
+}
+
+std::optional<std::string> TreeRouter::desired_tree(ObjectKind kind, const std::string& key) const {
+  const Table& t = table(kind);
+  auto it = t.find(key);
+  if (it == t.end() || !it->second.model) return std::nullopt;
+  const ModelObject& model = *it->second.model;
+  switch (kind) {
+    case ObjectKind::ClusterQueue: {
+      const auto& cq = std::get<core::ClusterQueue>(model);
+      if (cq.cohort.empty()) return "cq/" + cq.name;
+      return "cohort/" + root_of_cohort(cq.cohort);
+    }
+    case ObjectKind::Cohort: {
+      std::string tree = "cohort/" + root_of_cohort(key);
+      if (trees_.count(tree) == 0) return std::nullopt;
+      return tree;
+    }
+    case ObjectKind::LocalQueue:
+      return tree_of_cluster_queue(std::get<core::LocalQueue>(model).cluster_queue);
+    case ObjectKind::Workload: {
+      const auto& wl = std::get<core::Workload>(model);
+      if (wl.admission) {
+        if (auto tree = tree_of_cluster_queue(wl.admission->cluster_queue)) return tree;
+      }
+      auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
+      if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) return std::nullopt;
+      return tree_of_cluster_queue(std::get<core::LocalQueue>(*lq->second.model).cluster_queue);
+    }
+    default: return std::nullopt;
+  }
+}
+
+void TreeRouter::send(const std::string& tree, ObjectKind kind, const std::string& key, bool removed,
+                      Output& out) {
+  TreeObjectChange change;
+  change.kind = kind;
+  change.key = key;
+  const Table& t = table(kind);
+  auto it = t.find(key);
+  if (!removed && it != t.end() && it->second.model) {
+    change.model = it->second.model;
+    change.object = it->second.json;
+  } else {
+    change.removed = true;
+  }
+  out.batches[tree].push_back(std::move(change));
+}
+
+void TreeRouter::place(ObjectKind kind, const std::string& key, Output& out, bool content_changed) {
+  auto desired = desired_tree(kind, key);
+  auto& placed = placed_[index(kind)];
+  auto current = placed.find(key);
+  if (current != placed.end() && (!desired || current->second != *desired)) {
+    send(current->second, kind, key, true, out);
+    placed.erase(current);
+    current = placed.end();
+  }
+  if (!desired) return;
+  if (current == placed.end() || content_changed) {
+    send(*desired, kind, key, false, out);
+    placed[key] = *desired;
+  }
+}
+
+void TreeRouter::seed_tree(const std::string& tree, Output& out) {
+  for (ObjectKind kind : messages::kAllObjectKinds) {
+    if (!is_global(kind)) continue;
+    for (const auto& [key, entry] : table(kind)) {
+      if (entry.model) send(tree, kind, key, false, out);
+    }
+  }
+}
+
+void TreeRouter::update_trees(Output& out) {
+  std::set<std::string> wanted;
+  for (const auto& [name, entry] : table(ObjectKind::ClusterQueue)) {
+    if (!entry.model) continue;
+    // desired_tree of a ClusterQueue does not depend on trees_.
+    if (auto tree = desired_tree(ObjectKind::ClusterQueue, name)) wanted.insert(*tree);
+  }
+  for (const auto& tree : wanted) {
+    if (trees_.count(tree) == 0) {
+      out.created.push_back(tree);
+      seed_tree(tree, out);
+    }
+  }
+  for (const auto& tree : trees_) {
+    if (wanted.count(tree) == 0) out.retired.push_back(tree);
+  }
+  trees_ = std::move(wanted);
+}
+
+void TreeRouter::place_all(Output& out) {
+  // Parents before children: cohorts and queues before the workloads they hold.
+  for (ObjectKind kind : {ObjectKind::Cohort, ObjectKind::ClusterQueue, ObjectKind::LocalQueue,
+                          ObjectKind::Workload}) {
+    std::set<std::string> keys;
+    for (const auto& [key, entry] : table(kind)) keys.insert(key);
+    for (const auto& [key, tree] : placed_[index(kind)]) keys.insert(key);
+    for (const auto& key : keys) place(kind, key, out, false);
+  }
+}
+
+namespace {
+void drop_retired(TreeRouter::Output& out) {
+  for (const auto& tree : out.retired) out.batches.erase(tree);
+}
+}  // namespace
+
+void TreeRouter::on_changed(const messages::ObjectChanged& event, Output& out) {
+  if (event.kind == ObjectKind::Job || !event.object) return;
+  std::string key = key_of(*event.object);
+  store(event.kind, event.object, event.deleted, out);
+  if (is_global(event.kind)) {
+    for (const auto& tree : trees_) send(tree, event.kind, key, event.deleted, out);
+    return;
+  }
+  if (is_topology(event.kind)) {
+    update_trees(out);
+    place(event.kind, key, out, true);
+    place_all(out);
+    drop_retired(out);
+    return;
+  }
+  place(event.kind, key, out, true);
+}
+
+void TreeRouter::on_relisted(const messages::ObjectsRelisted& event, Output& out) {
+  if (event.kind == ObjectKind::Job || !event.items) return;
+  Table& t = table(event.kind);
+  std::set<std::string> fresh;
+  for (const auto& object : *event.items) fresh.insert(key_of(*object));
+  std::vector<std::string> gone;
+  for (const auto& [key, entry] : t) {
+    if (fresh.count(key) == 0) gone.push_back(key);
+  }
+  for (const auto& key : gone) t.erase(key);
+  for (const auto& object : *event.items) store(event.kind, object, false, out);
+
+  if (is_global(event.kind)) {
+    for (const auto& tree : trees_) {
+      for (const auto& key : gone) send(tree, event.kind, key, true, out);
+      for (const auto& key : fresh) send(tree, event.kind, key, false, out);
+    }
+    return;
+  }
+  if (is_topology(event.kind)) update_trees(out);
+  for (const auto& key : gone) place(event.kind, key, out, true);
+  for (const auto& key : fresh) place(event.kind, key, out, true);
+  if (is_topology(event.kind)) place_all(out);
+  drop_retired(out);
+}
+
+}  // namespace kueuepp::actors

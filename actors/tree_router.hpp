@@ -1,0 +1,90 @@
+#pragma once
+
+// The snapshot actor's bookkeeping, kept free of CAF so it can be tested directly: it
+// caches every watched Kueue object, decodes it once into the engine's model, assigns
+// each object to the cohort tree that needs it, and says what every tree must be told
+// after each watch event.
+//
+// Placement:
+// - cluster-wide kinds (ResourceFlavor, Namespace, PriorityClass,
+//   WorkloadPriorityClass, AdmissionCheck) go to every tree;
+// - a ClusterQueue goes to the tree of its root cohort ("cohort/<root>"), or to its
+//   own tree ("cq/<name>") when it has no cohort; a Cohort to its root's tree;
+// - a LocalQueue to its ClusterQueue's tree;
+// - a Workload to the tree of the ClusterQueue that holds its quota (status.admission)
+//   or else of its LocalQueue's ClusterQueue; a Workload with neither stays here.
+// A tree exists while at least one ClusterQueue belongs to it. When a ClusterQueue
+// moves (its cohort or a cohort's parent changed), its objects are removed from the
+// old tree and added to the new one in the same output, in that order.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "messages/tree_protocol.hpp"
+#include "messages/watch_events.hpp"
+
+namespace kueuepp::actors {
+
+class TreeRouter {
+ public:
+  struct Output {
+    /// Trees to create before the batches are delivered.
+    std::vector<std::string> created;
+    /// Changes per tree, in order.
+    std::map<std::string, std::vector<messages::TreeObjectChange>> batches;
+    /// Trees with no ClusterQueue left (delivered after the batches).
+    std::vector<std::string> retired;
+    /// Objects that could not be decoded: "ClusterQueue cq-a: spec.resourceGroups[0]...".
+    std::vector<std::string> errors;
+  };
+
+  void on_changed(const messages::ObjectChanged& event, Output& out);
+  void on_relisted(const messages::ObjectsRelisted& event, Output& out);
+
+  std::optional<std::string> tree_of_cluster_queue(const std::string& name) const;
+  /// Where the workload was routed, if anywhere.
+  std::optional<std::string> tree_of_workload(const std::string& key) const;
+  std::vector<std::string> trees() const { return {trees_.begin(), trees_.end()}; }
+  std::size_t object_count(messages::ObjectKind kind) const;
+  bool knows(messages::ObjectKind kind, const std::string& key) const { return table(kind).count(key) != 0; }
+  /// Workloads whose LocalQueue or ClusterQueue does not exist (yet).
+  std::size_t unrouted_workloads() const;
+
+  static std::string key_of(const kube::client::Object& object);
+
+ private:
+  struct Entry {
+    messages::ObjectPtr json;
+    std::shared_ptr<const messages::ModelObject> model;
+  };
+  using Table = std::map<std::string, Entry, std::less<>>;
+
+  Table& table(messages::ObjectKind kind) { return tables_[static_cast<std::size_t>(kind)]; }
+  const Table& table(messages::ObjectKind kind) const { return tables_[static_cast<std::size_t>(kind)]; }
+
+  /// Decodes and stores (or erases); returns false when the object is unusable.
+  bool store(messages::ObjectKind kind, const messages::ObjectPtr& object, bool deleted, Output& out);
+  static bool is_global(messages::ObjectKind kind);
+  static bool is_topology(messages::ObjectKind kind);
+
+  std::string root_of_cohort(const std::string& cohort) const;
+  std::optional<std::string> desired_tree(messages::ObjectKind kind, const std::string& key) const;
+  /// Re-places one object: removal from its old tree, addition to its new one.
+  void place(messages::ObjectKind kind, const std::string& key, Output& out, bool content_changed);
+  void place_all(Output& out);
+  void update_trees(Output& out);
+  void send(const std::string& tree, messages::ObjectKind kind, const std::string& key, bool removed,
+            Output& out);
+  void seed_tree(const std::string& tree, Output& out);
+
+  Table tables_[10];
+  /// Where each tree-scoped object currently lives, per kind.
+  std::map<std::string, std::string, std::less<>> placed_[10];
+  std::set<std::string> trees_;
+};
+
+}  // namespace kueuepp::actors

@@ -1,0 +1,104 @@
+#include "actors/watch_actor.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/send.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <spdlog/spdlog.h>
+
+#include "actors/watched_kinds.hpp"
+#include "kube/client/informer.hpp"
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+struct WatchState {
+  ObjectKind kind = ObjectKind::Workload;
+  std::vector<messages::object_sink> subscribers;
+  std::shared_ptr<kube::client::Informer> informer;
+  std::uint64_t handled = 0;
+  std::uint64_t relists = 0;
+  std::uint64_t changes = 0;
+  std::size_t objects = 0;
+};
+
+using Self = watch_actor::stateful_pointer<WatchState>;
+
+/// Runs on the io thread: the informer's event as a typed message to the actor.
+void forward_event(const watch_actor& self, ObjectKind kind, kube::client::InformerEvent event) {
+  using Type = kube::client::InformerEvent::Type;
+  if (event.type == Type::Relisted) {
+    auto items = std::make_shared<std::vector<ObjectPtr>>();
+    items->reserve(event.items.size());
+    for (auto& item : event.items) items->push_back(std::make_shared<const kube::client::Object>(std::move(item)));
+    caf::anon_send(self, ObjectsRelisted{kind, std::move(items)});
+    return;
+  }
+  caf::anon_send(self, ObjectChanged{kind, event.type == Type::Deleted,
+                                     std::make_shared<const kube::client::Object>(std::move(event.object))});
+}
+
+}  // namespace
+
+watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client, ObjectKind kind,
+                        std::vector<messages::object_sink> subscribers, introspection_actor introspection,
+                        std::function<void()> on_synced) {
+  return system.spawn([&client, kind, subscribers, introspection, on_synced](Self self) -> watch_actor::behavior_type {
+    auto& st = self->state;
+    st.kind = kind;
+    st.subscribers = subscribers;
+    std::string name(to_string(kind));
+    self->send(introspection, ActorRegistered{"watch", name, self->address(),
+                                              caf::actor_cast<caf::strong_actor_ptr>(self)});
+    // The informer holds only a weak reference: a strong handle in its callback would
+    // keep this actor alive after shutdown.
+    caf::weak_actor_ptr weak = caf::actor_cast<caf::weak_actor_ptr>(self);
+    auto synced = std::make_shared<std::atomic<bool>>(false);
+    st.informer = kube::client::Informer::start(
+        client, resource_of(kind), kube::client::InformerOptions{},
+        [weak, kind, synced, on_synced](kube::client::InformerEvent event) {
+          auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak);
+          if (!strong) return;
+          bool relisted = event.type == kube::client::InformerEvent::Type::Relisted;
+          forward_event(caf::actor_cast<watch_actor>(strong), kind, std::move(event));
+          if (relisted && !synced->exchange(true) && on_synced) on_synced();
+        },
+        [name](const kube::client::ApiError& error) {
+          spdlog::warn("watch of {}: {} {} (recovering)", name, error.reason, error.message);
+        });
+    auto informer = st.informer;
+    self->attach_functor([informer] { informer->stop(); });
+    return {
+        [self](ObjectsRelisted& event) {
+          auto& s = self->state;
+          ++s.handled;
+          ++s.relists;
+          s.objects = event.items ? event.items->size() : 0;
+          for (auto& sub : s.subscribers) self->send(sub, event);
+        },
+        [self](ObjectChanged& event) {
+          auto& s = self->state;
+          ++s.handled;
+          ++s.changes;
+          if (event.deleted) {
+            if (s.objects > 0) --s.objects;
+          }
+          for (auto& sub : s.subscribers) self->send(sub, event);
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          auto& s = self->state;
+          json::object o;
+          o["relists"] = s.relists;
+          o["changes"] = s.changes;
+          o["resourceVersion"] = s.informer ? s.informer->resource_version() : std::string();
+          return ActorInfo{"watch", std::string(to_string(s.kind)), self->mailbox().size(), s.handled, json::dump(o)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

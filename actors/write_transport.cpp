@@ -1,0 +1,98 @@
+#include "actors/write_transport.hpp"
+
+#include <memory>
+
+#include "actors/watched_kinds.hpp"
+#include "kube/client/client.hpp"
+
+namespace kueuepp::actors {
+
+using messages::WriteOutcome;
+using messages::WriteRequest;
+using messages::WriteVerb;
+
+namespace {
+
+WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result) {
+  WriteOutcome out;
+  if (result) {
+    out.ok = true;
+    out.http_status = 200;
+    out.object = std::make_shared<const kube::client::Object>(std::move(*result));
+    return out;
+  }
+  const auto& e = result.error();
+  out.http_status = e.http_status;
+  out.reason = e.reason;
+  out.message = e.message;
+  return out;
+}
+
+/// A patch carrying metadata.resourceVersion is refused (409) by the API server when
+/// the object changed since: the write only lands on the state it was decided on.
+json::value with_precondition(const json::value& body, const std::string& rv) {
+  json::value patched = body;
+  if (rv.empty() || !patched.is_object()) return patched;
+  auto& meta = patched.as_object()["metadata"];
+  if (!meta.is_object()) meta = json::object();
+  meta.as_object()["resourceVersion"] = rv;
+  return patched;
+}
+
+}  // namespace
+
+WriteTransport client_write_transport(kube::client::Client& client, std::string field_manager) {
+  return [&client, field_manager](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+    const auto& resource = resource_of(req.kind);
+    auto on_object = [done](kube::client::Result<kube::client::Object> r) { done(outcome_of(std::move(r))); };
+    static const json::value kEmpty = json::object();
+    const json::value& body = req.body ? *req.body : kEmpty;
+    switch (req.verb) {
+      case WriteVerb::MergePatch:
+      case WriteVerb::MergePatchStatus: {
+        kube::client::PatchOptions options;
+        options.field_manager = field_manager;
+        options.status_subresource = req.verb == WriteVerb::MergePatchStatus;
+        client.patch(resource, req.ns, req.name, kube::client::PatchType::Merge,
+                     with_precondition(body, req.precondition_rv), on_object, options);
+        return;
+      }
+      case WriteVerb::Create: {
+        kube::client::WriteOptions options;
+        options.field_manager = field_manager;
+        client.create(resource, kube::client::Object(body), on_object, options);
+        return;
+      }
+      case WriteVerb::Update: {
+        kube::client::WriteOptions options;
+        options.field_manager = field_manager;
+        client.update(resource, kube::client::Object(body), on_object, options);
+        return;
+      }
+      case WriteVerb::Delete: {
+        kube::client::DeleteOptions options;
+        if (!req.precondition_rv.empty()) options.precondition_resource_version = req.precondition_rv;
+        options.propagation_policy = "Background";
+        client.remove(resource, req.ns, req.name,
+                      [done](kube::client::Result<kube::client::DeleteResult> r) {
+                        WriteOutcome out;
+                        if (r) {
+                          out.ok = true;
+                          out.http_status = 200;
+                        } else {
+                          out.http_status = r.error().http_status;
+                          out.reason = r.error().reason;
+                          out.message = r.error().message;
+                          // Already gone is what a delete wants.
+                          out.ok = r.error().is_not_found();
+                        }
+                        done(std::move(out));
+                      },
+                      options);
+        return;
+      }
+    }
+  };
+}
+
+}  // namespace kueuepp::actors

@@ -1,0 +1,156 @@
+#include "actors/writer_actor.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/send.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+#include <spdlog/spdlog.h>
+
+#include <deque>
+#include <map>
+#include <tuple>
+
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+using Promise = caf::typed_response_promise<WriteOutcome>;
+
+struct Pending {
+  WriteRequest request;
+  Promise promise;
+  bool cancelled = false;  ///< superseded while waiting
+};
+
+using CoalesceKey = std::tuple<ObjectKind, WriteVerb, std::string, std::string>;
+
+struct WriterState {
+  static inline const char* name = "writer";
+  WriteTransport transport;
+  WriterOptions options;
+  std::deque<std::shared_ptr<Pending>> urgent;
+  std::deque<std::shared_ptr<Pending>> normal;
+  std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
+  std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
+  std::uint64_t next_id = 1;
+  std::uint64_t handled = 0;
+  std::uint64_t written = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t coalesced = 0;
+};
+
+using Self = writer_actor::stateful_pointer<WriterState>;
+
+CoalesceKey coalesce_key(const WriteRequest& r) { return {r.kind, r.verb, r.ns, r.name}; }
+
+std::shared_ptr<Pending> next_pending(WriterState& st) {
+  for (auto* lane : {&st.urgent, &st.normal}) {
+    while (!lane->empty()) {
+      auto p = lane->front();
+      lane->pop_front();
+      if (p->cancelled) continue;
+      if (p->request.coalesce) st.waiting_by_key.erase(coalesce_key(p->request));
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+void pump(Self self) {
+  auto& st = self->state;
+  while (st.in_flight.size() < st.options.max_in_flight) {
+    auto p = next_pending(st);
+    if (!p) return;
+    std::uint64_t id = st.next_id++;
+    st.in_flight.emplace(id, p);
+    // The transport answers on an io thread: back into the mailbox as a typed event.
+    writer_actor handle = self;  // copied into the callback; released when it runs
+    st.transport(p->request, [handle, id](WriteOutcome outcome) {
+      caf::anon_send(handle, WriteDone{id, std::move(outcome)});
+    });
+  }
+}
+
+std::string describe(const WriteRequest& r) {
+  std::string s(to_string(r.kind));
+  s += ' ';
+  if (!r.ns.empty()) s += r.ns + "/";
+  return s + r.name;
+}
+
+}  // namespace
+
+messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport transport, WriterOptions options) {
+  return system.spawn([transport = std::move(transport), options](Self self) -> writer_actor::behavior_type {
+    self->state.transport = transport;
+    self->state.options = options;
+    if (self->state.options.max_in_flight == 0) self->state.options.max_in_flight = 1;
+    return {
+        [self](WriteRequest& req) -> caf::result<WriteOutcome> {
+          auto& st = self->state;
+          ++st.handled;
+          auto p = std::make_shared<Pending>();
+          p->promise = self->make_response_promise<WriteOutcome>();
+          p->request = std::move(req);
+          if (p->request.coalesce) {
+            auto key = coalesce_key(p->request);
+            auto it = st.waiting_by_key.find(key);
+            if (it != st.waiting_by_key.end()) {
+              WriteOutcome superseded;
+              superseded.superseded = true;
+              superseded.message = "superseded by a newer write of the same object";
+              it->second->cancelled = true;
+              it->second->promise.deliver(superseded);
+              ++st.coalesced;
+            }
+            st.waiting_by_key[key] = p;
+          }
+          (p->request.urgent ? st.urgent : st.normal).push_back(p);
+          auto promise = p->promise;
+          pump(self);
+          return promise;
+        },
+        [self](WriteDone& done) {
+          auto& st = self->state;
+          ++st.handled;
+          auto it = st.in_flight.find(done.id);
+          if (it == st.in_flight.end()) return;
+          auto p = it->second;
+          st.in_flight.erase(it);
+          if (done.outcome.ok) {
+            ++st.written;
+          } else {
+            ++st.failed;
+            // Conflicts and NotFound are expected races (the caller re-decides); the
+            // rest deserve attention.
+            bool expected = done.outcome.http_status == 409 || done.outcome.http_status == 404;
+            auto level = expected ? spdlog::level::debug : spdlog::level::warn;
+            spdlog::log(level, "write failed: {} {}: {} {} {}", describe(p->request),
+                        done.outcome.http_status, done.outcome.reason, done.outcome.message,
+                        expected ? "" : "(the decision is rolled back and retried)");
+          }
+          p->promise.deliver(std::move(done.outcome));
+          pump(self);
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          auto& st = self->state;
+          json::object summary;
+          summary["inFlight"] = st.in_flight.size();
+          summary["queuedUrgent"] = st.urgent.size();
+          summary["queued"] = st.normal.size();
+          summary["written"] = st.written;
+          summary["failed"] = st.failed;
+          summary["coalesced"] = st.coalesced;
+          return ActorInfo{"writer", "writer", st.urgent.size() + st.normal.size(), st.handled,
+                           json::dump(summary)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

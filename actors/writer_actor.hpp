@@ -1,0 +1,26 @@
+#pragma once
+
+// The writer actor owns the controller's API write budget. Requests wait in two lanes:
+// urgent (admissions, evictions, job starts and stops) ahead of coalescable status
+// rewrites, of which only the newest per object is kept. At most `max_in_flight` writes
+// are outstanding; the client's rate limiter (QPS/burst) paces them further. Every
+// request gets exactly one WriteOutcome.
+
+#include <cstddef>
+
+#include "actors/write_transport.hpp"
+#include "messages/actor_handles.hpp"
+
+namespace caf {
+class actor_system;
+}
+
+namespace kueuepp::actors {
+
+struct WriterOptions {
+  std::size_t max_in_flight = 16;
+};
+
+messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport transport, WriterOptions options = {});
+
+}  // namespace kueuepp::actors

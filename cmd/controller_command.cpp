@@ -1,0 +1,301 @@
+// `kueuepp controller` (against a cluster) and `kueuepp standalone` (the embedded API
+// server with Kueue's CRDs, the controller and a job runner, driven with kubectl).
+// Both stop cleanly on SIGINT/SIGTERM: probes, controller (watches, then actors), job
+// runner, client, server, in that order.
+
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "actors/controller.hpp"
+#include "cmd/commands.hpp"
+#include "cmd/standalone/job_runner.hpp"
+#include "cmd/standalone/probe_server.hpp"
+#include "config/kueue_configuration.hpp"
+#include "kube/client/client.hpp"
+#include "kube/client/in_cluster.hpp"
+#include "kube/client/kubeconfig.hpp"
+#include "kube/json/yaml.hpp"
+#include "kube/server/api_server.hpp"
+
+namespace kueuepp::cmd {
+namespace {
+
+constexpr const char* kControllerUsage =
+    "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
+    "                          [--threads N] [--log-level LEVEL]\n"
+    "\n"
+    "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
+    "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
+    "  --config FILE            Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
+    "  --probe-listen ADDR:PORT /healthz, /readyz and /debug/... (default 127.0.0.1:8082)\n";
+
+constexpr const char* kStandaloneUsage =
+    "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
+    "                          [--crds PATH]... [--config FILE] [--probe-listen ADDR:PORT]\n"
+    "                          [--job-time-scale X] [--default-job-duration SECONDS] [--log-level LEVEL]\n"
+    "\n"
+    "Runs the embedded API server with Kueue's CRDs, the controller, and a job runner that runs\n"
+    "admitted Jobs for the duration their container asks for (`sleep N`).\n"
+    "  --listen ADDR:PORT        API server address (default 127.0.0.1:6443)\n"
+    "  --data-dir DIR            keep objects in DIR across restarts (default: memory only)\n"
+    "  --kubeconfig-out FILE     kubeconfig for kubectl (default ./kueuepp.kubeconfig)\n"
+    "  --crds PATH               CRD manifests (default: deploy/crds, else ../shared/kueue-crds)\n"
+    "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
+    "  --probe-listen ADDR:PORT  /healthz, /readyz and /debug/... (default 127.0.0.1:8082)\n"
+    "  --job-time-scale X        run jobs X times faster (default 1)\n";
+
+struct Flags {
+  // standalone
+  kube::server::ApiServerOptions server;
+  std::string kubeconfig_out = "kueuepp.kubeconfig";
+  double time_scale = 1.0;
+  std::chrono::milliseconds default_duration{10'000};
+  // controller
+  std::string kubeconfig;
+  // both
+  std::string config_file;
+  std::string probe_listen = "127.0.0.1:8082";
+  std::size_t threads = 2;
+  std::string log_level = "info";
+};
+
+std::string parse(Args args, Flags& f, bool standalone) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    std::string v;
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) return false;
+      out = std::string(args[++i]);
+      return true;
+    };
+    auto number = [&](double& out) -> bool {
+      if (!value(v)) return false;
+      try {
+        std::size_t used = 0;
+        out = std::stod(v, &used);
+        return used == v.size() && out > 0;
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
+    double d = 0;
+    if (a == "--config") {
+      if (!value(f.config_file)) return "--config needs a file";
+    } else if (a == "--probe-listen") {
+      if (!value(f.probe_listen)) return "--probe-listen needs ADDR:PORT";
+    } else if (a == "--log-level") {
+      if (!value(f.log_level)) return "--log-level needs a level";
+    } else if (a == "--threads") {
+      if (!number(d)) return "--threads needs a positive number";
+      f.threads = static_cast<std::size_t>(d);
+    } else if (!standalone && a == "--kubeconfig") {
+      if (!value(f.kubeconfig)) return "--kubeconfig needs a file";
+    } else if (standalone && a == "--listen") {
+      if (!value(f.server.listen)) return "--listen needs ADDR:PORT";
+    } else if (standalone && a == "--data-dir") {
+      if (!value(f.server.data_dir)) return "--data-dir needs a directory";
+    } else if (standalone && a == "--kubeconfig-out") {
+      if (!value(f.kubeconfig_out)) return "--kubeconfig-out needs a file";
+    } else if (standalone && a == "--crds") {
+      if (!value(v)) return "--crds needs a path";
+      f.server.crd_paths.push_back(v);
+    } else if (standalone && a == "--job-time-scale") {
+      if (!number(f.time_scale)) return "--job-time-scale needs a positive number";
+    } else if (standalone && a == "--default-job-duration") {
+      if (!number(d)) return "--default-job-duration needs a positive number of seconds";
+      f.default_duration = std::chrono::milliseconds(static_cast<std::int64_t>(d * 1000));
+    } else {
+      return "unknown argument \"" + std::string(a) + "\"";
+    }
+  }
+  return {};
+}
+
+Expected<config::KueueConfiguration> load_configuration(const std::string& path) {
+  if (path.empty()) return config::KueueConfiguration{};
+  std::ifstream in(path);
+  if (!in) return fail("cannot read the configuration file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto doc = json::parse_yaml(text.str());
+  if (!doc) return fail(path + ": " + doc.error().message);
+  auto cfg = config::decode_configuration(*doc);
+  if (!cfg) return fail(path + ": " + cfg.error().message);
+  return cfg;
+}
+
+actors::ControllerOptions controller_options(const config::KueueConfiguration& cfg, const Flags& f) {
+  actors::ControllerOptions o;
+  o.engine = cfg.engine;
+  o.jobs.manage_jobs_without_queue_name = cfg.manage_jobs_without_queue_name;
+  o.threads = f.threads;
+  return o;
+}
+
+sigset_t block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+/// /healthz, /readyz and /debug/... of a running controller.
+ProbeHandler probe_handler(actors::Controller& controller) {
+  return [&controller](const std::string& path, ProbeResponder respond) {
+    if (path == "/healthz" || path == "/livez") {
+      respond(200, "text/plain", "ok");
+    } else if (path == "/readyz") {
+      bool ready = controller.synced();
+      respond(ready ? 200 : 503, "text/plain", ready ? "ok" : "watches are still syncing");
+    } else if (path.rfind("/debug/", 0) == 0) {
+      controller.introspect(path, std::move(respond));
+    } else {
+      respond(404, "application/json",
+              R"({"error":"unknown path; try /healthz, /readyz, /debug/actors, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
+    }
+  };
+}
+
+/// Runs controller (+ probes) until a stop signal.
+int run_until_signal(const sigset_t& signals, kube::client::Client& client, const actors::ControllerOptions& options,
+                     const Flags& f, std::function<void()> after_start = {}) {
+  auto controller = actors::Controller::start(options, client);
+  if (!controller) {
+    spdlog::error("controller: {}", controller.error().message);
+    return 1;
+  }
+  auto probes = ProbeServer::start(f.probe_listen, probe_handler(**controller));
+  if (!probes) {
+    spdlog::error("{}", probes.error().message);
+    (*controller)->stop();
+    return 1;
+  }
+  spdlog::info("controller running; probes and introspection on http://{}/debug/actors", f.probe_listen);
+  if (after_start) after_start();
+  int signal = 0;
+  sigwait(&signals, &signal);
+  spdlog::info("received {}, stopping", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  (*probes)->stop();
+  (*controller)->stop();
+  return 0;
+}
+
+std::vector<std::string> default_crds() {
+  for (const char* dir : {"deploy/crds", "../shared/kueue-crds"}) {
+    if (std::filesystem::is_directory(dir)) return {dir};
+  }
+  return {};
+}
+
+}  // namespace
+
+int run_controller(Args args) {
+  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+    std::fputs(kControllerUsage, stdout);
+    return 0;
+  }
+  Flags f;
+  if (auto e = parse(args, f, false); !e.empty()) {
+    std::fprintf(stderr, "kueuepp controller: %s\n\n%s", e.c_str(), kControllerUsage);
+    return 2;
+  }
+  spdlog::set_level(spdlog::level::from_str(f.log_level));
+  auto cfg = load_configuration(f.config_file);
+  if (!cfg) {
+    std::fprintf(stderr, "kueuepp controller: %s\n", cfg.error().message.c_str());
+    return 2;
+  }
+  sigset_t signals = block_stop_signals();
+  kube::client::ConfigLoadOptions load;
+  load.kubeconfig_path = f.kubeconfig;
+  auto client_config = kube::client::load_client_config(load);
+  if (!client_config) {
+    std::fprintf(stderr, "kueuepp controller: %s\n", client_config.error().message.c_str());
+    return 1;
+  }
+  kube::client::ClientOptions client_options;
+  client_options.qps = cfg->client_qps;
+  client_options.burst = cfg->client_burst;
+  auto client = kube::client::Client::create(*client_config, client_options);
+  if (!client) {
+    std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
+    return 1;
+  }
+  int rc = run_until_signal(signals, **client, controller_options(*cfg, f), f);
+  (*client)->shutdown();
+  return rc;
+}
+
+int run_standalone(Args args) {
+  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+    std::fputs(kStandaloneUsage, stdout);
+    return 0;
+  }
+  Flags f;
+  if (auto e = parse(args, f, true); !e.empty()) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n\n%s", e.c_str(), kStandaloneUsage);
+    return 2;
+  }
+  spdlog::set_level(spdlog::level::from_str(f.log_level));
+  auto cfg = load_configuration(f.config_file);
+  if (!cfg) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n", cfg.error().message.c_str());
+    return 2;
+  }
+  if (f.server.crd_paths.empty()) f.server.crd_paths = default_crds();
+  if (f.server.crd_paths.empty()) {
+    std::fprintf(stderr, "kueuepp standalone: no CRDs found (looked for deploy/crds and ../shared/kueue-crds); "
+                         "pass --crds DIR\n");
+    return 2;
+  }
+  sigset_t signals = block_stop_signals();
+  auto server = kube::server::ApiServer::start(f.server);
+  if (!server) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n", server.error().message.c_str());
+    return 1;
+  }
+  if (auto st = (*server)->write_kubeconfig(f.kubeconfig_out); !st) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n", st.error().message.c_str());
+    return 1;
+  }
+  kube::client::ConfigLoadOptions load;
+  load.kubeconfig_path = f.kubeconfig_out;
+  auto client_config = kube::client::load_client_config(load);
+  if (!client_config) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n", client_config.error().message.c_str());
+    return 1;
+  }
+  kube::client::ClientOptions client_options;
+  client_options.qps = cfg->client_qps;
+  client_options.burst = cfg->client_burst;
+  auto client = kube::client::Client::create(*client_config, client_options);
+  if (!client) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n", client.error().message.c_str());
+    return 1;
+  }
+  auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
+  int rc = run_until_signal(signals, **client, controller_options(*cfg, f), f, [&] {
+    std::printf(
+        "kueuepp standalone is running: API server %s, kubeconfig %s\n"
+        "  kubectl --kubeconfig %s apply -f ../shared/kueue-examples/getting-started/\n"
+        "  kubectl --kubeconfig %s get clusterqueues,localqueues,workloads,jobs -A\n"
+        "  curl http://%s/debug/actors\n",
+        (*server)->url().c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(),
+        f.probe_listen.c_str());
+    std::fflush(stdout);
+  });
+  runner->stop();
+  (*client)->shutdown();
+  (*server)->stop();
+  return rc;
+}
+
+}  // namespace kueuepp::cmd

@@ -1,0 +1,57 @@
+#pragma once
+
+// Any actor -> writer actor: one write to the API server, answered with WriteOutcome
+// (a request/response pair; the writer always answers, also when a later request for
+// the same object superseded this one).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "kube/json/json.hpp"
+#include "messages/object_kind.hpp"
+#include "messages/watch_events.hpp"
+
+namespace kueuepp::messages {
+
+enum class WriteVerb : std::uint8_t {
+  MergePatch,        ///< JSON merge patch of the object
+  MergePatchStatus,  ///< JSON merge patch of the status subresource
+  Create,
+  Update,  ///< PUT of the whole object (its resourceVersion is the precondition)
+  Delete,
+};
+
+struct WriteRequest {
+  ObjectKind kind = ObjectKind::Workload;
+  WriteVerb verb = WriteVerb::MergePatchStatus;
+  std::string ns;
+  std::string name;
+  std::shared_ptr<const json::value> body;
+  /// Patches: written as metadata.resourceVersion, so the server refuses (409) a write
+  /// based on a state that changed since it was decided. Empty: unconditional.
+  std::string precondition_rv;
+  /// A later coalescable request for the same object and verb replaces this one while
+  /// it waits for budget (status rewrites); admissions are never coalesced.
+  bool coalesce = false;
+  /// Sent ahead of everything coalescable (admissions, evictions, job starts).
+  bool urgent = false;
+};
+
+struct WriteOutcome {
+  bool ok = false;
+  bool superseded = false;  ///< replaced by a later request for the same object
+  int http_status = 0;      ///< 0: no answer (connection error, shutdown)
+  std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...)
+  std::string message;
+  ObjectPtr object;  ///< the object as written (ok only)
+};
+
+/// The writer's own message: a write it issued has completed (sent from the client's
+/// io thread).
+struct WriteDone {
+  std::uint64_t id = 0;
+  WriteOutcome outcome;
+};
+
+}  // namespace kueuepp::messages
