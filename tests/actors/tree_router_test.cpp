@@ -1,0 +1,136 @@
+// The snapshot actor's routing: every object reaches the tree that needs it, moves with
+// its ClusterQueue, and trees come and go with their queues.
+
+#include <gtest/gtest.h>
+
+#include "actors/tree_router.hpp"
+
+namespace kueuepp::actors {
+namespace {
+
+using messages::ObjectChanged;
+using messages::ObjectKind;
+using messages::ObjectPtr;
+using messages::TreeObjectChange;
+
+ObjectPtr object(std::string_view json_text) {
+  auto doc = json::parse(json_text);
+  EXPECT_TRUE(doc) << json_text;
+  return std::make_shared<const kube::client::Object>(std::move(*doc));
+}
+
+ObjectPtr cluster_queue(const std::string& name, const std::string& cohort) {
+  std::string spec = cohort.empty() ? "{}" : R"({"cohortName":")" + cohort + R"("})";
+  return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")" + name +
+                R"("},"spec":)" + spec + "}");
+}
+
+ObjectPtr cohort(const std::string& name, const std::string& parent) {
+  std::string spec = parent.empty() ? "{}" : R"({"parentName":")" + parent + R"("})";
+  return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Cohort","metadata":{"name":")" + name +
+                R"("},"spec":)" + spec + "}");
+}
+
+ObjectPtr local_queue(const std::string& name, const std::string& cq) {
+  return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":")" + name +
+                R"(","namespace":"ns"},"spec":{"clusterQueue":")" + cq + R"("}})");
+}
+
+ObjectPtr workload(const std::string& name, const std::string& queue) {
+  return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" + name +
+                R"(","namespace":"ns","uid":"u-)" + name + R"("},"spec":{"queueName":")" + queue +
+                R"(","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}]}})");
+}
+
+ObjectPtr flavor(const std::string& name) {
+  return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":")" + name +
+                R"("},"spec":{}})");
+}
+
+TreeRouter::Output change(TreeRouter& r, ObjectKind kind, ObjectPtr obj, bool deleted = false) {
+  TreeRouter::Output out;
+  r.on_changed(ObjectChanged{kind, deleted, std::move(obj)}, out);
+  return out;
+}
+
+/// "+Kind/key" or "-Kind/key" per change, for compact expectations.
+std::vector<std::string> summary(const std::vector<TreeObjectChange>& changes) {
+  std::vector<std::string> s;
+  for (const auto& c : changes) s.push_back((c.removed ? "-" : "+") + std::string(to_string(c.kind)) + "/" + c.key);
+  return s;
+}
+
+TEST(TreeRouter, AQueueWithoutCohortIsItsOwnTreeSeededWithClusterWideObjects) {
+  TreeRouter r;
+  change(r, ObjectKind::ResourceFlavor, flavor("f"));
+  auto out = change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
+  EXPECT_EQ(out.created, std::vector<std::string>{"cq/a"});
+  EXPECT_EQ(summary(out.batches["cq/a"]), (std::vector<std::string>{"+ResourceFlavor/f", "+ClusterQueue/a"}));
+}
+
+TEST(TreeRouter, QueuesOfOneCohortHierarchyShareTheRootsTree) {
+  TreeRouter r;
+  change(r, ObjectKind::Cohort, cohort("child", "root"));
+  change(r, ObjectKind::Cohort, cohort("root", ""));
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", "child"));
+  change(r, ObjectKind::ClusterQueue, cluster_queue("b", "root"));
+  EXPECT_EQ(r.trees(), std::vector<std::string>{"cohort/root"});
+  EXPECT_EQ(r.tree_of_cluster_queue("a"), "cohort/root");
+  EXPECT_EQ(r.tree_of_cluster_queue("b"), "cohort/root");
+}
+
+TEST(TreeRouter, WorkloadsFollowTheirLocalQueueAndWaitForIt) {
+  TreeRouter r;
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
+  auto early = change(r, ObjectKind::Workload, workload("w", "lq"));
+  EXPECT_TRUE(early.batches.empty());  // its LocalQueue does not exist yet
+  EXPECT_EQ(r.unrouted_workloads(), 1u);
+  auto out = change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  EXPECT_EQ(summary(out.batches["cq/a"]), (std::vector<std::string>{"+LocalQueue/ns/lq", "+Workload/ns/w"}));
+  EXPECT_EQ(r.tree_of_workload("ns/w"), "cq/a");
+}
+
+TEST(TreeRouter, AQueueChangingCohortMovesWithEverythingItHolds) {
+  TreeRouter r;
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", "x"));
+  change(r, ObjectKind::ClusterQueue, cluster_queue("b", "y"));
+  change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  change(r, ObjectKind::Workload, workload("w", "lq"));
+  auto out = change(r, ObjectKind::ClusterQueue, cluster_queue("a", "y"));
+  EXPECT_EQ(out.retired, std::vector<std::string>{"cohort/x"});
+  EXPECT_EQ(out.batches.count("cohort/x"), 0u);  // a retired tree gets nothing more
+  auto moved = summary(out.batches["cohort/y"]);
+  EXPECT_NE(std::find(moved.begin(), moved.end(), "+ClusterQueue/a"), moved.end());
+  EXPECT_NE(std::find(moved.begin(), moved.end(), "+LocalQueue/ns/lq"), moved.end());
+  EXPECT_NE(std::find(moved.begin(), moved.end(), "+Workload/ns/w"), moved.end());
+  EXPECT_EQ(r.tree_of_workload("ns/w"), "cohort/y");
+}
+
+TEST(TreeRouter, DeletingTheLastQueueRetiresTheTree) {
+  TreeRouter r;
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
+  auto out = change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""), true);
+  EXPECT_EQ(out.retired, std::vector<std::string>{"cq/a"});
+  EXPECT_TRUE(r.trees().empty());
+}
+
+TEST(TreeRouter, AnUndecodableObjectIsReportedAndNotRouted) {
+  TreeRouter r;
+  auto out = change(r, ObjectKind::ClusterQueue,
+                    object(R"({"kind":"ClusterQueue","metadata":{"name":"bad"},"spec":{"resourceGroups":"nope"}})"));
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_NE(out.errors[0].find("ClusterQueue bad"), std::string::npos);
+  EXPECT_TRUE(r.trees().empty());
+}
+
+TEST(TreeRouter, CohortCyclesStillGiveEveryMemberTheSameTree) {
+  TreeRouter r;
+  change(r, ObjectKind::Cohort, cohort("p", "q"));
+  change(r, ObjectKind::Cohort, cohort("q", "p"));
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", "p"));
+  change(r, ObjectKind::ClusterQueue, cluster_queue("b", "q"));
+  EXPECT_EQ(r.tree_of_cluster_queue("a"), r.tree_of_cluster_queue("b"));
+}
+
+}  // namespace
+}  // namespace kueuepp::actors

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# End to end, as a user would: `kueuepp standalone`, then kubectl applies Kueue's
+# getting-started example and submits six 3-CPU Jobs against the 9-CPU ClusterQueue.
+# Checked from the API objects only: never more than three Jobs admitted at once,
+# the rest wait with a reason, and every Job runs and completes as others finish.
+#
+# usage: getting_started_test.sh KUEUEPP_BINARY SHARED_DIR
+set -euo pipefail
+bin=$1
+shared=$2
+if [ ! -d "$shared/kueue-crds" ] || ! command -v kubectl >/dev/null; then
+  echo "skipped: needs $shared/kueue-crds and kubectl"
+  exit 77
+fi
+tmp=$(mktemp -d)
+"$bin" standalone --listen 127.0.0.1:0 --probe-listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" \
+  --crds "$shared/kueue-crds" --job-time-scale 10 >"$tmp/log" 2>&1 &
+pid=$!
+cleanup() {
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  echo "--- kueuepp log"
+  tail -50 "$tmp/log"
+  exit 1
+}
+k() { kubectl --kubeconfig "$tmp/kc" --request-timeout=10s "$@"; }
+
+for _ in $(seq 100); do
+  [ -s "$tmp/kc" ] && k get ns default >/dev/null 2>&1 && break
+  sleep 0.2
+done
+k get ns default >/dev/null || fail "the API server did not come up"
+
+k apply -f "$shared/kueue-examples/getting-started/quick-start-setup.yaml" >/dev/null
+for i in 1 2 3 4 5 6; do
+  sed "s/name: sample-job\$/name: sample-job-$i/" "$shared/kueue-examples/getting-started/quick-start-job.yaml" |
+    k create -f - >/dev/null
+done
+
+max_running=0
+saw_waiting_reason=0
+for _ in $(seq 300); do
+  # Admitted and not finished: each holds 3 CPU of the 9-CPU queue.
+  running=$(k get workloads -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Admitted")].status}{"/"}{.status.conditions[?(@.type=="Finished")].status}{"\n"}{end}' |
+    grep -c '^True/$' || true)
+  [ "$running" -le 3 ] || fail "$running workloads admitted at once; the quota allows 3"
+  [ "$running" -gt "$max_running" ] && max_running=$running
+  if k get workloads -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="QuotaReserved")].message}{"\n"}{end}' |
+    grep -q 'insufficient unused quota for cpu in flavor default-flavor'; then
+    saw_waiting_reason=1
+  fi
+  done_jobs=$(k get jobs -o jsonpath='{range .items[*]}{.status.succeeded}{"\n"}{end}' | grep -c '^3$' || true)
+  [ "$done_jobs" -eq 6 ] && break
+  sleep 0.2
+done
+[ "$done_jobs" -eq 6 ] || fail "only $done_jobs of 6 jobs completed"
+[ "$max_running" -eq 3 ] || fail "at most $max_running jobs ran at once; expected the queue to fill its 9 CPUs"
+[ "$saw_waiting_reason" -eq 1 ] || fail "no waiting workload said why it waits"
+finished=$(k get workloads -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Finished")].status}{"\n"}{end}' | grep -c True || true)
+[ "$finished" -eq 6 ] || fail "$finished of 6 workloads finished"
+echo "PASS: 6 jobs, at most 3 admitted at once, all completed and their workloads finished"
