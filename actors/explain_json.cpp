@@ -1,31 +1,12 @@
 #include "actors/explain_json.hpp"
 
+#include "actors/workload_status_writes.hpp"
 #include "core/quantity.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
 
 namespace {
-
-json::object admission_json(const core::Admission& a) {
-  json::object o;
-  o["clusterQueue"] = a.cluster_queue;
-  json::array sets;
-  for (const auto& ps : a.pod_set_assignments) {
-    json::object p;
-    p["name"] = ps.name;
-    json::object flavors;
-    for (const auto& [res, flavor] : ps.flavors) flavors[res] = flavor;
-    p["flavors"] = std::move(flavors);
-    json::object usage;
-    for (const auto& [res, q] : ps.resource_usage) usage[res] = q.to_string();
-    p["resourceUsage"] = std::move(usage);
-    if (ps.count) p["count"] = *ps.count;
-    sets.push_back(std::move(p));
-  }
-  o["podSetAssignments"] = std::move(sets);
-  return o;
-}
 
 json::object workload_json(const core::WorkloadView& v) {
   json::object o;

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "actors/workload_status_writes.hpp"
 #include "core/jobs/job_workload.hpp"
 #include "kube/client/conditions.hpp"
 
@@ -52,17 +53,6 @@ bool job_finished(const Object& job, std::string& reason, std::string& message) 
     return true;
   }
   return false;
-}
-
-json::value status_conditions(const Object& wl, std::initializer_list<Condition> changes, core::Time now) {
-  Object copy;
-  if (const auto* existing = wl.find({"status", "conditions"})) copy.ensure({"status", "conditions"}) = *existing;
-  for (Condition c : changes) {
-    c.observed_generation = wl.generation();
-    copy.set_condition(c, core::format_rfc3339(now));
-  }
-  const auto* out = copy.find({"status", "conditions"});
-  return out ? *out : json::value(json::array());
 }
 
 /// The pod template's scheduling fields as the Workload recorded them at creation (the
@@ -297,7 +287,7 @@ std::vector<JobWrite> reconcile_job(const Object& job, const Object* wl, const J
   if (finished) {
     json::object status;
     status["conditions"] =
-        status_conditions(*wl, {Condition{"Finished", "True", finish_reason, finish_message, "", {}}}, ctx.now);
+        conditions_after(*wl, {Condition{"Finished", "True", finish_reason, finish_message, "", {}}}, ctx.now);
     writes.push_back(workload_status(*wl, std::move(status), "finished workload"));
     return writes;
   }
@@ -314,7 +304,7 @@ std::vector<JobWrite> reconcile_job(const Object& job, const Object* wl, const J
       auto ev = *wl->condition("Evicted");
       json::object status;
       status["admission"] = nullptr;
-      status["conditions"] = status_conditions(
+      status["conditions"] = conditions_after(
           *wl,
           {Condition{"QuotaReserved", "False", "Pending", ev.message, "", {}},
            Condition{"Admitted", "False", "NoReservation", "The workload has no reservation", "", {}},

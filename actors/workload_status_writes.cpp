@@ -8,11 +8,6 @@ namespace kueuepp::actors {
 using kube::client::Condition;
 using kube::client::Object;
 
-namespace {
-
-/// The object's conditions with `changes` applied (Kubernetes semantics: the
-/// transition time moves only when the status flips). Merge patches replace lists
-/// whole, so the patch carries the full list.
 json::value conditions_after(const Object& workload, std::initializer_list<Condition> changes, core::Time now) {
   Object copy;
   if (const auto* existing = workload.find({"status", "conditions"})) copy.ensure({"status", "conditions"}) = *existing;
@@ -45,8 +40,8 @@ json::value admission_json(const core::Admission& a) {
   return o;
 }
 
+namespace {
 bool condition_true(const Object& o, std::string_view type) { return o.condition_true(type); }
-
 }  // namespace
 
 json::value admission_status_patch(const Object& workload, const core::AdmissionDecision& d, core::Time now) {

@@ -4,11 +4,21 @@
 // ClusterQueue/LocalQueue status, in Kueue's exact shapes (built by kube/jobs).
 
 #include "core/engine/decisions.hpp"
+#include "kube/client/conditions.hpp"
 #include "kube/client/object.hpp"
 #include "kube/json/json.hpp"
 #include "messages/status_protocol.hpp"
 
 namespace kueuepp::actors {
+
+/// status.admission in the Workload API's shape.
+json::value admission_json(const core::Admission& admission);
+
+/// The object's status.conditions with `changes` applied (Kubernetes semantics: the
+/// transition time moves only when the status flips), as a whole list: merge patches
+/// replace lists whole.
+json::value conditions_after(const kube::client::Object& object,
+                             std::initializer_list<kube::client::Condition> changes, core::Time now);
 
 /// Merge-patch documents for the Workload status subresource.
 json::value admission_status_patch(const kube::client::Object& workload, const core::AdmissionDecision& d,

@@ -188,6 +188,19 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
   return 0;
 }
 
+/// The API client: kubeconfig (or in-cluster) configuration, Kueue's QPS and burst.
+Expected<std::unique_ptr<kube::client::Client>> make_client(const std::string& kubeconfig,
+                                                            const config::KueueConfiguration& cfg) {
+  kube::client::ConfigLoadOptions load;
+  load.kubeconfig_path = kubeconfig;
+  auto client_config = kube::client::load_client_config(load);
+  if (!client_config) return fail(client_config.error().message);
+  kube::client::ClientOptions options;
+  options.qps = cfg.client_qps;
+  options.burst = cfg.client_burst;
+  return kube::client::Client::create(*client_config, options);
+}
+
 std::vector<std::string> default_crds() {
   for (const char* dir : {"deploy/crds", "../shared/kueue-crds"}) {
     if (std::filesystem::is_directory(dir)) return {dir};
@@ -214,17 +227,7 @@ int run_controller(Args args) {
     return 2;
   }
   sigset_t signals = block_stop_signals();
-  kube::client::ConfigLoadOptions load;
-  load.kubeconfig_path = f.kubeconfig;
-  auto client_config = kube::client::load_client_config(load);
-  if (!client_config) {
-    std::fprintf(stderr, "kueuepp controller: %s\n", client_config.error().message.c_str());
-    return 1;
-  }
-  kube::client::ClientOptions client_options;
-  client_options.qps = cfg->client_qps;
-  client_options.burst = cfg->client_burst;
-  auto client = kube::client::Client::create(*client_config, client_options);
+  auto client = make_client(f.kubeconfig, *cfg);
   if (!client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
     return 1;
@@ -266,17 +269,7 @@ int run_standalone(Args args) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", st.error().message.c_str());
     return 1;
   }
-  kube::client::ConfigLoadOptions load;
-  load.kubeconfig_path = f.kubeconfig_out;
-  auto client_config = kube::client::load_client_config(load);
-  if (!client_config) {
-    std::fprintf(stderr, "kueuepp standalone: %s\n", client_config.error().message.c_str());
-    return 1;
-  }
-  kube::client::ClientOptions client_options;
-  client_options.qps = cfg->client_qps;
-  client_options.burst = cfg->client_burst;
-  auto client = kube::client::Client::create(*client_config, client_options);
+  auto client = make_client(f.kubeconfig_out, *cfg);
   if (!client) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", client.error().message.c_str());
     return 1;
