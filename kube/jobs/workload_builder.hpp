@@ -1,0 +1,66 @@
+#pragma once
+
+// The Workload Kueue creates for a batch/v1 Job (jobframework.ConstructWorkload plus
+// prepareWorkload): named by workload_name_for_job, in the Job's namespace, controlled by
+// the Job (garbage-collected with it), protected by Kueue's resource-in-use finalizer,
+// labelled with the Job's uid, queued to the Job's LocalQueue, with the Job's pod set
+// "main" and its priority resolved from the WorkloadPriorityClass label or the pod's
+// PriorityClass. The Job is validated as Kueue's job webhook validates it first, and every
+// error names the Job and the field.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/expected.hpp"
+#include "kube/client/kinds/workload.hpp"
+#include "kube/client/object.hpp"
+
+namespace kueuepp::kube::jobs {
+
+/// A priority class's value by name; nullopt when it does not exist.
+using PriorityLookup = std::function<std::optional<std::int32_t>(std::string_view name)>;
+
+struct BuildOptions {
+  /// The LocalQueue for Jobs without the queue-name label (manageJobsWithoutQueueName with
+  /// a default LocalQueue). Empty: such Jobs are not managed and building fails.
+  std::string default_queue;
+  /// Kueue feature gates, with Kueue's defaults.
+  bool partial_admission = true;
+  bool topology_aware_scheduling = true;
+  bool short_workload_names = false;
+  bool admission_gated_by = true;
+  /// Configuration labelKeysToCopy: Job labels copied onto the Workload.
+  std::vector<std::string> label_keys_to_copy;
+  /// WorkloadPriorityClass values (kueue.x-k8s.io/priority-class label).
+  PriorityLookup workload_priority_class;
+  /// PriorityClass values (the pod template's priorityClassName). The built-in
+  /// system-cluster-critical and system-node-critical are known without it.
+  PriorityLookup priority_class;
+  /// The PriorityClass with globalDefault=true (the lowest-valued one if several), used
+  /// when neither the label nor the pod names a class.
+  std::optional<std::pair<std::string, std::int32_t>> default_priority_class;
+};
+
+/// What Kueue's job webhook rejects on create: an invalid queue-name label,
+/// max-exec-time-seconds that is not a positive integer, a job-min-parallelism that is not
+/// an integer in (0, pod count), job-completions-equal-parallelism that is not a boolean or
+/// is true for a NonIndexed Job or one whose completions differ from parallelism.
+Status validate_job(const client::Object& job);
+
+struct WorkloadPriority {
+  std::optional<client::PriorityClassRef> ref;
+  std::int32_t value = 0;
+};
+
+/// Kueue's ExtractPriority for a Job. Fails when the named class does not exist.
+Expected<WorkloadPriority> job_priority(const client::Object& job, const BuildOptions& options);
+
+/// The Workload object to create for `job`.
+Expected<client::Object> build_workload(const client::Object& job, const BuildOptions& options);
+
+}  // namespace kueuepp::kube::jobs
