@@ -5,9 +5,10 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <map>
 
-#include "actors/workload_status_writes.hpp"
+#include "kube/jobs/queue_status.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -24,7 +25,7 @@ struct ClusterQueueState {
   bool have_snapshot = false;
   /// What we last wrote (or are writing), to skip unchanged rewrites.
   std::optional<json::value> written_status;
-  std::map<std::string, json::value> written_lq_status;
+  std::map<std::string, std::optional<json::value>> written_lq_status;
   std::uint64_t handled = 0;
   std::uint64_t status_writes = 0;
 };
@@ -62,24 +63,38 @@ void write_status(Self self, ObjectKind kind, std::string ns, std::string name, 
           [what](caf::error& err) { spdlog::warn("status of {} not written: {}", what, caf::to_string(err)); });
 }
 
+/// Writes `status` unless it is what we last wrote, or what the object already shows.
+void maybe_write(Self self, ObjectKind kind, const std::string& ns, const std::string& name, const ObjectPtr& object,
+                 std::optional<json::value>& written, json::value status) {
+  if (written && *written == status) return;
+  const json::value* current = object ? object->find({"status"}) : nullptr;
+  if (!written && kube::jobs::status_unchanged(current, status)) {
+    written = std::move(status);
+    return;
+  }
+  written = status;
+  write_status(self, kind, ns, name, std::move(status));
+}
+
 void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
   auto& st = self->state;
   core::Time now = now_of(st);
-  const json::value* current = st.written_status ? &*st.written_status : nullptr;
-  json::value status = cluster_queue_status(snap, current, now);
-  if (!st.written_status || *st.written_status != status) {
-    st.written_status = status;
-    write_status(self, ObjectKind::ClusterQueue, "", st.name, std::move(status));
+  if (snap.object) {
+    maybe_write(self, ObjectKind::ClusterQueue, "", st.name, snap.object, st.written_status,
+                kube::jobs::cluster_queue_status(snap.view, *snap.object, now));
   }
   for (const auto& lq : snap.local_queues) {
+    if (!lq.object) continue;  // workloads name a LocalQueue that does not exist (yet)
     std::string key = lq.ns + "/" + lq.name;
-    auto it = st.written_lq_status.find(key);
-    json::value lq_status = local_queue_status(lq, snap, it == st.written_lq_status.end() ? nullptr : &it->second, now);
-    if (it == st.written_lq_status.end() || it->second != lq_status) {
-      st.written_lq_status[key] = lq_status;
-      write_status(self, ObjectKind::LocalQueue, lq.ns, lq.name, std::move(lq_status));
-    }
+    auto& written = st.written_lq_status[key];
+    maybe_write(self, ObjectKind::LocalQueue, lq.ns, lq.name, lq.object, written,
+                kube::jobs::local_queue_status(*lq.object, lq.counts, &snap.view, now));
   }
+  // Forget LocalQueues that left this ClusterQueue.
+  std::erase_if(st.written_lq_status, [&snap](const auto& kv) {
+    return std::none_of(snap.local_queues.begin(), snap.local_queues.end(),
+                        [&kv](const LocalQueueCounts& lq) { return lq.ns + "/" + lq.name == kv.first; });
+  });
   st.last = std::move(snap);
   st.have_snapshot = true;
 }

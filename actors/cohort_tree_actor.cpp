@@ -13,8 +13,8 @@
 
 #include "actors/cluster_queue_actor.hpp"
 #include "actors/explain_json.hpp"
-#include "actors/workload_status_writes.hpp"
 #include "core/engine/engine.hpp"
+#include "kube/jobs/workload_status.hpp"
 
 namespace kueuepp::actors {
 
@@ -29,6 +29,7 @@ struct TreeState {
   std::unique_ptr<core::Engine> engine;
   std::unordered_map<std::string, ObjectPtr> workloads;  ///< latest JSON per workload key
   std::map<std::string, ObjectPtr> cluster_queues;
+  std::map<std::string, ObjectPtr> local_queues;  ///< ns/name -> object
   std::map<std::string, cluster_queue_actor> cq_actors;
   std::set<std::string> writing_admissions;
   bool publish_scheduled = false;
@@ -87,6 +88,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
       case ObjectKind::LocalQueue: {
         auto slash = c.key.find('/');
         e.remove_local_queue(c.key.substr(0, slash), c.key.substr(slash + 1));
+        st.local_queues.erase(c.key);
         break;
       }
       case ObjectKind::WorkloadPriorityClass: e.remove_workload_priority_class(c.key); break;
@@ -98,7 +100,8 @@ void apply_change(Self self, const TreeObjectChange& c) {
         st.workloads.erase(c.key);
         st.writing_admissions.erase(c.key);
         break;
-      case ObjectKind::Job: break;
+      case ObjectKind::Job:
+      case ObjectKind::Event: break;
     }
     return;
   }
@@ -114,6 +117,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
             st.cluster_queues[c.key] = c.object;
             ensure_cq_actor(self, c.key);
           }
+          if constexpr (std::is_same_v<T, core::LocalQueue>) st.local_queues[c.key] = c.object;
         }
       },
       *c.model);
@@ -168,27 +172,30 @@ void carry_out(Self self, core::Decisions decisions) {
   for (auto& a : decisions.admissions) {
     auto it = st.workloads.find(a.workload);
     if (it == st.workloads.end() || !it->second) continue;
+    auto patch = kube::jobs::admission_patch(*it->second, a, now);
+    if (!patch) continue;  // the object already records exactly this admission
     st.writing_admissions.insert(a.workload);
     std::string key = a.workload;
-    write_workload_status(self, key, admission_status_patch(*it->second, a, now), true, true,
-                          [self, key](const WriteOutcome& o) {
-                            auto& s = self->state;
-                            s.writing_admissions.erase(key);
-                            if (o.ok) return;
-                            // Not written: the quota the engine assumed is given back and
-                            // the workload competes again (Kueue's assume/forget).
-                            ++s.rolled_back;
-                            spdlog::info("tree {}: admission of {} not written ({} {}); requeued", s.name, key,
-                                         o.http_status, o.reason.empty() ? o.message : o.reason);
-                            (void)s.engine->forget_admission(key);
-                            mark_dirty(self);
-                          });
+    write_workload_status(self, key, std::move(*patch), true, true, [self, key](const WriteOutcome& o) {
+      auto& s = self->state;
+      s.writing_admissions.erase(key);
+      if (o.ok) return;
+      // Not written: the quota the engine assumed is given back and the workload
+      // competes again (Kueue's assume/forget).
+      ++s.rolled_back;
+      spdlog::info("tree {}: admission of {} not written ({} {}); requeued", s.name, key, o.http_status,
+                   o.reason.empty() ? o.message : o.reason);
+      (void)s.engine->forget_admission(key);
+      mark_dirty(self);
+    });
   }
   for (auto& ev : decisions.evictions) {
     auto it = st.workloads.find(ev.workload);
     if (it == st.workloads.end() || !it->second) continue;
+    auto patch = kube::jobs::eviction_patch(*it->second, ev, now);
+    if (!patch) continue;
     std::string key = ev.workload;
-    write_workload_status(self, key, eviction_status_patch(*it->second, ev, now), true, false,
+    write_workload_status(self, key, std::move(*patch), true, false,
                           [self, key](const WriteOutcome& o) {
                             if (o.ok || o.superseded || o.http_status == 404) return;
                             spdlog::warn("tree {}: eviction of {} not written: {} {}", self->state.name, key,
@@ -198,8 +205,9 @@ void carry_out(Self self, core::Decisions decisions) {
   for (auto& p : decisions.pending) {
     auto it = st.workloads.find(p.workload);
     if (it == st.workloads.end() || !it->second) continue;
-    write_workload_status(self, p.workload, pending_status_patch(*it->second, p, now), false, false,
-                          [](const WriteOutcome&) {});
+    auto patch = kube::jobs::pending_patch(*it->second, p, now);
+    if (!patch) continue;
+    write_workload_status(self, p.workload, std::move(*patch), false, false, [](const WriteOutcome&) {});
   }
 }
 
@@ -267,8 +275,46 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq,
     for (const auto& [key, counts] : lqs->second) snap.local_queues.push_back(counts);
   }
   auto obj = st.cluster_queues.find(cq);
-  if (obj != st.cluster_queues.end() && obj->second) snap.generation = obj->second->generation();
+  if (obj != st.cluster_queues.end() && obj->second) {
+    snap.object = obj->second;
+    snap.generation = obj->second->generation();
+  }
   return snap;
+}
+
+using LocalQueueCountsByCq = std::map<std::string, std::map<std::string, LocalQueueCounts>>;
+
+/// Every LocalQueue of the tree's ClusterQueues, with the counts and usage of its
+/// workloads (LocalQueues without workloads report zeros), from one pass.
+LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
+  LocalQueueCountsByCq out;
+  auto entry = [&out](const std::string& cq, const std::string& ns, const std::string& name) -> LocalQueueCounts& {
+    auto& c = out[cq][ns + "/" + name];
+    c.ns = ns;
+    c.name = name;
+    return c;
+  };
+  for (const auto& [key, lq] : st.local_queues) {
+    if (!lq) continue;
+    entry(std::string(lq->string_at({"spec", "clusterQueue"})), std::string(lq->namespace_name()),
+          std::string(lq->name()))
+        .object = lq;
+  }
+  for (const auto& [key, obj] : st.workloads) {
+    if (!obj) continue;
+    auto view = st.engine->workload(key, false);
+    if (!view || view->finished || view->cluster_queue.empty()) continue;
+    auto& c = entry(view->cluster_queue, std::string(obj->namespace_name()),
+                    std::string(obj->string_at({"spec", "queueName"})));
+    if (view->reserved) {
+      ++c.counts.reserving;
+      if (view->admitted) ++c.counts.admitted;
+      if (view->admission) kube::jobs::add_admission_usage(c.counts, *view->admission, view->admitted);
+    } else {
+      ++c.counts.pending;
+    }
+  }
+  return out;
 }
 
 void publish(Self self) {
@@ -276,25 +322,7 @@ void publish(Self self) {
   st.publish_scheduled = false;
   if (!st.status_dirty) return;
   st.status_dirty = false;
-  // LocalQueue counts, per ClusterQueue, from one pass over the tree's workloads.
-  std::map<std::string, std::map<std::string, LocalQueueCounts>> lq_counts;
-  for (const auto& [key, obj] : st.workloads) {
-    if (!obj) continue;
-    auto view = st.engine->workload(key, false);
-    if (!view || view->finished || view->cluster_queue.empty()) continue;
-    std::string ns(obj->namespace_name());
-    std::string lq(obj->string_at({"spec", "queueName"}));
-    auto& counts = lq_counts[view->cluster_queue][ns + "/" + lq];
-    counts.ns = ns;
-    counts.name = lq;
-    if (view->reserved) {
-      ++counts.reserving;
-      if (view->admitted) ++counts.admitted;
-    } else {
-      ++counts.pending;
-    }
-  }
-  // LocalQueues without workloads still get their (zero) counts.
+  auto lq_counts = local_queue_counts(st);
   for (const auto& [cq, actor] : st.cq_actors) {
     self->send(actor, snapshot_of(st, cq, lq_counts));
   }

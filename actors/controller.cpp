@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "actors/cohort_tree_actor.hpp"
+#include "actors/event_recorder.hpp"
 #include "actors/introspection_actor.hpp"
 #include "actors/job_actor.hpp"
 #include "actors/scheduler_actor.hpp"
@@ -47,6 +48,7 @@ struct Controller::Impl {
   scheduler_actor scheduler;
   snapshot_actor snapshot;
   job_actor jobs;
+  event_recorder_actor events;
   std::vector<watch_actor> watches;
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
   bool stopped = false;
@@ -71,8 +73,9 @@ struct Controller::Impl {
                                      ObjectKind::AdmissionCheck, ObjectKind::Cohort,
                                      ObjectKind::ClusterQueue,   ObjectKind::LocalQueue,
                                      ObjectKind::Workload};
+    events = spawn_event_recorder(*system, writer, introspection, options.clock);
     if (options.jobs.enabled) {
-      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection}, options.clock);
+      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events}, options.clock);
     }
     object_sink snapshot_sink = caf::actor_cast<object_sink>(snapshot);
     object_sink job_sink = caf::actor_cast<object_sink>(jobs);
@@ -109,12 +112,14 @@ struct Controller::Impl {
     if (jobs) caf::anon_send_exit(jobs, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(snapshot, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(events, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(introspection, caf::exit_reason::user_shutdown);
     watches.clear();
     jobs = nullptr;
     snapshot = nullptr;
     scheduler = nullptr;
+    events = nullptr;
     writer = nullptr;
     introspection = nullptr;
     system.reset();  // waits for every actor to finish

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "core/engine/engine_config.hpp"
@@ -27,8 +29,18 @@ struct JobIntegrationOptions {
   /// manageJobsWithoutQueueName: Jobs without the queue-name label are managed too
   /// (queued in the namespace's LocalQueue named "default").
   bool manage_jobs_without_queue_name = false;
-  /// waitForPodsReady.timeout (0: disabled).
-  std::chrono::milliseconds pods_ready_timeout{0};
+  /// waitForPodsReady: the PodsReady condition is kept on admitted Workloads and, past
+  /// the timeout, a Workload whose pods are not ready is evicted and requeued with backoff.
+  struct WaitForPodsReady {
+    bool enabled = false;
+    std::chrono::seconds timeout{30 * 60};
+    std::chrono::seconds recovery_timeout{30 * 60};  ///< 0: no recovery deadline
+    std::optional<std::int32_t> backoff_limit_count;
+    std::int32_t backoff_base_seconds = 60;
+    std::int32_t backoff_max_seconds = 3600;
+  } wait_for_pods_ready;
+  /// Configuration labelKeysToCopy: Job labels copied onto its Workload.
+  std::vector<std::string> label_keys_to_copy;
 };
 
 struct ControllerOptions {

@@ -1,6 +1,6 @@
 #include "actors/explain_json.hpp"
 
-#include "actors/workload_status_writes.hpp"
+#include "kube/jobs/workload_status.hpp"
 #include "core/quantity.hpp"
 #include "kube/json/json.hpp"
 
@@ -23,7 +23,7 @@ json::object workload_json(const core::WorkloadView& v) {
     o["message"] = v.pending.message;
     if (v.position >= 0) o["position"] = v.position;
   }
-  if (v.admission) o["admission"] = admission_json(*v.admission);
+  if (v.admission) o["admission"] = kube::jobs::admission_json(*v.admission);
   if (v.preempted) {
     json::object p;
     p["preemptor"] = v.preempted->preemptor_key;

@@ -19,6 +19,15 @@ namespace {
 
 using Table = std::map<std::string, ObjectPtr, std::less<>>;
 
+/// Steps one Job may take back to back without an outside change: a guard against a
+/// write that the reconciler keeps asking for (it would otherwise loop forever).
+constexpr int kMaxStepsWithoutChange = 12;
+
+/// The kinds whose first list must arrive before any decision.
+constexpr ObjectKind kNeeded[] = {ObjectKind::Job,        ObjectKind::Workload,
+                                  ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
+                                  ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass};
+
 struct JobState {
   JobIntegrationOptions options;
   JobLinks links;
@@ -29,14 +38,18 @@ struct JobState {
   Table local_queues;
   Table wpcs;
   Table pcs;
+  std::set<ObjectKind> listed;
+  bool synced = false;
   std::map<std::string, std::string> workload_of_job;  ///< job uid -> workload key
   std::map<std::string, int> in_flight;                ///< job key -> writes outstanding
+  std::map<std::string, int> steps;                    ///< job key -> steps since the last outside change
   std::set<std::string> again;                         ///< changed while writes were in flight
   std::set<std::string> retry;
   bool retry_scheduled = false;
   std::uint64_t handled = 0;
   std::uint64_t writes = 0;
   std::uint64_t failures = 0;
+  std::uint64_t stuck = 0;
 };
 
 using Self = job_actor::stateful_pointer<JobState>;
@@ -58,16 +71,15 @@ Table* table_for(JobState& st, ObjectKind kind) {
   }
 }
 
-/// The Job that owns a Workload, as ns/name.
-std::optional<std::string> owner_job_key(const kube::client::Object& wl) {
+std::optional<kube::client::OwnerReference> owner_job(const kube::client::Object& wl) {
   auto ref = wl.controller_reference();
   if (!ref || ref->kind != "Job") return std::nullopt;
-  return std::string(wl.namespace_name()) + "/" + ref->name;
+  return ref;
 }
 
 void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
-  auto ref = wl->controller_reference();
-  if (!ref || ref->kind != "Job") return;
+  auto ref = owner_job(*wl);
+  if (!ref) return;
   if (deleted) {
     auto it = st.workload_of_job.find(ref->uid);
     if (it != st.workload_of_job.end() && it->second == wl->key()) st.workload_of_job.erase(it);
@@ -76,22 +88,35 @@ void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
   }
 }
 
+std::optional<std::int32_t> value_in(const Table& t, std::string_view name) {
+  auto it = t.find(name);
+  if (it == t.end()) return std::nullopt;
+  return static_cast<std::int32_t>(it->second->int_at({"value"}).value_or(0));
+}
+
+/// Kubernetes' default PriorityClass: globalDefault=true, the lowest value if several.
+std::optional<std::pair<std::string, std::int32_t>> default_priority_class(const Table& pcs) {
+  std::optional<std::pair<std::string, std::int32_t>> best;
+  for (const auto& [name, pc] : pcs) {
+    if (!pc->bool_at({"globalDefault"}).value_or(false)) continue;
+    auto value = static_cast<std::int32_t>(pc->int_at({"value"}).value_or(0));
+    if (!best || value < best->second) best = std::make_pair(name, value);
+  }
+  return best;
+}
+
 JobContext context(Self self) {
   auto& st = self->state;
   JobContext ctx;
   ctx.options = st.options;
   ctx.now = now_of(st);
-  ctx.flavor = [self](const std::string& name) -> const kube::client::Object* {
+  ctx.flavor = [self](std::string_view name) -> const kube::client::Object* {
     auto it = self->state.flavors.find(name);
     return it == self->state.flavors.end() ? nullptr : it->second.get();
   };
-  auto value_of = [](const Table& t, const std::string& name) -> std::optional<std::int32_t> {
-    auto it = t.find(name);
-    if (it == t.end()) return std::nullopt;
-    return static_cast<std::int32_t>(it->second->int_at({"value"}).value_or(0));
-  };
-  ctx.workload_priority_class = [self, value_of](const std::string& n) { return value_of(self->state.wpcs, n); };
-  ctx.priority_class = [self, value_of](const std::string& n) { return value_of(self->state.pcs, n); };
+  ctx.workload_priority_class = [self](std::string_view n) { return value_in(self->state.wpcs, n); };
+  ctx.priority_class = [self](std::string_view n) { return value_in(self->state.pcs, n); };
+  ctx.default_priority_class = default_priority_class(st.pcs);
   ctx.local_queue_exists = [self](const std::string& ns, const std::string& name) {
     return self->state.local_queues.count(ns + "/" + name) != 0;
   };
@@ -99,10 +124,11 @@ JobContext context(Self self) {
 }
 
 void reconcile(Self self, const std::string& job_key);
+void carry_out(Self self, const std::string& key, JobStep step);
 
-void schedule_retry(Self self, const std::string& job_key) {
+void schedule_retry(Self self, const std::string& key) {
   auto& st = self->state;
-  st.retry.insert(job_key);
+  st.retry.insert(key);
   if (st.retry_scheduled) return;
   st.retry_scheduled = true;
   self->delayed_send(self, std::chrono::seconds(1), JobTick{});
@@ -113,71 +139,146 @@ WriteRequest to_request(JobWrite& w) {
   req.kind = w.kind;
   req.ns = w.ns;
   req.name = w.name;
-  req.verb = w.verb == JobWrite::Verb::Create       ? WriteVerb::Create
-             : w.verb == JobWrite::Verb::MergePatch ? WriteVerb::MergePatch
-                                                     : WriteVerb::MergePatchStatus;
+  switch (w.verb) {
+    case JobWrite::Verb::Create: req.verb = WriteVerb::Create; break;
+    case JobWrite::Verb::MergePatch: req.verb = WriteVerb::MergePatch; break;
+    case JobWrite::Verb::MergePatchStatus: req.verb = WriteVerb::MergePatchStatus; break;
+    case JobWrite::Verb::Delete: req.verb = WriteVerb::Delete; break;
+  }
   req.body = std::make_shared<const json::value>(std::move(w.body));
   req.precondition_rv = w.precondition_rv;
   req.urgent = true;
   return req;
 }
 
-void on_write_done(Self self, const std::string& job_key, ObjectKind kind, const std::string& what,
-                   const WriteOutcome& o) {
+/// Keys: a Job's "ns/name", or "workload:ns/name" for a Workload without a Job.
+bool is_job_key(const std::string& key) { return key.rfind("workload:", 0) != 0; }
+
+void on_write_done(Self self, const std::string& key, ObjectKind kind, const std::string& what, const WriteOutcome& o) {
   auto& st = self->state;
-  if (o.ok && o.object) {
+  bool progressed = false;
+  if (o.ok) {
     // Our own write is the freshest state we know: do not act on the stale cache.
-    if (Table* t = table_for(st, kind)) (*t)[o.object->key()] = o.object;
-    if (kind == ObjectKind::Workload) index_workload(st, o.object, false);
-    spdlog::info("job {}: {}", job_key, what);
-  } else if (!o.ok && !o.superseded) {
+    if (o.object) {
+      if (Table* t = table_for(st, kind)) (*t)[o.object->key()] = o.object;
+      if (kind == ObjectKind::Workload) index_workload(st, o.object, false);
+    }
+    spdlog::info("{}: {}", key, what);
+    progressed = true;
+  } else if (!o.superseded) {
     ++st.failures;
     bool race = o.http_status == 409 || o.http_status == 404;
-    if (!race) {
-      spdlog::warn("job {}: {} failed: {} {} {}; retrying", job_key, what, o.http_status, o.reason, o.message);
-      schedule_retry(self, job_key);
+    if (race) {
+      spdlog::debug("{}: {} lost a race ({}); waiting for the newer object", key, what, o.reason);
+    } else {
+      spdlog::warn("{}: {} failed: {} {} {}; retrying in 1 s", key, what, o.http_status, o.reason, o.message);
+      schedule_retry(self, key);
     }
   }
-  auto it = st.in_flight.find(job_key);
-  if (it != st.in_flight.end() && --it->second <= 0) {
-    st.in_flight.erase(it);
-    if (st.again.erase(job_key) != 0) reconcile(self, job_key);
+  auto it = st.in_flight.find(key);
+  if (it == st.in_flight.end() || --it->second > 0) return;
+  st.in_flight.erase(it);
+  bool changed_meanwhile = st.again.erase(key) != 0;
+  if (!is_job_key(key)) return;
+  if (changed_meanwhile) st.steps.erase(key);
+  if (progressed || changed_meanwhile) reconcile(self, key);
+}
+
+void carry_out(Self self, const std::string& key, JobStep step) {
+  auto& st = self->state;
+  for (auto& e : step.events) self->send(st.links.events, RecordEvent{e.kind, e.ns, e.name, e.uid, e.warning,
+                                                                       e.reason, e.message});
+  if (step.writes.empty()) {
+    st.steps.erase(key);
+    return;
   }
+  if (++st.steps[key] > kMaxStepsWithoutChange) {
+    // The same step keeps coming back: stop here and say so, instead of spinning.
+    ++st.stuck;
+    spdlog::error("{}: still wants \"{}\" after {} steps; waiting for the next change", key, step.writes[0].what,
+                  kMaxStepsWithoutChange);
+    st.steps.erase(key);
+    return;
+  }
+  for (auto& w : step.writes) {
+    ++st.writes;
+    ++st.in_flight[key];
+    ObjectKind kind = w.kind;
+    std::string what = w.what;
+    self->request(st.links.writer, caf::infinite, to_request(w))
+        .then([self, key, kind, what](WriteOutcome& o) { on_write_done(self, key, kind, what, o); },
+              [self, key, kind, what](caf::error& err) {
+                WriteOutcome o;
+                o.message = caf::to_string(err);
+                on_write_done(self, key, kind, what, o);
+              });
+  }
+}
+
+const kube::client::Object* workload_of(JobState& st, const kube::client::Object& job) {
+  auto wl_key = st.workload_of_job.find(std::string(job.uid()));
+  if (wl_key == st.workload_of_job.end()) return nullptr;
+  auto it = st.workloads.find(wl_key->second);
+  return it == st.workloads.end() ? nullptr : it->second.get();
 }
 
 void reconcile(Self self, const std::string& job_key) {
   auto& st = self->state;
+  if (!st.synced) return;
   if (st.in_flight.count(job_key) != 0) {
     st.again.insert(job_key);
     return;
   }
   auto job = st.jobs.find(job_key);
   if (job == st.jobs.end()) return;
-  const kube::client::Object* wl = nullptr;
-  auto wl_key = st.workload_of_job.find(std::string(job->second->uid()));
-  if (wl_key != st.workload_of_job.end()) {
-    auto it = st.workloads.find(wl_key->second);
-    if (it != st.workloads.end()) wl = it->second.get();
-  }
-  auto writes = reconcile_job(*job->second, wl, context(self));
-  for (auto& w : writes) {
-    if (w.name.empty()) {
-      // The reconciler could not compose the Workload: say why, on the Job.
-      spdlog::error("job {}: {}", job_key, w.what);
+  ObjectPtr keep = job->second;  // the step may outlive a cache update
+  carry_out(self, job_key, reconcile_job(*keep, workload_of(st, *keep), context(self)));
+}
+
+/// A Workload whose Job is gone (deleted while we were down, or just now).
+void release_orphan_workload(Self self, const kube::client::Object& wl) {
+  auto& st = self->state;
+  if (!st.synced) return;
+  auto ref = owner_job(wl);
+  if (!ref) return;
+  auto job = st.jobs.find(std::string(wl.namespace_name()) + "/" + ref->name);
+  if (job != st.jobs.end() && job->second->uid() == ref->uid) return;
+  // Without its Job nothing can run: the finalizer only delays garbage collection.
+  if (!wl.being_deleted()) return;
+  std::string key = "workload:" + wl.key();
+  if (st.in_flight.count(key) != 0) return;
+  carry_out(self, key, release_orphan(wl));
+}
+
+/// A WorkloadPriorityClass changed value: every Workload that references it follows.
+void propagate_priority(Self self, const kube::client::Object& wpc) {
+  auto& st = self->state;
+  auto value = static_cast<std::int32_t>(wpc.int_at({"value"}).value_or(0));
+  for (const auto& [key, wl] : st.workloads) {
+    if (wl->string_at({"spec", "priorityClassRef", "kind"}) != "WorkloadPriorityClass" ||
+        wl->string_at({"spec", "priorityClassRef", "name"}) != wpc.name() || wl->condition_true("Finished")) {
       continue;
     }
-    ++st.writes;
-    ++st.in_flight[job_key];
-    ObjectKind kind = w.kind;
-    std::string what = w.what;
-    self->request(st.links.writer, caf::infinite, to_request(w))
-        .then([self, job_key, kind, what](WriteOutcome& o) { on_write_done(self, job_key, kind, what, o); },
-              [self, job_key, kind, what](caf::error& err) {
-                WriteOutcome o;
-                o.message = caf::to_string(err);
-                on_write_done(self, job_key, kind, what, o);
-              });
+    auto write = sync_workload_priority(*wl, value);
+    if (!write) continue;
+    std::string step_key = "workload:" + key;
+    if (st.in_flight.count(step_key) != 0) continue;
+    JobStep step;
+    step.writes.push_back(std::move(*write));
+    carry_out(self, step_key, std::move(step));
   }
+}
+
+void reconcile_all(Self self) {
+  auto& st = self->state;
+  std::vector<std::string> keys;
+  keys.reserve(st.jobs.size());
+  for (const auto& [key, job] : st.jobs) keys.push_back(key);
+  for (const auto& key : keys) reconcile(self, key);
+  std::vector<ObjectPtr> wls;
+  for (const auto& [key, wl] : st.workloads) wls.push_back(wl);
+  for (const auto& wl : wls) release_orphan_workload(self, *wl);
+  for (const auto& [name, wpc] : st.wpcs) propagate_priority(self, *wpc);
 }
 
 void on_change(Self self, ObjectKind kind, const ObjectPtr& object, bool deleted) {
@@ -190,16 +291,43 @@ void on_change(Self self, ObjectKind kind, const ObjectPtr& object, bool deleted
   } else {
     (*t)[key] = object;
   }
-  if (kind == ObjectKind::Workload) {
-    index_workload(st, object, deleted);
-    if (auto job = owner_job_key(*object)) reconcile(self, *job);
-  } else if (kind == ObjectKind::Job) {
-    if (!deleted) reconcile(self, key);
-  } else if (kind == ObjectKind::LocalQueue && st.options.manage_jobs_without_queue_name && !deleted) {
-    // A new "default" LocalQueue picks up the namespace's unlabelled Jobs.
-    for (const auto& [job_key, job] : st.jobs) {
-      if (job->namespace_name() == object->namespace_name()) reconcile(self, job_key);
-    }
+  switch (kind) {
+    case ObjectKind::Workload:
+      index_workload(st, object, deleted);
+      if (auto ref = owner_job(*object)) {
+        std::string job_key = std::string(object->namespace_name()) + "/" + ref->name;
+        st.steps.erase(job_key);
+        reconcile(self, job_key);
+      }
+      if (!deleted) release_orphan_workload(self, *object);
+      break;
+    case ObjectKind::Job:
+      st.steps.erase(key);
+      if (!deleted) {
+        reconcile(self, key);
+      } else if (auto wl = st.workload_of_job.find(std::string(object->uid())); wl != st.workload_of_job.end()) {
+        auto it = st.workloads.find(wl->second);
+        if (it != st.workloads.end()) release_orphan_workload(self, *it->second);
+      }
+      break;
+    case ObjectKind::WorkloadPriorityClass:
+      // Workloads follow the new value; Jobs waiting for this class can now be queued.
+      if (!deleted) reconcile_all(self);
+      break;
+    case ObjectKind::PriorityClass:
+    case ObjectKind::ResourceFlavor:
+      // A class or flavor that appears can unblock Workload creation or a Job start.
+      if (!deleted) reconcile_all(self);
+      break;
+    case ObjectKind::LocalQueue:
+      if (st.options.manage_jobs_without_queue_name && !deleted) {
+        // A new "default" LocalQueue picks up the namespace's unlabelled Jobs.
+        for (const auto& [job_key, job] : st.jobs) {
+          if (job->namespace_name() == object->namespace_name()) reconcile(self, job_key);
+        }
+      }
+      break;
+    default: break;
   }
 }
 
@@ -213,11 +341,29 @@ void on_relist(Self self, ObjectsRelisted& event) {
     (*t)[object->key()] = object;
     if (event.kind == ObjectKind::Workload) index_workload(st, object, false);
   }
-  if (event.kind == ObjectKind::Job || event.kind == ObjectKind::Workload) {
-    std::vector<std::string> keys;
-    for (const auto& [key, job] : st.jobs) keys.push_back(key);
-    for (const auto& key : keys) reconcile(self, key);
+  st.listed.insert(event.kind);
+  if (!st.synced) {
+    for (ObjectKind k : kNeeded) {
+      if (st.listed.count(k) == 0) return;
+    }
+    st.synced = true;
+    spdlog::info("job integration: {} jobs and {} workloads listed; reconciling", st.jobs.size(), st.workloads.size());
   }
+  st.steps.clear();
+  reconcile_all(self);
+}
+
+std::string summary(Self self) {
+  auto& st = self->state;
+  json::object o;
+  o["synced"] = st.synced;
+  o["jobs"] = st.jobs.size();
+  o["workloads"] = st.workloads.size();
+  o["writesInFlight"] = st.in_flight.size();
+  o["writes"] = st.writes;
+  o["failures"] = st.failures;
+  o["stuck"] = st.stuck;
+  return json::dump(o);
 }
 
 }  // namespace
@@ -245,17 +391,17 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
           st.retry_scheduled = false;
           auto keys = std::move(st.retry);
           st.retry.clear();
-          for (const auto& key : keys) reconcile(self, key);
+          for (const auto& key : keys) {
+            if (is_job_key(key)) {
+              reconcile(self, key);
+            } else if (auto it = st.workloads.find(key.substr(9)); it != st.workloads.end()) {
+              ObjectPtr wl = it->second;
+              release_orphan_workload(self, *wl);
+            }
+          }
         },
         [self](IntrospectActor) -> ActorInfo {
-          auto& st = self->state;
-          json::object o;
-          o["jobs"] = st.jobs.size();
-          o["workloads"] = st.workloads.size();
-          o["writesInFlight"] = st.in_flight.size();
-          o["writes"] = st.writes;
-          o["failures"] = st.failures;
-          return ActorInfo{"job", "job", self->mailbox().size(), st.handled, json::dump(o)};
+          return ActorInfo{"job", "job", self->mailbox().size(), self->state.handled, summary(self)};
         },
     };
   });

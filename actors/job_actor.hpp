@@ -1,9 +1,12 @@
 #pragma once
 
 // The job actor carries out Kueue's batch/v1 Job integration (job_reconciler.hpp) from
-// the Job, Workload, ResourceFlavor, LocalQueue and priority-class watches: one
-// reconcile per changed Job, never two writes in flight for the same Job, the cache
-// refreshed from every write's answer, failed writes retried.
+// the Job, Workload, ResourceFlavor, LocalQueue and priority-class watches: nothing is
+// decided before every one of those watches has delivered its first list (a restart must
+// not mistake "not listed yet" for "missing"); one step per Job at a time, the next step
+// computed from the objects the writes returned; failed writes retried; Events recorded.
+// It also keeps Workloads' priority in step with their WorkloadPriorityClass and drops
+// Kueue's finalizer from Workloads whose Job is gone.
 
 #include <functional>
 
@@ -19,6 +22,7 @@ namespace kueuepp::actors {
 struct JobLinks {
   messages::writer_actor writer;
   messages::introspection_actor introspection;
+  messages::event_recorder_actor events;
 };
 
 messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOptions options, JobLinks links,

@@ -1,193 +1,182 @@
 #include "actors/job_reconciler.hpp"
 
-#include <openssl/sha.h>
-
 #include <algorithm>
-#include <charconv>
-#include <cstdio>
 
-#include "actors/workload_status_writes.hpp"
-#include "core/jobs/job_workload.hpp"
-#include "kube/client/conditions.hpp"
+#include "kube/jobs/constants.hpp"
+#include "kube/jobs/equivalence.hpp"
+#include "kube/jobs/job_start_stop.hpp"
+#include "kube/jobs/job_status.hpp"
+#include "kube/jobs/workload_builder.hpp"
+#include "kube/jobs/workload_status.hpp"
 
 namespace kueuepp::actors {
 
-using kube::client::Condition;
 using kube::client::Object;
 using messages::ObjectKind;
+namespace jobs = kube::jobs;
 
 namespace {
 
-constexpr std::size_t kHashLength = 5;
-constexpr std::size_t kMaxNameLength = 253;
-
-std::string sha1_hex(const std::string& data) {
-  unsigned char digest[SHA_DIGEST_LENGTH];
-  SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  std::string hex;
-  char buf[3];
-  for (unsigned char b : digest) {
-    std::snprintf(buf, sizeof buf, "%02x", b);
-    hex += buf;
-  }
-  return hex;
-}
-
-std::int64_t pod_count(const Object& job) {
-  std::int64_t parallelism = job.int_at({"spec", "parallelism"}).value_or(1);
-  if (auto completions = job.int_at({"spec", "completions"})) parallelism = std::min(parallelism, *completions);
-  return std::max<std::int64_t>(parallelism, 0);
-}
-
-bool suspended(const Object& job) { return job.bool_at({"spec", "suspend"}).value_or(false); }
-
-bool job_finished(const Object& job, std::string& reason, std::string& message) {
-  if (job.condition_true("Complete")) {
-    reason = "Succeeded";
-    message = "Job finished successfully";
-    return true;
-  }
-  if (auto failed = job.condition("Failed"); failed && failed->status == "True") {
-    reason = "Failed";
-    message = failed->message.empty() ? "Job failed" : failed->message;
-    return true;
-  }
-  return false;
-}
-
-/// The pod template's scheduling fields as the Workload recorded them at creation (the
-/// Job's original, before any flavor was injected).
-const json::value* original_template_spec(const Object& wl) {
-  const auto* sets = wl.find({"spec", "podSets"});
-  if (sets == nullptr || !sets->is_array() || sets->as_array().empty()) return nullptr;
-  return json::find_path(sets->as_array()[0], {"template", "spec"});
-}
-
-std::int64_t original_count(const Object& wl, std::int64_t fallback) {
-  const auto* sets = wl.find({"spec", "podSets"});
-  if (sets == nullptr || !sets->is_array() || sets->as_array().empty()) return fallback;
-  const auto* count = json::find(sets->as_array()[0], "count");
-  return count && count->is_int64() ? count->as_int64() : fallback;
-}
-
-/// Admission -> (flavors used by pod set "main", admitted count).
-void admitted_flavors(const Object& wl, std::vector<std::string>& flavors, std::optional<std::int64_t>& count) {
-  const auto* sets = wl.find({"status", "admission", "podSetAssignments"});
-  if (sets == nullptr || !sets->is_array() || sets->as_array().empty()) return;
-  const auto& psa = sets->as_array()[0];
-  if (const auto* f = json::find(psa, "flavors"); f && f->is_object()) {
-    for (const auto& [res, flavor] : f->as_object()) {
-      if (!flavor.is_string()) continue;
-      std::string name(flavor.as_string());
-      if (std::find(flavors.begin(), flavors.end(), name) == flavors.end()) flavors.push_back(name);
-    }
-  }
-  if (const auto* c = json::find(psa, "count"); c && c->is_int64()) count = c->as_int64();
-}
-
-JobWrite job_patch(const Object& job, json::value spec, std::string what) {
-  return JobWrite{ObjectKind::Job, JobWrite::Verb::MergePatch, std::string(job.namespace_name()),
-                  std::string(job.name()), json::object{{"spec", std::move(spec)}}, "", std::move(what)};
-}
-
-JobWrite workload_status(const Object& wl, json::object status, std::string what) {
-  return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatchStatus, std::string(wl.namespace_name()),
-                  std::string(wl.name()), json::object{{"status", std::move(status)}}, "", std::move(what)};
-}
-
-/// Start: inject the flavors' node labels and tolerations, apply the admitted count,
-/// unsuspend (Kueue's RunWithPodSetsInfo), in one write.
-JobWrite start_job(const Object& job, const Object& wl, const JobContext& ctx) {
-  std::vector<std::string> flavors;
-  std::optional<std::int64_t> count;
-  admitted_flavors(wl, flavors, count);
-  json::object node_selector;
-  json::array tolerations;
-  if (const auto* t = job.find({"spec", "template", "spec", "tolerations"}); t && t->is_array()) tolerations = t->as_array();
-  for (const auto& name : flavors) {
-    const Object* flavor = ctx.flavor ? ctx.flavor(name) : nullptr;
-    if (flavor == nullptr) continue;
-    if (const auto* labels = flavor->find({"spec", "nodeLabels"}); labels && labels->is_object()) {
-      for (const auto& [k, v] : labels->as_object()) node_selector[k] = v;
-    }
-    if (const auto* ft = flavor->find({"spec", "tolerations"}); ft && ft->is_array()) {
-      for (const auto& tol : ft->as_array()) {
-        if (std::find(tolerations.begin(), tolerations.end(), tol) == tolerations.end()) tolerations.push_back(tol);
-      }
-    }
-  }
-  json::object spec;
-  spec["suspend"] = false;
-  std::int64_t admitted = count.value_or(pod_count(job));
-  if (admitted != job.int_at({"spec", "parallelism"}).value_or(1)) spec["parallelism"] = admitted;
-  json::object template_spec;
-  if (!node_selector.empty()) template_spec["nodeSelector"] = std::move(node_selector);
-  if (!tolerations.empty()) template_spec["tolerations"] = std::move(tolerations);
-  if (!template_spec.empty()) spec["template"] = json::object{{"spec", std::move(template_spec)}};
-  return job_patch(job, std::move(spec), "started");
-}
-
-/// Stop: suspend and restore the template and parallelism the Workload recorded
-/// (Kueue's RestorePodSetsInfo).
-JobWrite stop_job(const Object& job, const Object* wl, const std::string& why) {
-  json::object spec;
-  spec["suspend"] = true;
-  if (wl != nullptr) {
-    const json::value* original = original_template_spec(*wl);
-    json::object template_spec;
-    // nodeSelector: drop injected keys, restore original values.
-    json::object selector;
-    if (const auto* current = job.find({"spec", "template", "spec", "nodeSelector"}); current && current->is_object()) {
-      for (const auto& [k, v] : current->as_object()) selector[k] = nullptr;
-    }
-    const json::value* orig_sel = original ? json::find(*original, "nodeSelector") : nullptr;
-    if (orig_sel && orig_sel->is_object()) {
-      for (const auto& [k, v] : orig_sel->as_object()) selector[k] = v;
-    }
-    bool selector_changed = false;
-    const auto* current = job.find({"spec", "template", "spec", "nodeSelector"});
-    if (current && current->is_object()) {
-      for (const auto& [k, v] : selector) {
-        const auto* cur = current->as_object().if_contains(k);
-        if (cur == nullptr || *cur != v) selector_changed = true;
-      }
-    }
-    if (selector_changed) template_spec["nodeSelector"] = std::move(selector);
-    const json::value* orig_tol = original ? json::find(*original, "tolerations") : nullptr;
-    const json::value* cur_tol = job.find({"spec", "template", "spec", "tolerations"});
-    json::value want_tol = orig_tol ? *orig_tol : json::value(nullptr);
-    json::value have_tol = cur_tol ? *cur_tol : json::value(nullptr);
-    if (want_tol != have_tol) template_spec["tolerations"] = want_tol;
-    if (!template_spec.empty()) spec["template"] = json::object{{"spec", std::move(template_spec)}};
-    std::int64_t count = original_count(*wl, pod_count(job));
-    if (job.int_at({"spec", "parallelism"}).value_or(1) != count) spec["parallelism"] = count;
-  }
-  return job_patch(job, std::move(spec), "stopped: " + why);
-}
-
-bool is_admitted(const Object& wl) {
-  return wl.find({"status", "admission"}) != nullptr && !wl.find({"status", "admission"})->is_null() &&
-         wl.condition_true("QuotaReserved") && wl.condition_true("Admitted");
-}
-
-bool holds_reservation(const Object& wl) {
+bool has_reservation(const Object& wl) {
   const auto* a = wl.find({"status", "admission"});
-  return a != nullptr && !a->is_null();
+  return a != nullptr && !a->is_null() && wl.condition_true("QuotaReserved");
+}
+
+bool is_admitted(const Object& wl) { return has_reservation(wl) && wl.condition_true("Admitted"); }
+
+bool has_finalizer(const Object& o, std::string_view finalizer) {
+  auto all = o.finalizers();
+  return std::find(all.begin(), all.end(), finalizer) != all.end();
+}
+
+JobWrite job_write(const Object& job, JobWrite::Verb verb, json::value body, std::string what) {
+  return JobWrite{ObjectKind::Job, verb, std::string(job.namespace_name()), std::string(job.name()),
+                  std::move(body), "", std::move(what)};
+}
+
+JobWrite workload_status_write(const Object& wl, json::value patch, std::string what) {
+  return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatchStatus, std::string(wl.namespace_name()),
+                  std::string(wl.name()), std::move(patch), "", std::move(what)};
+}
+
+JobEvent event_on(const Object& o, ObjectKind kind, bool warning, std::string reason, std::string message) {
+  return JobEvent{kind, std::string(o.namespace_name()), std::string(o.name()), std::string(o.uid()), warning,
+                  std::move(reason), std::move(message)};
+}
+
+/// The Workload without Kueue's finalizer, conditional on the version seen, so that a
+/// finalizer another controller added meanwhile is not dropped.
+JobWrite finalizer_removal(const Object& wl) {
+  json::array remaining;
+  for (auto& f : wl.finalizers()) {
+    if (f != jobs::kResourceInUseFinalizer) remaining.emplace_back(f);
+  }
+  json::value body = json::object{{"metadata", json::object{{"finalizers", std::move(remaining)}}}};
+  return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatch, std::string(wl.namespace_name()),
+                  std::string(wl.name()), std::move(body), std::string(wl.resource_version()),
+                  "removed the workload's finalizer"};
+}
+
+jobs::BuildOptions build_options(const Object& job, const JobContext& ctx) {
+  jobs::BuildOptions o;
+  if (!job.label(jobs::kQueueNameLabel)) {
+    if (auto q = managed_queue(job, ctx)) o.default_queue = *q;
+  }
+  o.label_keys_to_copy = ctx.options.label_keys_to_copy;
+  o.workload_priority_class = ctx.workload_priority_class;
+  o.priority_class = ctx.priority_class;
+  o.default_priority_class = ctx.default_priority_class;
+  return o;
+}
+
+/// One write of Kueue's three-step stop, or false when the Job is already stopped.
+bool stop_step(const Object& job, const Object* wl, const std::string& why, JobStep& step) {
+  auto r = jobs::stop_job(job, wl);
+  if (!r.changed) return false;
+  if (!r.suspend_patch.is_null()) {
+    step.writes.push_back(job_write(job, JobWrite::Verb::MergePatch, std::move(r.suspend_patch), "suspended: " + why));
+  } else if (r.clear_start_time) {
+    step.writes.push_back(
+        job_write(job, JobWrite::Verb::MergePatchStatus, jobs::clear_start_time_patch(), "cleared startTime"));
+  } else if (!r.restore_patch.is_null()) {
+    step.writes.push_back(
+        job_write(job, JobWrite::Verb::MergePatch, std::move(r.restore_patch), "restored the pod template"));
+    step.events.push_back(event_on(job, ObjectKind::Job, false, "Stopped", why));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// The Workload's spec as the Job now describes it (Kueue updates a Workload in place
+/// when its suspended Job changed and it holds no quota). Fields Kueue owns and the new
+/// spec lacks are cleared explicitly: a merge patch would keep them.
+std::optional<JobWrite> rebuild_in_place(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
+  auto built = jobs::build_workload(job, build_options(job, ctx));
+  if (!built) {
+    step.events.push_back(event_on(job, ObjectKind::Job, true, "ErrWorkloadCompose", built.error().message));
+    return std::nullopt;
+  }
+  json::object spec;
+  for (const char* owned : {"queueName", "podSets", "priority", "priorityClassRef", "maximumExecutionTimeSeconds"}) {
+    spec[owned] = nullptr;
+  }
+  if (const auto* s = built->find({"spec"}); s && s->is_object()) {
+    for (const auto& [k, v] : s->as_object()) spec[k] = v;
+  }
+  return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatch, std::string(wl.namespace_name()),
+                  std::string(wl.name()), json::object{{"spec", std::move(spec)}}, std::string(wl.resource_version()),
+                  "updated the workload to the job's new spec"};
+}
+
+/// Kueue keeps spec.priority in step with the Job's priority class (the label can change,
+/// and so can the class's value). The class reference cannot change while quota is held.
+std::optional<JobWrite> priority_sync(const Object& job, const Object& wl, const JobContext& ctx) {
+  auto prio = jobs::job_priority(job, build_options(job, ctx));
+  if (!prio) return std::nullopt;  // a vanished class: keep the last known priority
+  bool value_differs = wl.int_at({"spec", "priority"}).value_or(0) != prio->value;
+  const auto* ref = wl.find({"spec", "priorityClassRef"});
+  json::value want_ref = prio->ref ? json::value(json::object{{"group", prio->ref->group},
+                                                              {"kind", prio->ref->kind},
+                                                              {"name", prio->ref->name}})
+                                   : json::value(nullptr);
+  bool ref_differs = (ref == nullptr ? json::value(nullptr) : *ref) != want_ref;
+  if (ref_differs && has_reservation(wl)) ref_differs = false;
+  if (!value_differs && !ref_differs) return std::nullopt;
+  json::object spec;
+  spec["priority"] = prio->value;
+  if (ref_differs) spec["priorityClassRef"] = want_ref;
+  return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatch, std::string(wl.namespace_name()),
+                  std::string(wl.name()), json::object{{"spec", std::move(spec)}}, std::string(wl.resource_version()),
+                  "priority set to " + std::to_string(prio->value)};
+}
+
+void create_workload(const Object& job, const JobContext& ctx, JobStep& step) {
+  auto built = jobs::build_workload(job, build_options(job, ctx));
+  if (!built) {
+    // Kueue creates no Workload and says why on the Job; the next change retries.
+    const auto& msg = built.error().message;
+    bool missing_class = msg.find("WorkloadPriorityClass") != std::string::npos;
+    step.events.push_back(
+        event_on(job, ObjectKind::Job, true, missing_class ? "WorkloadPriorityClassNotFound" : "ErrWorkloadCompose", msg));
+    return;
+  }
+  std::string name(built->name());
+  step.events.push_back(event_on(job, ObjectKind::Job, false, "CreatedWorkload",
+                                 "Created Workload: " + std::string(job.namespace_name()) + "/" + name));
+  step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::Create, std::string(job.namespace_name()),
+                                 std::move(name), std::move(*built).release(), "", "created workload"});
+}
+
+void start(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
+  jobs::FlavorLookup flavors = ctx.flavor;
+  auto started = jobs::start_job(job, wl, flavors);
+  if (!started) {
+    if (!started.error().permanent) return;  // e.g. a flavor not seen yet: its arrival retries
+    if (auto p = jobs::finished_patch(wl, "FailedToStart", started.error().message, ctx.now)) {
+      step.writes.push_back(workload_status_write(wl, std::move(*p), "finished: failed to start"));
+    }
+    return;
+  }
+  if (!started->changed) return;
+  step.writes.push_back(job_write(job, JobWrite::Verb::MergePatch, std::move(started->patch), "started"));
+  step.events.push_back(event_on(job, ObjectKind::Job, false, "Started", started->message));
+}
+
+/// waitForPodsReady: the PodsReady condition follows the Job's ready pods while admitted,
+/// and a Workload that misses its deadline is due for a wake-up.
+bool pods_ready_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
+  if (!ctx.options.wait_for_pods_ready.enabled || !is_admitted(wl) || wl.condition_true("Evicted")) return false;
+  auto p = jobs::pods_ready_patch(wl, jobs::job_pods_ready(job), ctx.now);
+  if (!p) return false;
+  step.writes.push_back(workload_status_write(wl, std::move(*p), "PodsReady updated"));
+  return true;
 }
 
 }  // namespace
 
-std::string workload_name_for_job(const std::string& job_name, const std::string& job_uid) {
-  std::string prefix = "job-" + job_name;
-  const std::size_t max_prefix = kMaxNameLength - 1 - kHashLength;
-  if (prefix.size() > max_prefix) prefix.resize(max_prefix);
-  // Kueue hashes kind, group, owner name and uid, one per line.
-  std::string hash = sha1_hex(std::string("Job\nbatch\n") + job_name + "\n" + job_uid);
-  return prefix + "-" + hash.substr(0, kHashLength);
-}
-
 std::optional<std::string> managed_queue(const Object& job, const JobContext& ctx) {
-  if (auto q = job.label(core::kQueueNameLabel); q && !q->empty()) return std::string(*q);
+  if (auto q = job.label(jobs::kQueueNameLabel); q && !q->empty()) return std::string(*q);
   if (ctx.options.manage_jobs_without_queue_name && ctx.local_queue_exists &&
       ctx.local_queue_exists(std::string(job.namespace_name()), "default")) {
     return std::string("default");
@@ -195,127 +184,105 @@ std::optional<std::string> managed_queue(const Object& job, const JobContext& ct
   return std::nullopt;
 }
 
-Expected<Object> build_workload(const Object& job, const std::string& queue, const JobContext& ctx) {
-  const json::value* tmpl = job.find({"spec", "template"});
-  if (tmpl == nullptr || !tmpl->is_object()) {
-    return fail("Job " + job.key() + " has no spec.template; it cannot be queued");
-  }
-  Object wl;
-  wl.set_type("kueue.x-k8s.io/v1beta2", "Workload");
-  wl.set_name(workload_name_for_job(std::string(job.name()), std::string(job.uid())));
-  wl.set_namespace(job.namespace_name());
-  wl.set_label(core::kJobUidLabel, job.uid());
-  kube::client::OwnerReference owner;
-  owner.api_version = "batch/v1";
-  owner.kind = "Job";
-  owner.name = std::string(job.name());
-  owner.uid = std::string(job.uid());
-  owner.controller = true;
-  owner.block_owner_deletion = true;
-  wl.set_owner_reference(owner);
-
-  json::object pod_set;
-  pod_set["name"] = "main";
-  pod_set["count"] = pod_count(job);
-  if (auto min = job.annotation(core::kMinParallelismAnnotation)) {
-    std::int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(min->data(), min->data() + min->size(), value);
-    if (ec != std::errc() || ptr != min->data() + min->size() || value < 1 || value > pod_count(job)) {
-      return fail("Job " + job.key() + ": annotation " + std::string(core::kMinParallelismAnnotation) + "=\"" +
-                  std::string(*min) + "\" must be an integer between 1 and the Job's parallelism");
-    }
-    if (value < pod_count(job)) pod_set["minCount"] = value;
-  }
-  json::object template_copy;
-  if (const auto* meta = json::find(*tmpl, "metadata"); meta && meta->is_object()) {
-    json::object m;
-    for (const char* field : {"labels", "annotations"}) {
-      if (const auto* f = json::find(*meta, field)) m[field] = *f;
-    }
-    if (!m.empty()) template_copy["metadata"] = std::move(m);
-  }
-  if (const auto* spec = json::find(*tmpl, "spec")) template_copy["spec"] = *spec;
-  pod_set["template"] = std::move(template_copy);
-
-  json::object spec;
-  spec["queueName"] = queue;
-  spec["podSets"] = json::array{std::move(pod_set)};
-  if (auto wpc = job.label(core::kPriorityClassLabel); wpc && !wpc->empty()) {
-    std::string name(*wpc);
-    auto value = ctx.workload_priority_class ? ctx.workload_priority_class(name) : std::nullopt;
-    if (!value) {
-      return fail("Job " + job.key() + ": WorkloadPriorityClass \"" + name +
-                  "\" does not exist; create it or fix the kueue.x-k8s.io/priority-class label");
-    }
-    spec["priority"] = *value;
-    spec["priorityClassRef"] =
-        json::object{{"group", "kueue.x-k8s.io"}, {"kind", "WorkloadPriorityClass"}, {"name", name}};
-  } else if (auto pc = job.string_at({"spec", "template", "spec", "priorityClassName"}); !pc.empty()) {
-    std::string name(pc);
-    auto value = ctx.priority_class ? ctx.priority_class(name) : std::nullopt;
-    if (value) {
-      spec["priority"] = *value;
-      spec["priorityClassRef"] = json::object{{"group", "scheduling.k8s.io"}, {"kind", "PriorityClass"}, {"name", name}};
-    }
-  }
-  wl.json().as_object()["spec"] = std::move(spec);
-  return wl;
+JobStep release_orphan(const Object& wl) {
+  JobStep step;
+  if (has_finalizer(wl, jobs::kResourceInUseFinalizer)) step.writes.push_back(finalizer_removal(wl));
+  return step;
 }
 
-std::vector<JobWrite> reconcile_job(const Object& job, const Object* wl, const JobContext& ctx) {
-  std::vector<JobWrite> writes;
-  auto queue = managed_queue(job, ctx);
-  if (!queue || job.being_deleted()) return writes;
-  std::string finish_reason;
-  std::string finish_message;
-  bool finished = job_finished(job, finish_reason, finish_message);
+std::optional<JobWrite> sync_workload_priority(const Object& wl, std::int32_t value) {
+  if (wl.int_at({"spec", "priority"}).value_or(0) == value) return std::nullopt;
+  return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatch, std::string(wl.namespace_name()),
+                  std::string(wl.name()), json::object{{"spec", json::object{{"priority", value}}}},
+                  std::string(wl.resource_version()), "priority set to " + std::to_string(value)};
+}
 
+JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx) {
+  JobStep step;
+  if (!managed_queue(job, ctx)) return step;
+  if (job.being_deleted()) return wl ? release_orphan(*wl) : step;
+
+  if (wl != nullptr && !wl->condition_true("Finished") && !wl->being_deleted()) {
+    jobs::EquivalenceOptions eq;
+    if (!jobs::equivalent_to_workload(job, *wl, ctx.flavor, eq)) {
+      if (jobs::job_suspended(job) && !has_reservation(*wl)) {
+        if (auto w = rebuild_in_place(job, *wl, ctx, step)) {
+          step.writes.push_back(std::move(*w));
+          step.events.push_back(event_on(job, ObjectKind::Job, false, "UpdatedWorkload",
+                                         "Updated not matching Workload for suspended job: " + wl->key()));
+        }
+      } else {
+        step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::Delete, std::string(wl->namespace_name()),
+                                       std::string(wl->name()), json::value(), std::string(wl->resource_version()),
+                                       "deleted the workload that no longer matches its job"});
+        step.events.push_back(
+            event_on(job, ObjectKind::Job, false, "DeletedWorkload", "Deleted not matching Workload: " + wl->key()));
+      }
+      return step;
+    }
+  }
+  if (wl != nullptr && wl->condition_true("Finished")) {
+    if (has_finalizer(*wl, jobs::kResourceInUseFinalizer)) step.writes.push_back(finalizer_removal(*wl));
+    return step;
+  }
+  if (wl != nullptr && wl->being_deleted()) {
+    if (!stop_step(job, wl, "Workload deleted", step) && has_finalizer(*wl, jobs::kResourceInUseFinalizer)) {
+      step.writes.push_back(finalizer_removal(*wl));
+    }
+    return step;
+  }
+  if (auto finished = jobs::job_finished(job)) {
+    if (wl == nullptr) return step;
+    if (auto p = jobs::finished_patch(*wl, *finished, ctx.now)) {
+      step.writes.push_back(workload_status_write(*wl, std::move(*p), "finished workload"));
+      step.events.push_back(event_on(job, ObjectKind::Job, false, "FinishedWorkload",
+                                     "Workload '" + wl->key() + "' is declared finished"));
+    }
+    return step;
+  }
   if (wl == nullptr) {
-    if (finished) return writes;
-    if (!suspended(job)) writes.push_back(stop_job(job, nullptr, "not admitted yet"));
-    auto built = build_workload(job, *queue, ctx);
-    if (built) {
-      writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::Create, std::string(job.namespace_name()),
-                                std::string(built->name()), std::move(*built).release(), "", "created workload"});
-    } else {
-      writes.push_back(JobWrite{ObjectKind::Job, JobWrite::Verb::MergePatch, "", "", json::value(), "",
-                                "error: " + built.error().message});
+    // A managed Job runs only with an admitted Workload: suspend it first (our API
+    // server has no Kueue webhook to create it suspended), then queue it.
+    if (!stop_step(job, nullptr, "Not admitted by cluster queue", step)) create_workload(job, ctx, step);
+    return step;
+  }
+  if (auto w = priority_sync(job, *wl, ctx)) {
+    step.writes.push_back(std::move(*w));
+    return step;
+  }
+  if (pods_ready_step(job, *wl, ctx, step)) return step;
+
+  if (wl->condition_true("Evicted")) {
+    if (!has_reservation(*wl)) return step;
+    auto evicted = wl->condition("Evicted");
+    std::string why = evicted && !evicted->message.empty() ? evicted->message : "Workload evicted";
+    if (stop_step(job, wl, why, step)) return step;
+    // Quota is released only once no pod runs any more (Kueue waits for !IsActive()).
+    if (jobs::job_active(job)) return step;
+    if (auto p = jobs::eviction_completed_patch(*wl, ctx.now)) {
+      step.writes.push_back(workload_status_write(*wl, std::move(*p), "released quota after eviction"));
     }
-    return writes;
+    return step;
   }
-  if (wl->condition_true("Finished")) return writes;
-  if (finished) {
-    json::object status;
-    status["conditions"] =
-        conditions_after(*wl, {Condition{"Finished", "True", finish_reason, finish_message, "", {}}}, ctx.now);
-    writes.push_back(workload_status(*wl, std::move(status), "finished workload"));
-    return writes;
+  if (job.annotation(jobs::kStoppingAnnotation).value_or("") == "true") {
+    // A stop was interrupted (e.g. by a restart): finish it.
+    stop_step(job, wl, "Not admitted by cluster queue", step);
+    return step;
   }
-  bool evicted = wl->condition_true("Evicted");
-  if (is_admitted(*wl) && !evicted) {
-    if (suspended(job)) writes.push_back(start_job(job, *wl, ctx));
-    return writes;
-  }
-  if (holds_reservation(*wl) && evicted) {
-    if (!suspended(job)) {
-      writes.push_back(stop_job(job, wl, wl->condition("Evicted")->reason));
-    } else if (job.int_at({"status", "active"}).value_or(0) == 0) {
-      // Stopped: release the quota (Kueue clears the reservation and requeues).
-      auto ev = *wl->condition("Evicted");
-      json::object status;
-      status["admission"] = nullptr;
-      status["conditions"] = conditions_after(
-          *wl,
-          {Condition{"QuotaReserved", "False", "Pending", ev.message, "", {}},
-           Condition{"Admitted", "False", "NoReservation", "The workload has no reservation", "", {}},
-           Condition{"Requeued", "True", ev.reason, ev.message, "", {}}},
-          ctx.now);
-      writes.push_back(workload_status(*wl, std::move(status), "released quota after eviction"));
+  if (jobs::job_suspended(job)) {
+    if (is_admitted(*wl)) {
+      start(job, *wl, ctx, step);
+    } else if (auto q = managed_queue(job, ctx);
+               q && !has_reservation(*wl) && wl->string_at({"spec", "queueName"}) != *q) {
+      step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatch,
+                                     std::string(wl->namespace_name()), std::string(wl->name()),
+                                     json::object{{"spec", json::object{{"queueName", *q}}}},
+                                     std::string(wl->resource_version()), "moved to queue " + *q});
     }
-    return writes;
+    return step;
   }
-  if (!holds_reservation(*wl) && !suspended(job)) writes.push_back(stop_job(job, wl, "not admitted"));
-  return writes;
+  if (!is_admitted(*wl)) stop_step(job, wl, "Not admitted by cluster queue", step);
+  return step;
 }
 
 }  // namespace kueuepp::actors

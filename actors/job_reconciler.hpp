@@ -1,20 +1,20 @@
 #pragma once
 
-// Kueue's batch/v1 Job integration as a pure function (no CAF, no I/O): given a Job,
-// its Workload (if any) and what the cluster says about flavors and priority classes,
-// the writes that move the pair one step towards Kueue's contract
-// (../shared/reference/kueue-semantics.md section 3):
-// - a managed Job gets a Workload owned by it (Kueue's name, podset "main");
-// - a managed Job runs only while its Workload is admitted: suspended otherwise;
-// - admission starts it: flavor node labels and tolerations injected into the pod
-//   template, parallelism lowered on partial admission, unsuspended, in one write;
-// - eviction stops it: suspended and the template restored; once stopped, the
-//   Workload's quota is released (admission cleared, Requeued);
-// - a finished Job finishes its Workload.
+// Kueue's batch/v1 Job reconcile loop (../shared/reference/kueue-semantics.md section
+// 3.4) as a pure function over the cached Job and Workload: no CAF, no I/O, no clock of
+// its own. Each call returns the next step, i.e. the writes that move the pair one step
+// towards Kueue's contract; the job actor carries them out and calls again with the
+// objects the writes returned, until a call returns no writes. The building blocks
+// (workload builder, equivalence, start/stop, status patches) live in kube/jobs.
+//
+// One step at a time because Kueue's stop is three ordered writes (suspend, clear
+// startTime, restore the template) that a real API server refuses to combine.
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "actors/controller.hpp"
@@ -26,38 +26,57 @@ namespace kueuepp::actors {
 
 struct JobWrite {
   messages::ObjectKind kind = messages::ObjectKind::Job;
-  enum class Verb { Create, MergePatch, MergePatchStatus } verb = Verb::MergePatch;
+  enum class Verb { Create, MergePatch, MergePatchStatus, Delete } verb = Verb::MergePatch;
   std::string ns;
   std::string name;
   json::value body;
+  /// metadata.resourceVersion the write is conditional on (empty: unconditional).
   std::string precondition_rv;
-  std::string what;  ///< for logs and events: "created workload", "started", ...
+  std::string what;  ///< for logs: "created workload", "suspended", ...
+};
+
+/// An Event for the Job or its Workload, as Kueue records them.
+struct JobEvent {
+  messages::ObjectKind kind = messages::ObjectKind::Job;
+  std::string ns;
+  std::string name;
+  std::string uid;
+  bool warning = false;
+  std::string reason;
+  std::string message;
+};
+
+struct JobStep {
+  std::vector<JobWrite> writes;
+  std::vector<JobEvent> events;
 };
 
 struct JobContext {
-  /// Node labels and tolerations (JSON array) of a ResourceFlavor, if it exists.
-  std::function<const kube::client::Object*(const std::string& flavor)> flavor;
-  /// The value of a WorkloadPriorityClass / PriorityClass, if it exists.
-  std::function<std::optional<std::int32_t>(const std::string& name)> workload_priority_class;
-  std::function<std::optional<std::int32_t>(const std::string& name)> priority_class;
+  /// A ResourceFlavor by name (nullptr: it does not exist).
+  std::function<const kube::client::Object*(std::string_view name)> flavor;
+  /// WorkloadPriorityClass / PriorityClass values by name.
+  std::function<std::optional<std::int32_t>(std::string_view name)> workload_priority_class;
+  std::function<std::optional<std::int32_t>(std::string_view name)> priority_class;
+  /// The PriorityClass with globalDefault (lowest value if several).
+  std::optional<std::pair<std::string, std::int32_t>> default_priority_class;
   /// True when LocalQueue ns/name exists (manageJobsWithoutQueueName's "default").
   std::function<bool(const std::string& ns, const std::string& name)> local_queue_exists;
   JobIntegrationOptions options;
   core::Time now{};
 };
 
-/// Kueue's Workload name for a Job: job-<name>-<first 5 hex of sha1(kind, group, name, uid)>.
-std::string workload_name_for_job(const std::string& job_name, const std::string& job_uid);
-
 /// The queue a Job is submitted to, or nullopt when Kueue does not manage it.
 std::optional<std::string> managed_queue(const kube::client::Object& job, const JobContext& ctx);
 
-/// The Workload Kueue creates for a Job (error: why the Job cannot be queued).
-Expected<kube::client::Object> build_workload(const kube::client::Object& job, const std::string& queue,
-                                             const JobContext& ctx);
+/// The next step for a Job and its Workload (null: none yet).
+JobStep reconcile_job(const kube::client::Object& job, const kube::client::Object* workload, const JobContext& ctx);
 
-/// The next writes for a Job and its Workload (empty: nothing to do).
-std::vector<JobWrite> reconcile_job(const kube::client::Object& job, const kube::client::Object* workload,
-                                    const JobContext& ctx);
+/// The Job is gone: its Workload's finalizer is dropped so garbage collection can delete
+/// it (and the quota it holds is released when it goes). Empty when nothing to do.
+JobStep release_orphan(const kube::client::Object& workload);
+
+/// A WorkloadPriorityClass's value changed: the Workloads that reference it get it
+/// (Kueue's WorkloadPriorityClass controller). Empty when already equal.
+std::optional<JobWrite> sync_workload_priority(const kube::client::Object& workload, std::int32_t value);
 
 }  // namespace kueuepp::actors

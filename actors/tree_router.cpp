@@ -33,7 +33,8 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::Namespace: return wrap(kube::decode_namespace(doc));
     case ObjectKind::AdmissionCheck: return wrap(kube::decode_admission_check(doc));
     case ObjectKind::Workload: return wrap(kube::decode_workload(doc));
-    case ObjectKind::Job: break;
+    case ObjectKind::Job:
+    case ObjectKind::Event: break;
   }
   return fail("kind not routed to cohort trees");
 }

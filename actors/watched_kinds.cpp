@@ -22,6 +22,7 @@ const kube::client::ResourceDescriptor& resource_of(messages::ObjectKind kind) {
     case ObjectKind::AdmissionCheck: return kAdmissionCheck;
     case ObjectKind::Workload: return r::kWorkload;
     case ObjectKind::Job: return r::kJob;
+    case ObjectKind::Event: return r::kEvent;
   }
   return r::kWorkload;
 }

@@ -134,6 +134,15 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   actors::ControllerOptions o;
   o.engine = cfg.engine;
   o.jobs.manage_jobs_without_queue_name = cfg.manage_jobs_without_queue_name;
+  o.jobs.label_keys_to_copy = cfg.label_keys_to_copy;
+  const auto& w = cfg.wait_for_pods_ready;
+  auto& jw = o.jobs.wait_for_pods_ready;
+  jw.enabled = w.enabled;
+  jw.timeout = w.timeout;
+  jw.recovery_timeout = w.recovery_timeout.value_or(w.timeout);
+  jw.backoff_limit_count = w.backoff_limit_count;
+  jw.backoff_base_seconds = w.backoff_base_seconds;
+  jw.backoff_max_seconds = w.backoff_max_seconds;
   o.threads = f.threads;
   return o;
 }

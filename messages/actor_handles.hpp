@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "messages/event_protocol.hpp"
 #include "messages/introspection_protocol.hpp"
 #include "messages/status_protocol.hpp"
 #include "messages/tree_protocol.hpp"
@@ -62,6 +63,10 @@ using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::re
                                         caf::replies_to<Explain>::with<ExplainReply>,
                                         caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
+/// Records Kubernetes Events (rate limited and aggregated per object).
+using event_recorder_actor =
+    caf::typed_actor<caf::reacts_to<RecordEvent>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
+
 /// The job actor's own timer tick (retries of failed job operations).
 struct JobTick {};
 
@@ -109,5 +114,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRetired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::SchedulerTick)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::JobTick)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RecordEvent)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ActorRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::HttpQuery)

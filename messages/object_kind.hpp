@@ -1,6 +1,7 @@
 #pragma once
 
-// The Kubernetes kinds the controller watches, as a compact tag for messages.
+// The Kubernetes kinds the controller watches or writes, as a compact tag for messages.
+// kAllObjectKinds lists the watched ones.
 
 #include <cstdint>
 #include <string_view>
@@ -18,6 +19,7 @@ enum class ObjectKind : std::uint8_t {
   AdmissionCheck,
   Workload,
   Job,
+  Event,  ///< written only (core/v1 Events), never watched
 };
 
 inline constexpr ObjectKind kAllObjectKinds[] = {
@@ -39,6 +41,7 @@ constexpr std::string_view to_string(ObjectKind kind) {
     case ObjectKind::AdmissionCheck: return "AdmissionCheck";
     case ObjectKind::Workload: return "Workload";
     case ObjectKind::Job: return "Job";
+    case ObjectKind::Event: return "Event";
   }
   return "Unknown";
 }

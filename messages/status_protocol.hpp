@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/engine/engine.hpp"
+#include "kube/jobs/queue_status.hpp"
 #include "messages/watch_events.hpp"
 
 namespace kueuepp::messages {
@@ -23,13 +24,13 @@ struct PendingEntry {
 struct LocalQueueCounts {
   std::string ns;
   std::string name;
-  std::int64_t pending = 0;
-  std::int64_t reserving = 0;
-  std::int64_t admitted = 0;
+  ObjectPtr object;  ///< the LocalQueue as last seen (its conditions, stopPolicy)
+  kube::jobs::LocalQueueView counts;  ///< pending/reserving/admitted and their usage
 };
 
 struct ClusterQueueSnapshot {
   core::ClusterQueueView view;
+  ObjectPtr object;  ///< the ClusterQueue as last seen (its conditions, resource groups)
   std::vector<PendingEntry> pending;  ///< in queue order
   std::vector<LocalQueueCounts> local_queues;
   std::int64_t generation = 0;  ///< the ClusterQueue's metadata.generation (observedGeneration)

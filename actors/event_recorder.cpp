@@ -1,0 +1,123 @@
+#include "actors/event_recorder.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <spdlog/spdlog.h>
+
+#include "actors/event_correlator.hpp"
+#include "actors/watched_kinds.hpp"
+#include "kube/json/json.hpp"
+
+namespace kueuepp::actors {
+
+using namespace messages;
+
+namespace {
+
+constexpr const char* kComponent = "kueue-admission";
+
+struct RecorderState {
+  writer_actor writer;
+  std::function<core::Time()> clock;
+  EventCorrelator correlator;
+  std::uint64_t handled = 0;
+  std::uint64_t created = 0;
+  std::uint64_t bumped = 0;
+  std::uint64_t failed = 0;
+};
+
+using Self = event_recorder_actor::stateful_pointer<RecorderState>;
+
+core::Time now_of(const RecorderState& st) {
+  return st.clock ? st.clock()
+                  : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+/// Events live in the involved object's namespace; cluster-scoped objects' in "default".
+std::string event_namespace(const RecordEvent& e) { return e.ns.empty() ? std::string("default") : e.ns; }
+
+json::value new_event(const RecordEvent& e, const EventAction& a) {
+  std::string stamp = core::format_rfc3339(a.first);
+  json::object involved{{"apiVersion", resource_of(e.kind).api_version()},
+                        {"kind", std::string(to_string(e.kind))},
+                        {"name", e.name},
+                        {"uid", e.uid}};
+  if (!e.ns.empty()) involved["namespace"] = e.ns;
+  return json::object{
+      {"apiVersion", "v1"},
+      {"kind", "Event"},
+      {"metadata", json::object{{"name", a.event_name}, {"namespace", event_namespace(e)}}},
+      {"involvedObject", std::move(involved)},
+      {"reason", e.reason},
+      {"message", e.message},
+      {"type", e.warning ? "Warning" : "Normal"},
+      {"source", json::object{{"component", kComponent}}},
+      {"reportingComponent", kComponent},
+      {"firstTimestamp", stamp},
+      {"lastTimestamp", stamp},
+      {"count", 1},
+  };
+}
+
+void write(Self self, WriteRequest req, std::string what) {
+  self->request(self->state.writer, caf::infinite, std::move(req))
+      .then(
+          [self, what](WriteOutcome& o) {
+            if (o.ok || o.superseded) return;
+            ++self->state.failed;
+            spdlog::debug("event {} not written: {} {}", what, o.reason, o.message);
+          },
+          [self](caf::error&) { ++self->state.failed; });
+}
+
+void record(Self self, const RecordEvent& e) {
+  auto& st = self->state;
+  EventAction a = st.correlator.observe(e, now_of(st));
+  if (a.kind == EventAction::Kind::Drop) return;
+  WriteRequest req;
+  req.kind = ObjectKind::Event;
+  req.ns = event_namespace(e);
+  req.name = a.event_name;
+  if (a.kind == EventAction::Kind::Create) {
+    ++st.created;
+    req.verb = WriteVerb::Create;
+    req.body = std::make_shared<const json::value>(new_event(e, a));
+  } else {
+    ++st.bumped;
+    req.verb = WriteVerb::MergePatch;
+    req.coalesce = true;  // a burst of repeats collapses into the newest count
+    req.body = std::make_shared<const json::value>(
+        json::object{{"count", a.count}, {"lastTimestamp", core::format_rfc3339(a.last)}});
+  }
+  write(self, std::move(req), e.reason + " on " + e.ns + "/" + e.name);
+}
+
+}  // namespace
+
+event_recorder_actor spawn_event_recorder(caf::actor_system& system, writer_actor writer,
+                                          introspection_actor introspection, std::function<core::Time()> clock) {
+  return system.spawn([writer, introspection, clock](Self self) -> event_recorder_actor::behavior_type {
+    self->state.writer = writer;
+    self->state.clock = clock;
+    self->send(introspection, ActorRegistered{"event-recorder", "events", self->address(),
+                                              caf::actor_cast<caf::strong_actor_ptr>(self)});
+    return {
+        [self](RecordEvent& e) {
+          ++self->state.handled;
+          record(self, e);
+        },
+        [self](IntrospectActor) -> ActorInfo {
+          auto& st = self->state;
+          json::object o{{"created", st.created},
+                         {"aggregated", st.bumped},
+                         {"dropped", st.correlator.dropped()},
+                         {"failed", st.failed},
+                         {"tracked", st.correlator.tracked()}};
+          return ActorInfo{"event-recorder", "events", self->mailbox().size(), st.handled, json::dump(o)};
+        },
+    };
+  });
+}
+
+}  // namespace kueuepp::actors

@@ -1,0 +1,22 @@
+#pragma once
+
+// Any actor -> event recorder: record a Kubernetes Event about an object (fire and
+// forget; the recorder rate-limits and aggregates, and dropping one is harmless).
+
+#include <string>
+
+#include "messages/object_kind.hpp"
+
+namespace kueuepp::messages {
+
+struct RecordEvent {
+  ObjectKind kind = ObjectKind::Job;  ///< of the involved object
+  std::string ns;
+  std::string name;
+  std::string uid;
+  bool warning = false;  ///< type Warning, else Normal
+  std::string reason;
+  std::string message;
+};
+
+}  // namespace kueuepp::messages

@@ -1,0 +1,367 @@
+// The Job reconcile loop, driven the way the job actor drives it: each step's writes are
+// applied to in-memory objects (merge patches as the API server applies them) and the
+// reconciler is called again until it asks for nothing. Checks the write sequences of
+// Kueue's contract, and that every sequence converges.
+
+#include "actors/job_reconciler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+
+#include "kube/json/yaml.hpp"
+#include "kube/patch/patch.hpp"
+
+namespace kueuepp::actors {
+namespace {
+
+using kube::client::Object;
+using messages::ObjectKind;
+
+Object yaml_object(std::string_view text) {
+  auto v = json::parse_yaml(text);
+  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
+  return Object(v ? *v : json::value(nullptr));
+}
+
+core::Time at(std::int64_t seconds) { return core::time_from_seconds(1767225600 + seconds); }
+
+constexpr std::string_view kJob = R"(
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: sample-job
+  namespace: ns
+  uid: uid-1
+  resourceVersion: "1"
+  labels: {kueue.x-k8s.io/queue-name: user-queue}
+spec:
+  parallelism: 2
+  completions: 2
+  suspend: false
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: c
+        image: busybox
+        resources:
+          requests: {cpu: "1"}
+)";
+
+constexpr std::string_view kFlavor = R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: on-demand}
+spec:
+  nodeLabels: {instance-type: on-demand}
+  tolerations:
+  - {key: spot, operator: Exists, effect: NoSchedule}
+)";
+
+/// A tiny API: the Job and its Workload, with writes applied as a server would.
+struct FakeCluster {
+  Object job = yaml_object(kJob);
+  std::optional<Object> workload;
+  Object flavor = yaml_object(kFlavor);
+  std::map<std::string, std::int32_t> wpcs;
+  JobContext ctx;
+  std::vector<std::string> log;  ///< what each write did
+  std::vector<JobEvent> events;
+  int rv = 10;
+
+  FakeCluster() {
+    ctx.now = at(0);
+    ctx.flavor = [this](std::string_view name) -> const Object* {
+      return name == flavor.name() ? &flavor : nullptr;
+    };
+    ctx.workload_priority_class = [this](std::string_view name) -> std::optional<std::int32_t> {
+      auto it = wpcs.find(std::string(name));
+      if (it == wpcs.end()) return std::nullopt;
+      return it->second;
+    };
+    ctx.priority_class = [](std::string_view) -> std::optional<std::int32_t> { return std::nullopt; };
+    ctx.local_queue_exists = [](const std::string&, const std::string&) { return false; };
+  }
+
+  void bump(Object& o) { o.json().as_object()["metadata"].as_object()["resourceVersion"] = std::to_string(++rv); }
+
+  void patch(Object& o, const json::value& body, bool status) {
+    if (status) {
+      // The status subresource takes only status.
+      json::value only = json::object{{"status", body.as_object().at("status")}};
+      ASSERT_TRUE(kube::patch::merge_patch_into(o.json(), only).has_value());
+    } else {
+      json::value copy = body;
+      if (auto* meta = copy.as_object().if_contains("metadata"); meta && meta->is_object()) {
+        if (auto* want = meta->as_object().if_contains("resourceVersion")) {
+          ASSERT_EQ(want->as_string(), o.resource_version()) << "a conditional write on a stale version";
+          meta->as_object().erase("resourceVersion");
+        }
+      }
+      ASSERT_TRUE(kube::patch::merge_patch_into(o.json(), copy).has_value());
+    }
+    bump(o);
+  }
+
+  void apply(const JobWrite& w) {
+    log.push_back(w.what);
+    Object* target = w.kind == ObjectKind::Job ? &job : (workload ? &*workload : nullptr);
+    switch (w.verb) {
+      case JobWrite::Verb::Create:
+        ASSERT_EQ(w.kind, ObjectKind::Workload);
+        ASSERT_FALSE(workload.has_value()) << "a second Workload for one Job";
+        workload = Object(w.body);
+        workload->json().as_object()["metadata"].as_object()["uid"] = "wl-uid";
+        bump(*workload);
+        break;
+      case JobWrite::Verb::Delete:
+        ASSERT_TRUE(workload.has_value());
+        workload.reset();
+        break;
+      case JobWrite::Verb::MergePatch:
+      case JobWrite::Verb::MergePatchStatus:
+        ASSERT_NE(target, nullptr);
+        patch(*target, w.body, w.verb == JobWrite::Verb::MergePatchStatus);
+        // A finalizer-free Workload that is being deleted is gone.
+        if (workload && workload->being_deleted() && workload->finalizers().empty()) workload.reset();
+        break;
+    }
+  }
+
+  /// Steps until the reconciler asks for nothing; fails if it does not converge.
+  int settle(int limit = 10) {
+    for (int i = 0; i < limit; ++i) {
+      auto step = reconcile_job(job, workload ? &*workload : nullptr, ctx);
+      events.insert(events.end(), step.events.begin(), step.events.end());
+      if (step.writes.empty()) return i;
+      for (const auto& w : step.writes) apply(w);
+    }
+    ADD_FAILURE() << "no convergence after " << limit << " steps";
+    return limit;
+  }
+
+  void admit() {
+    ASSERT_TRUE(workload.has_value());
+    auto status = json::parse_yaml(R"(
+admission:
+  clusterQueue: cq
+  podSetAssignments:
+  - name: main
+    flavors: {cpu: on-demand}
+    resourceUsage: {cpu: "2"}
+    count: 2
+conditions:
+- {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+- {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+)");
+    ASSERT_TRUE(status.has_value());
+    workload->json().as_object()["status"] = *status;
+    bump(*workload);
+  }
+
+  void evict() {
+    auto& conds = workload->json().as_object()["status"].as_object()["conditions"].as_array();
+    conds.push_back(json::object{{"type", "Evicted"},
+                                 {"status", "True"},
+                                 {"reason", "Preempted"},
+                                 {"message", "Preempted to accommodate a workload (UID: x) due to prioritization"},
+                                 {"lastTransitionTime", "2026-01-01T00:01:00Z"}});
+    bump(*workload);
+  }
+
+  bool suspended() const { return job.bool_at({"spec", "suspend"}).value_or(false); }
+  bool has_event(std::string_view reason) const {
+    for (const auto& e : events) {
+      if (e.reason == reason) return true;
+    }
+    return false;
+  }
+};
+
+TEST(JobReconciler, UnsuspendedJobIsSuspendedThenQueued) {
+  FakeCluster c;
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(c.workload->string_at({"spec", "queueName"}), "user-queue");
+  EXPECT_EQ(c.workload->controller_reference()->uid, "uid-1");
+  EXPECT_EQ(c.log.front().rfind("suspended", 0), 0u) << "suspend comes before the Workload";
+  EXPECT_TRUE(c.has_event("CreatedWorkload"));
+}
+
+TEST(JobReconciler, AdmissionStartsTheJobWithTheFlavorInjected) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  EXPECT_FALSE(c.suspended());
+  EXPECT_EQ(c.job.string_at({"spec", "template", "spec", "nodeSelector", "instance-type"}), "on-demand");
+  EXPECT_TRUE(c.has_event("Started"));
+}
+
+TEST(JobReconciler, EvictionStopsRestoresThenReleasesQuota) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  c.job.json().as_object()["status"] = json::object{{"active", 2}, {"startTime", "2026-01-01T00:00:05Z"}};
+  c.evict();
+  c.log.clear();
+  c.settle();
+  // Suspended, startTime cleared, template restored; quota still held while pods run.
+  EXPECT_TRUE(c.suspended());
+  EXPECT_TRUE(c.job.find({"spec", "template", "spec", "nodeSelector", "instance-type"}) == nullptr ||
+              c.job.find({"spec", "template", "spec", "nodeSelector", "instance-type"})->is_null());
+  EXPECT_FALSE(c.job.annotation("kueue.x-k8s.io/stopping").has_value());
+  ASSERT_GE(c.log.size(), 3u);
+  EXPECT_EQ(c.log[0].rfind("suspended", 0), 0u);
+  EXPECT_EQ(c.log[1], "cleared startTime");
+  EXPECT_EQ(c.log[2], "restored the pod template");
+  EXPECT_NE(c.workload->find({"status", "admission"}), nullptr);
+  EXPECT_FALSE(c.workload->find({"status", "admission"})->is_null());
+  // The pods are gone: the quota is released and the Workload requeued.
+  c.job.json().as_object()["status"] = json::object{{"active", 0}};
+  c.settle();
+  const auto* admission = c.workload->find({"status", "admission"});
+  EXPECT_TRUE(admission == nullptr || admission->is_null());
+  EXPECT_FALSE(c.workload->condition_true("QuotaReserved"));
+  EXPECT_TRUE(c.workload->condition_true("Requeued"));
+}
+
+TEST(JobReconciler, FinishedJobFinishesWorkloadAndDropsFinalizer) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.workload->finalizers().empty());
+  c.job.json().as_object()["status"] = json::parse_yaml(R"(
+succeeded: 2
+conditions:
+- {type: Complete, status: "True", message: done}
+)").value();
+  c.settle();
+  EXPECT_TRUE(c.workload->condition_true("Finished"));
+  EXPECT_EQ(c.workload->condition("Finished")->reason, "Succeeded");
+  EXPECT_TRUE(c.workload->finalizers().empty());
+  EXPECT_TRUE(c.has_event("FinishedWorkload"));
+}
+
+TEST(JobReconciler, MissingWorkloadPriorityClassCreatesNothingAndSaysWhy) {
+  FakeCluster c;
+  c.job.set_label("kueue.x-k8s.io/priority-class", "high");
+  c.settle();
+  EXPECT_FALSE(c.workload.has_value());
+  EXPECT_TRUE(c.has_event("WorkloadPriorityClassNotFound"));
+  c.wpcs["high"] = 1000;
+  c.settle();
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(c.workload->int_at({"spec", "priority"}), 1000);
+}
+
+TEST(JobReconciler, PriorityFollowsTheClassValue) {
+  FakeCluster c;
+  c.wpcs["high"] = 1000;
+  c.job.set_label("kueue.x-k8s.io/priority-class", "high");
+  c.settle();
+  c.wpcs["high"] = 2000;
+  c.settle();
+  EXPECT_EQ(c.workload->int_at({"spec", "priority"}), 2000);
+  auto write = sync_workload_priority(*c.workload, 3000);
+  ASSERT_TRUE(write.has_value());
+  EXPECT_EQ(write->precondition_rv, c.workload->resource_version());
+  EXPECT_FALSE(sync_workload_priority(*c.workload, 2000).has_value());
+}
+
+TEST(JobReconciler, ChangedSuspendedJobUpdatesItsWorkloadInPlace) {
+  FakeCluster c;
+  c.settle();
+  std::string uid(c.workload->uid());
+  c.job.json().as_object()["spec"].as_object()["parallelism"] = 1;
+  c.job.json().as_object()["spec"].as_object()["completions"] = 1;
+  c.settle();
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(c.workload->uid(), uid) << "updated, not recreated";
+  const auto& sets = c.workload->find({"spec", "podSets"})->as_array();
+  EXPECT_EQ(json::find(sets[0], "count")->as_int64(), 1);
+  EXPECT_TRUE(c.has_event("UpdatedWorkload"));
+}
+
+TEST(JobReconciler, ChangedRunningJobGetsANewWorkload) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  std::string old_name(c.workload->name());
+  c.job.json().as_object()["spec"].as_object()["parallelism"] = 1;
+  c.settle();
+  EXPECT_TRUE(c.has_event("DeletedWorkload"));
+  ASSERT_TRUE(c.workload.has_value()) << "a new Workload was created for the changed Job";
+  EXPECT_FALSE(c.workload->condition_true("QuotaReserved"));
+  EXPECT_TRUE(c.suspended()) << "the Job waits for the new Workload's admission";
+}
+
+TEST(JobReconciler, DeletedWorkloadStopsTheJobBeforeItsFinalizerGoes) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.suspended());
+  c.workload->json().as_object()["metadata"].as_object()["deletionTimestamp"] = "2026-01-01T00:02:00Z";
+  c.log.clear();
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  ASSERT_FALSE(c.log.empty());
+  EXPECT_EQ(c.log[0].rfind("suspended", 0), 0u);
+  EXPECT_EQ(c.log.back(), "created workload") << "after the finalizer went, the Job is queued again";
+}
+
+TEST(JobReconciler, UnmanagedJobsAreLeftAlone) {
+  FakeCluster c;
+  c.job.json().as_object()["metadata"].as_object().erase("labels");
+  EXPECT_EQ(c.settle(), 0);
+  EXPECT_FALSE(c.suspended());
+  c.ctx.options.manage_jobs_without_queue_name = true;
+  c.ctx.local_queue_exists = [](const std::string& ns, const std::string& name) {
+    return ns == "ns" && name == "default";
+  };
+  c.settle();
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(c.workload->string_at({"spec", "queueName"}), "default");
+}
+
+TEST(JobReconciler, PodsReadyFollowsTheJobWhenEnabled) {
+  FakeCluster c;
+  c.ctx.options.wait_for_pods_ready.enabled = true;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_NE(c.workload->condition("PodsReady"), std::nullopt);
+  EXPECT_EQ(c.workload->condition("PodsReady")->reason, "WaitForStart");
+  c.job.json().as_object()["status"] = json::object{{"active", 2}, {"ready", 2}};
+  c.settle();
+  EXPECT_TRUE(c.workload->condition_true("PodsReady"));
+  EXPECT_EQ(c.workload->condition("PodsReady")->reason, "Started");
+}
+
+TEST(JobReconciler, OrphanReleaseDropsOnlyKueuesFinalizer) {
+  Object wl = yaml_object(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w
+  namespace: ns
+  resourceVersion: "7"
+  finalizers: [kueue.x-k8s.io/resource-in-use, example.com/keep]
+)");
+  auto step = release_orphan(wl);
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].precondition_rv, "7");
+  const auto& finalizers = step.writes[0].body.as_object().at("metadata").as_object().at("finalizers").as_array();
+  ASSERT_EQ(finalizers.size(), 1u);
+  EXPECT_EQ(finalizers[0].as_string(), "example.com/keep");
+}
+
+}  // namespace
+}  // namespace kueuepp::actors
