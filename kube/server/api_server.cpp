@@ -64,6 +64,8 @@ class ApiServerImpl final : public ApiServer {
       namespaces_.sweep();
       ctx_.journal = durable_.get();
     }
+    // Everything recovered is durable; what follows is published as it becomes so.
+    ctx_.watches.set_published_rv(ctx_.store.current_rv());
     if (auto st = create_bootstrap_objects(ctx_); !st) return st;
     auto installed = install_crds(ctx_, options_.crd_paths);
     if (!installed) return fail(installed.error().message);
@@ -145,7 +147,9 @@ class ApiServerImpl final : public ApiServer {
  private:
   void schedule_bookmarks() {
     bookmark_timer_ = scheduler_.after(options_.bookmark_interval, [this] {
-      ctx_.watches.bookmark(ctx_.store.current_rv());
+      // Not the store's latest version: changes still waiting for the disk have not been
+      // sent, and a bookmark promises the client every change up to its version.
+      ctx_.watches.bookmark(ctx_.watches.published_rv());
       schedule_bookmarks();
     });
   }

@@ -1,6 +1,6 @@
 #include "kube/server/api/write_path.hpp"
 
-#include <cstdlib>
+#include <cstddef>
 
 #include <fmt/format.h>
 
@@ -157,7 +157,9 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   if (!errs.empty()) return api_fail(invalid_object(view, old.name, errs));
   // A no-op write is not stored (store_updated answers the stored object): no need to
   // record it in managedFields.
-  if (std::getenv("KUEUEPP_NO_MF") == nullptr && !managed_fields_done && !same_content(obj.as_object(), old_o)) track_write(obj, &old.doc, view, manager, w.status);
+  if (!managed_fields_done && !same_content(obj.as_object(), old_o)) {
+    track_write(obj, &old.doc, view, manager, w.status);
+  }
   order_metadata(obj.as_object());
   return obj;
 }

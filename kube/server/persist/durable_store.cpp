@@ -71,7 +71,7 @@ Status DurableStore::recover(ObjectStore& store) {
       if (r->rv > *snapshot_rv) {
         if (r->type == RecordType::Put) {
           auto doc = json::parse(r->body);
-          if (!doc || !doc->is_object() || !json::find(*doc, "metadata")) {
+          if (!doc || !is_storable(*doc)) {
             bad_body = true;
             break;
           }

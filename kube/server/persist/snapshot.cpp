@@ -70,8 +70,10 @@ Expected<std::uint64_t> load_snapshot(const std::string& dir, ObjectStore& store
     }
     if (r->type != RecordType::Put) continue;
     auto doc = json::parse(r->body);
-    if (!doc || !doc->is_object()) {
-      return fail(fmt::format("snapshot {}: an object at offset {} is not valid JSON", path, reader.offset()));
+    if (!doc || !is_storable(*doc)) {
+      return fail(fmt::format("snapshot {} is damaged (the record ending at offset {} is not a valid object); restore "
+                              "the data directory from a backup",
+                              path, reader.offset()));
     }
     store.restore(store.bucket(r->bucket), make_stored(std::move(*doc), r->rv));
   }

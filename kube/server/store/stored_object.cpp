@@ -13,6 +13,13 @@ std::string object_key(std::string_view ns, std::string_view name) {
   return key;
 }
 
+bool is_storable(const json::value& doc) {
+  const json::value* meta = json::find(doc, "metadata");
+  if (meta == nullptr || !meta->is_object()) return false;
+  const json::value* name = meta->as_object().if_contains("name");
+  return name != nullptr && name->is_string() && !name->get_string().empty();
+}
+
 ObjectPtr make_stored(json::value doc, std::uint64_t rv) {
   auto obj = std::make_shared<StoredObject>();
   json::object& meta = doc.as_object()["metadata"].as_object();

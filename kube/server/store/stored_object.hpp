@@ -26,8 +26,13 @@ struct StoredObject {
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 
 /// Makes a stored version: sets metadata.resourceVersion to `rv`, serializes, extracts the
-/// identity. `doc` must be an object with metadata.name.
+/// identity. `doc` must be storable (below).
 ObjectPtr make_stored(json::value doc, std::uint64_t rv);
+
+/// Whether make_stored accepts `doc`: an object whose metadata is an object with a
+/// non-empty string name. Recovery checks what it reads from disk with it, since a
+/// record's checksum proves only that it was written whole, not what wrote it.
+bool is_storable(const json::value& doc);
 
 /// The store key of an object: "ns/name" or "name".
 std::string object_key(std::string_view ns, std::string_view name);

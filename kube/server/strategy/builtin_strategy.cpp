@@ -18,6 +18,14 @@ patch::AtomicObjectResolver BuiltinStrategy::apply_atomic_objects() const {
   return patch::builtin_atomic_objects(group_, kind_);
 }
 
+ApiStatus BuiltinStrategy::check_field_types(const json::object& body, const WriteContext& ctx, std::string_view base,
+                                             std::span<const TypedField> fields) const {
+  auto problem = wrong_field_type(body, base, fields);
+  if (!problem) return {};
+  return api_fail(bad_request(
+      fmt::format("{} in version \"{}\" cannot be handled as a {}: {}", kind_, ctx.view->version, kind_, *problem)));
+}
+
 ApiStatus check_micro_time(const json::value* v, std::string_view kind, std::string_view version) {
   if (v == nullptr || v->is_null()) return {};
   std::string_view text = v->is_string() ? std::string_view(v->get_string()) : std::string_view();

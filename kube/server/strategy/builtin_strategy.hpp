@@ -3,8 +3,11 @@
 // The base of the built-in kinds' strategies: strategic merge patch and server-side
 // apply know their list types from kube/patch's tables of the built-in types.
 
+#include <span>
 #include <string>
+#include <string_view>
 
+#include "kube/server/strategy/field_types.hpp"
 #include "kube/server/strategy/strategy.hpp"
 
 namespace kueuepp::kube::server {
@@ -18,6 +21,11 @@ class BuiltinStrategy : public Strategy {
   patch::AtomicObjectResolver apply_atomic_objects() const override;
 
  protected:
+  /// 400, as kube-apiserver's decoder answers, when one of `fields` (paths below the
+  /// dotted path `base`) has the wrong JSON type in a request body (field_types.hpp).
+  ApiStatus check_field_types(const json::object& body, const WriteContext& ctx, std::string_view base,
+                              std::span<const TypedField> fields) const;
+
   std::string group_;
   std::string kind_;
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "kube/server/strategy/kueue_webhooks.hpp"
 #include "kube/server/strategy/object_meta.hpp"
 #include "kube/server/util/json_path.hpp"
 #include "kube/server/util/time.hpp"
@@ -190,10 +191,14 @@ class CustomResourceStrategy final : public Strategy {
     std::vector<schema::FieldError> prior = to_schema_errors(ctx.prior_errors);
     schema::ValidateOptions options;
     options.prior_errors = prior;
-    if (ctx.object_value != nullptr) {
-      return from_schema_errors(schema::validate(*v_.schema, *ctx.object_value, old, options));
+    FieldErrors errors =
+        from_schema_errors(ctx.object_value != nullptr ? schema::validate(*v_.schema, *ctx.object_value, old, options)
+                                                       : schema::validate(*v_.schema, json::value(obj), old, options));
+    // Status writes are not seen by Kueue's webhooks (they validate spec).
+    if (v_.group == kKueueGroup && !ctx.status) {
+      for (auto& e : kueue_webhook_errors(v_.kind, obj)) errors.push_back(std::move(e));
     }
-    return from_schema_errors(schema::validate(*v_.schema, json::value(obj), old, options));
+    return errors;
   }
 
   /// Metadata of a status write: the stored metadata, but this write's managedFields.

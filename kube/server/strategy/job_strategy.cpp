@@ -3,6 +3,8 @@
 // controller-uid/job-name labels, validation, and the update rules (completions and the
 // pod template immutable, except scheduling directives while suspended and not started).
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "kube/server/strategy/builtin_kinds.hpp"
@@ -62,11 +64,48 @@ json::value without_scheduling_directives(const json::value& tmpl) {
   return copy;
 }
 
+/// The JobSpec and JobStatus fields whose JSON types the decoder checks (the pod
+/// template's spec is checked as a PodSpec).
+constexpr std::array kJobFields{
+    TypedField{"spec", FieldType::Object},
+    TypedField{"spec.parallelism", FieldType::Integer},
+    TypedField{"spec.completions", FieldType::Integer},
+    TypedField{"spec.activeDeadlineSeconds", FieldType::Integer},
+    TypedField{"spec.backoffLimit", FieldType::Integer},
+    TypedField{"spec.backoffLimitPerIndex", FieldType::Integer},
+    TypedField{"spec.maxFailedIndexes", FieldType::Integer},
+    TypedField{"spec.ttlSecondsAfterFinished", FieldType::Integer},
+    TypedField{"spec.suspend", FieldType::Bool},
+    TypedField{"spec.manualSelector", FieldType::Bool},
+    TypedField{"spec.completionMode", FieldType::String},
+    TypedField{"spec.podReplacementPolicy", FieldType::String},
+    TypedField{"spec.selector", FieldType::Object},
+    TypedField{"spec.selector.matchLabels", FieldType::StringMap},
+    TypedField{"spec.podFailurePolicy", FieldType::Object},
+    TypedField{"spec.template", FieldType::Object},
+    TypedField{"spec.template.metadata", FieldType::Object},
+    TypedField{"spec.template.metadata.labels", FieldType::StringMap},
+    TypedField{"spec.template.metadata.annotations", FieldType::StringMap},
+    TypedField{"spec.template.spec", FieldType::Object},
+    TypedField{"status", FieldType::Object},
+    TypedField{"status.active", FieldType::Integer},
+    TypedField{"status.succeeded", FieldType::Integer},
+    TypedField{"status.failed", FieldType::Integer},
+    TypedField{"status.ready", FieldType::Integer},
+    TypedField{"status.conditions", FieldType::ObjectList},
+    TypedField{"status.startTime", FieldType::String},
+    TypedField{"status.completionTime", FieldType::String},
+};
+
 class JobStrategy final : public BuiltinStrategy {
  public:
   JobStrategy() : BuiltinStrategy("batch", "Job") {}
 
   ApiResult<json::value> decode(json::value body, const WriteContext& ctx) const override {
+    if (auto st = check_field_types(body.as_object(), ctx, "", kJobFields); !st) return unexpected(st.error());
+    if (auto st = check_field_types(body.as_object(), ctx, "spec.template.spec", pod_spec_fields()); !st) {
+      return unexpected(st.error());
+    }
     auto decoded = BuiltinStrategy::decode(std::move(body), ctx);
     if (!decoded) return decoded;
     apply_defaults(decoded->as_object());
@@ -82,6 +121,13 @@ class JobStrategy final : public BuiltinStrategy {
     if (labels == nullptr || !labels->is_object() || labels->as_object().empty()) {
       // kube-apiserver aliases the template's labels (a Go map shared with the Job).
       if (const json::value* tl = at(spec, {"template", "metadata", "labels"})) meta["labels"] = *tl;
+    }
+    // Kueue's mutating Job webhook (on create): a Job queued with the queue-name label
+    // starts suspended, so no pod runs before the Job is admitted.
+    labels = meta.if_contains("labels");
+    if (labels != nullptr && labels->is_object()) {
+      const json::value* queue = labels->as_object().if_contains("kueue.x-k8s.io/queue-name");
+      if (queue != nullptr && queue->is_string() && !queue->get_string().empty()) spec["suspend"] = true;
     }
   }
 

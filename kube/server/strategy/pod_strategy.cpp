@@ -2,6 +2,8 @@
 // kube-apiserver's rule that a pod's spec is immutable except images, tolerations
 // (additions), activeDeadlineSeconds and the removal of scheduling gates.
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "kube/server/strategy/builtin_kinds.hpp"
@@ -34,6 +36,9 @@ class PodStrategy final : public BuiltinStrategy {
   PodStrategy() : BuiltinStrategy("", "Pod") {}
 
   ApiResult<json::value> decode(json::value body, const WriteContext& ctx) const override {
+    static constexpr std::array kPodFields{TypedField{"spec", FieldType::Object}, TypedField{"status", FieldType::Object}};
+    if (auto st = check_field_types(body.as_object(), ctx, "", kPodFields); !st) return unexpected(st.error());
+    if (auto st = check_field_types(body.as_object(), ctx, "spec", pod_spec_fields()); !st) return unexpected(st.error());
     auto decoded = BuiltinStrategy::decode(std::move(body), ctx);
     if (!decoded) return decoded;
     json::object& spec = object_member(decoded->as_object(), "spec");

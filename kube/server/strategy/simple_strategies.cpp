@@ -1,6 +1,8 @@
 // The built-in kinds with little behaviour of their own: ConfigMap, ServiceAccount,
 // coordination.k8s.io Lease (MicroTime fields) and scheduling.k8s.io PriorityClass.
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "kube/server/strategy/builtin_kinds.hpp"
@@ -35,6 +37,14 @@ bool valid_config_key(std::string_view key) {
 class ConfigMapStrategy final : public BuiltinStrategy {
  public:
   ConfigMapStrategy() : BuiltinStrategy("", "ConfigMap") {}
+
+  ApiResult<json::value> decode(json::value body, const WriteContext& ctx) const override {
+    static constexpr std::array kFields{TypedField{"data", FieldType::StringMap},
+                                        TypedField{"binaryData", FieldType::Base64Map},
+                                        TypedField{"immutable", FieldType::Bool}};
+    if (auto st = check_field_types(body.as_object(), ctx, "", kFields); !st) return unexpected(st.error());
+    return BuiltinStrategy::decode(std::move(body), ctx);
+  }
 
   FieldErrors validate(const json::object& obj, const WriteContext&) const override {
     FieldErrors errs;

@@ -89,6 +89,7 @@ void WatchHub::deliver(Watcher& w, std::shared_ptr<const std::string> bytes) {
 }
 
 void WatchHub::publish(const Change& change) {
+  published_rv_ = std::max(published_rv_, change.rv);
   auto it = by_bucket_.find(change.bucket);
   if (it == by_bucket_.end() || it->second.empty()) return;
   publishing_ = true;

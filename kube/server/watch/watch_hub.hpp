@@ -57,6 +57,13 @@ class WatchHub {
   /// Sends a BOOKMARK at `rv` to every watcher that allows bookmarks.
   void bookmark(std::uint64_t rv);
 
+  /// The resourceVersion of the latest change published: watchers have been sent every
+  /// change up to it. With a write-ahead log it trails the store, whose latest changes
+  /// may still wait for the disk, so it (not the store's) is what a bookmark may claim.
+  std::uint64_t published_rv() const { return published_rv_; }
+  /// After recovery: every change up to `rv` is durable and has nothing left to send.
+  void set_published_rv(std::uint64_t rv) { published_rv_ = rv; }
+
   /// What a watcher with `filter` sees of `change`: the event type and object, or
   /// nullopt. Objects that start matching arrive as ADDED, objects that stop matching as
   /// DELETED with their previous content.
@@ -78,6 +85,7 @@ class WatchHub {
   std::unordered_map<BucketId, std::vector<std::shared_ptr<Watcher>>> by_bucket_;
   std::unordered_map<WatcherId, std::shared_ptr<Watcher>> watchers_;
   WatcherId next_id_ = 1;
+  std::uint64_t published_rv_ = 0;
   bool publishing_ = false;
   bool needs_compact_ = false;
 };
