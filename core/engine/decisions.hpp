@@ -29,15 +29,23 @@ struct EvictionDecision {
   std::string preemption_reason;  ///< InClusterQueue, InCohortReclamation, ... (preemptions only)
   std::string preemptor;          ///< ns/name of the preemptor (preemptions only)
   std::string message;
+  /// Counted apart in metrics and schedulingStats (WaitForStart, WaitForRecovery, ...);
+  /// for "DeactivatedDueTo<cause>" reasons the cause is taken from the reason.
+  std::string underlying_cause;
   Time at{};
 };
 
 /// A pending workload's reason for not being admitted changed: write QuotaReserved=False
-/// with this reason and message.
+/// with this reason and message (an empty reason leaves QuotaReserved as it is).
 struct PendingDecision {
   std::string workload;
   std::string reason;
   std::string message;
+  /// Set when a restarted queue lets back a workload its stop policy evicted: write
+  /// Requeued=True with this reason (ClusterQueueRestarted, LocalQueueRestarted) and
+  /// message, as Kueue's workload controller does.
+  std::string requeued_reason;
+  std::string requeued_message;
 };
 
 struct Decisions {

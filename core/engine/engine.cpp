@@ -401,21 +401,7 @@ void Engine::apply_stop_policies() {
   }
   // Restarted queues take back the workloads their stop policy evicted.
   for (auto& w : workloads_) {
-    if (!w || w->reserved || !w->requeued_false) continue;
-    bool cq_stop = w->eviction_reason() == "ClusterQueueStopped";
-    bool lq_stop = w->eviction_reason() == "LocalQueueStopped";
-    if (!cq_stop && !lq_stop) continue;
-    auto lq = local_queues_.find(std::string(w->ns()) + "/" + w->queue_name);
-    if (lq == local_queues_.end()) continue;
-    bool restarted = lq_stop ? lq->second.stop_policy == StopPolicy::None : false;
-    if (cq_stop) {
-      int cq = cq_index(lq->second.cluster_queue);
-      restarted = cq >= 0 && cq_exists_[static_cast<std::size_t>(cq)] &&
-                  cqs_[static_cast<std::size_t>(cq)].spec.stop_policy == StopPolicy::None;
-    }
-    if (!restarted) continue;
-    w->requeued_false = false;
-    route(*w);
+    if (w) restart_if_queue_runs(*w);
   }
   for (auto& w : workloads_) {
     if (!w || !w->reserved || w->evicted) continue;
@@ -425,6 +411,31 @@ void Engine::apply_stop_policies() {
       evict(*w, "LocalQueueStopped", "The LocalQueue is stopped");
     }
   }
+}
+
+void Engine::restart_if_queue_runs(WorkloadRecord& w) {
+  if (w.reserved || !w.requeued_false) return;
+  bool cq_stop = w.eviction_reason() == "ClusterQueueStopped";
+  bool lq_stop = w.eviction_reason() == "LocalQueueStopped";
+  if (!cq_stop && !lq_stop) return;
+  auto lq = local_queues_.find(std::string(w.ns()) + "/" + w.queue_name);
+  if (lq == local_queues_.end()) return;
+  bool restarted = lq_stop && lq->second.stop_policy == StopPolicy::None;
+  if (cq_stop) {
+    int cq = cq_index(lq->second.cluster_queue);
+    restarted = cq >= 0 && cq_exists_[static_cast<std::size_t>(cq)] &&
+                cqs_[static_cast<std::size_t>(cq)].spec.stop_policy == StopPolicy::None;
+  }
+  if (!restarted) return;
+  w.requeued_false = false;
+  w.extra().eviction_reason.clear();
+  route(w);
+  PendingDecision d;
+  d.workload = w.key;
+  d.requeued_reason = cq_stop ? "ClusterQueueRestarted" : "LocalQueueRestarted";
+  d.requeued_message = cq_stop ? "The ClusterQueue was restarted after being stopped"
+                               : "The LocalQueue was restarted after being stopped";
+  outbox_.pending.push_back(std::move(d));
 }
 
 // -- queries ----------------------------------------------------------------------------
@@ -495,6 +506,18 @@ std::vector<std::string> Engine::pending_in_order(std::string_view name) const {
   if (i < 0) return out;
   for (int id : cqs_[static_cast<std::size_t>(i)].queue.ordered()) {
     out.push_back(workloads_[static_cast<std::size_t>(id)]->key);
+  }
+  return out;
+}
+
+std::map<std::string, std::int64_t> Engine::pending_reasons(std::string_view name) const {
+  const_cast<Engine*>(this)->ensure_topology();
+  std::map<std::string, std::int64_t> out;
+  int i = cq_index(name);
+  if (i < 0) return out;
+  for (int id : cqs_[static_cast<std::size_t>(i)].queue.ordered()) {
+    const std::string& reason = workloads_[static_cast<std::size_t>(id)]->pending.reason;
+    if (!reason.empty()) ++out[reason];
   }
   return out;
 }

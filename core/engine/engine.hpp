@@ -137,6 +137,11 @@ class Engine {
   std::vector<std::string> cluster_queue_names() const;
   /// Pending workload keys of a ClusterQueue in queue order.
   std::vector<std::string> pending_in_order(std::string_view cluster_queue) const;
+  /// How many of the ClusterQueue's pending workloads wait for each reason (those the
+  /// engine has not evaluated yet are not counted): Kueue's unadmitted-workloads gauge.
+  std::map<std::string, std::int64_t> pending_reasons(std::string_view cluster_queue) const;
+  /// The ClusterQueue's cohorts, its parent first, up to the root (empty without one).
+  std::vector<std::string> cohort_ancestors(std::string_view cluster_queue) const;
   /// Whether any ClusterQueue has a workload waiting to be popped by a cycle.
   bool has_heads() const;
   /// The earliest time a held workload's requeue backoff ends, if any.
@@ -159,6 +164,9 @@ class Engine {
   void compute_activity(ClusterQueueState& cq);
   void build_trees();
   void apply_stop_policies();
+  /// A workload a stop policy holds out (Requeued=False) whose queue runs again goes
+  /// back to it, and Requeued=True {ClusterQueue,LocalQueue}Restarted is written.
+  void restart_if_queue_runs(WorkloadRecord& w);
   int cq_index(std::string_view name) const;
   ClusterQueueState* find_cq(std::string_view name);
 

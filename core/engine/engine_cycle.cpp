@@ -575,6 +575,18 @@ std::string Engine::cq_path(int cq) const {
   return path;
 }
 
+std::vector<std::string> Engine::cohort_ancestors(std::string_view name) const {
+  const_cast<Engine*>(this)->ensure_topology();
+  std::vector<std::string> out;
+  int cq = cq_index(name);
+  if (cq < 0) return out;
+  const auto& state = cqs_[static_cast<std::size_t>(cq)];
+  if (state.tree < 0) return out;
+  const QuotaTree& t = trees_[static_cast<std::size_t>(state.tree)].quota;
+  for (int n = t.parent(state.node); n != QuotaTree::kNoParent; n = t.parent(n)) out.push_back(t.name(n));
+  return out;
+}
+
 std::string Engine::preemption_message(const WorkloadRecord& preemptor, const WorkloadRecord& victim,
                                        const std::string& reason) const {
   std::string human = "UNKNOWN";
@@ -586,8 +598,7 @@ std::string Engine::preemption_message(const WorkloadRecord& preemptor, const Wo
                     ", JobUID: " + (preemptor.job_uid().empty() ? "UNKNOWN" : preemptor.job_uid()) + ") due to " +
                     human + "; preemptor path: " + cq_path(preemptor.cq) +
                     "; preemptee path: " + cq_path(victim.cq);
-  msg += "; preemptor effective priority: " + std::to_string(preemptor.priority()) +
-         "; preemptee effective priority: " + std::to_string(victim.priority());
+  // Kueue's condition message ends here; the priorities go only into the Preempted event.
   return msg;
 }
 

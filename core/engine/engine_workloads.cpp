@@ -222,7 +222,7 @@ void Engine::route(WorkloadRecord& rec) {
       const auto& state = cqs_[static_cast<std::size_t>(cq)];
       if (!state.active) {
         why = state.spec.stop_policy != StopPolicy::None
-                  ? PendingExplanation{"Suspended", "ClusterQueue " + state.spec.name + " is stopped"}
+                  ? PendingExplanation{"Suspended", "ClusterQueue " + state.spec.name + " is inactive"}
                   : PendingExplanation{"Suspended", "ClusterQueue " + state.spec.name + " is inactive"};
       } else if (state.in_cohort_cycle) {
         why = {"Suspended", "ClusterQueue " + state.spec.name + " is inactive: its cohort tree has a cycle"};
@@ -234,7 +234,13 @@ void Engine::route(WorkloadRecord& rec) {
 
   if (target != rec.cq && rec.cq >= 0) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.slot);
   rec.cq = target;
-  if (!why.reason.empty()) rec.pending = why;
+  if (!why.reason.empty() && !rec.finished && !(why == rec.pending)) {
+    // No cycle will look at it, so its status is written from here: a workload in a
+    // stopped or missing queue says so at once (Kueue's workload controller does this).
+    rec.pending = why;
+    PendingStatus text = render(rec.pending, rec);
+    outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message), {}, {}});
+  }
   enqueue(rec, true);
 }
 
@@ -459,6 +465,12 @@ Status Engine::apply(const Workload& wl) {
     rec.requeued_false = object_requeued_false;
   } else {
     rec.requeued_false = object_requeued_false;
+  }
+  if (rec.requeued_false && (requeued->reason == "ClusterQueueStopped" || requeued->reason == "LocalQueueStopped")) {
+    // Held out by a stop policy (possibly before a restart of this controller): let it
+    // back when its queue runs again.
+    rec.extra().eviction_reason = requeued->reason;
+    restart_if_queue_runs(rec);
   }
 
   bool changed = created || old_hash != rec.hash || old_priority != rec.priority() ||

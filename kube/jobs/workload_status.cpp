@@ -143,9 +143,17 @@ StatusPatch admission_patch(const client::Object& wl, const core::AdmissionDecis
 
 StatusPatch pending_patch(const client::Object& wl, const core::PendingDecision& d, core::Time now) {
   json::object status;
-  if (holds_admission(wl)) status["admission"] = nullptr;
-  status["conditions"] = conditions_after(
-      wl, {condition("QuotaReserved", false, d.reason, d.message, generation_of(wl)), no_reservation(wl)}, now);
+  std::vector<Condition> changes;
+  if (!d.reason.empty()) {
+    if (holds_admission(wl)) status["admission"] = nullptr;
+    changes.push_back(condition("QuotaReserved", false, d.reason, d.message, generation_of(wl)));
+    changes.push_back(no_reservation(wl));
+  }
+  if (!d.requeued_reason.empty()) {
+    changes.push_back(condition("Requeued", true, d.requeued_reason, d.requeued_message, generation_of(wl)));
+  }
+  if (changes.empty()) return std::nullopt;
+  status["conditions"] = conditions_after(wl, changes, now);
   return patch_if_changed(wl, std::move(status));
 }
 
@@ -161,7 +169,7 @@ StatusPatch eviction_patch(const client::Object& wl, const core::EvictionDecisio
   }
   // Metrics and stats count "Deactivated" with its underlying cause apart.
   std::string_view stats_reason = d.reason;
-  std::string_view cause;
+  std::string_view cause = d.underlying_cause;
   if (stats_reason.starts_with(std::string(kDeactivated) + std::string(kDueTo))) {
     cause = stats_reason.substr(kDeactivated.size() + kDueTo.size());
     stats_reason = kDeactivated;
