@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "actors/queue_gauges.hpp"
 #include "kube/jobs/queue_status.hpp"
 #include "kube/json/json.hpp"
 
@@ -79,6 +80,7 @@ void maybe_write(Self self, ObjectKind kind, const std::string& ns, const std::s
 void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
   auto& st = self->state;
   core::Time now = now_of(st);
+  if (st.links.metrics) self->send(st.links.metrics, queue_gauges(snap));
   if (snap.object) {
     maybe_write(self, ObjectKind::ClusterQueue, "", st.name, snap.object, st.written_status,
                 kube::jobs::cluster_queue_status(snap.view, *snap.object, now));

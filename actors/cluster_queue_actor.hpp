@@ -19,6 +19,7 @@ namespace kueuepp::actors {
 struct ClusterQueueLinks {
   messages::writer_actor writer;
   messages::introspection_actor introspection;
+  messages::metrics_actor metrics;  ///< may be null (no metrics)
 };
 
 messages::cluster_queue_actor spawn_cluster_queue(caf::actor_system& system, std::string name,

@@ -4,6 +4,7 @@
 #include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -43,6 +44,7 @@ struct TreeState {
 };
 
 using Self = cohort_tree_actor::stateful_pointer<TreeState>;
+using client_object = kube::client::Object;
 
 core::Time now_of(const TreeState& st) {
   return st.options.clock ? st.options.clock()
@@ -56,7 +58,8 @@ void log_status(const TreeState& st, const Status& s, std::string_view what, con
 void ensure_cq_actor(Self self, const std::string& name) {
   auto& st = self->state;
   if (st.cq_actors.count(name) != 0) return;
-  auto actor = spawn_cluster_queue(self->system(), name, ClusterQueueLinks{st.links.writer, st.links.introspection},
+  auto actor = spawn_cluster_queue(self->system(), name,
+                                   ClusterQueueLinks{st.links.writer, st.links.introspection, st.links.metrics},
                                    st.options.clock);
   // Linked: a ClusterQueue actor never outlives its tree.
   self->link_to(actor);
@@ -70,6 +73,90 @@ void retire_cq_actor(Self self, const std::string& name) {
   self->unlink_from(it->second);
   self->send_exit(it->second, caf::exit_reason::user_shutdown);
   st.cq_actors.erase(it);
+  if (st.links.metrics) self->send(st.links.metrics, ClusterQueueGone{name});
+}
+
+/// Seconds from `from` (RFC 3339) to `now`; 0 when unknown or in the future.
+double seconds_since(std::string_view from, core::Time now) {
+  auto t = core::parse_rfc3339(from);
+  if (!t) return 0;
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - *t).count();
+  return us > 0 ? static_cast<double>(us) / 1e6 : 0;
+}
+
+/// Kueue's queued wait: since the last requeue, or since creation.
+double queued_wait_seconds(const client_object& wl, core::Time now) {
+  auto requeued = wl.condition("Requeued");
+  if (requeued && requeued->status == "True" && !requeued->last_transition_time.empty()) {
+    return seconds_since(requeued->last_transition_time, now);
+  }
+  return seconds_since(wl.creation_timestamp(), now);
+}
+
+WorkloadMetricEvent workload_event(WorkloadMetricEvent::What what, const client_object& wl, std::string cluster_queue) {
+  WorkloadMetricEvent e;
+  e.what = what;
+  e.cluster_queue = std::move(cluster_queue);
+  e.lq_namespace = std::string(wl.namespace_name());
+  e.lq_name = std::string(wl.string_at({"spec", "queueName"}));
+  e.priority_class = std::string(wl.string_at({"spec", "priorityClassName"}));
+  return e;
+}
+
+void report_finished(Self self, const client_object& wl) {
+  auto& st = self->state;
+  if (!st.links.metrics) return;
+  std::string cq(wl.string_at({"status", "admission", "clusterQueue"}));
+  if (cq.empty()) return;  // never admitted: Kueue counts finished workloads of a queue
+  auto e = workload_event(WorkloadMetricEvent::What::Finished, wl, std::move(cq));
+  e.seconds = -1;
+  self->send(st.links.metrics, std::move(e));
+}
+
+void record_event(Self self, const client_object& wl, std::string reason, std::string message) {
+  auto& st = self->state;
+  if (!st.links.events) return;
+  self->send(st.links.events, RecordEvent{ObjectKind::Workload, std::string(wl.namespace_name()),
+                                          std::string(wl.name()), std::string(wl.uid()), false, std::move(reason),
+                                          std::move(message)});
+}
+
+/// An admission landed: Kueue's events and metrics.
+void on_admitted(Self self, const core::AdmissionDecision& a, const ObjectPtr& wl, core::Time now) {
+  auto& st = self->state;
+  double wait = queued_wait_seconds(*wl, now);
+  const std::string& cq = a.admission.cluster_queue;
+  record_event(self, *wl, "QuotaReserved",
+               fmt::format("Quota reserved in ClusterQueue {}, wait time since queued was {:.0f}s", cq, wait));
+  if (a.admitted) {
+    record_event(self, *wl, "Admitted",
+                 fmt::format("Admitted by ClusterQueue {}, wait time since reservation was 0s", cq));
+  }
+  if (!st.links.metrics) return;
+  auto e = workload_event(WorkloadMetricEvent::What::Admitted, *wl, cq);
+  e.seconds = wait;
+  e.cohort_ancestors = st.engine->cohort_ancestors(cq);
+  self->send(st.links.metrics, std::move(e));
+}
+
+/// An eviction landed: Kueue's events and metrics.
+void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl) {
+  auto& st = self->state;
+  if (!ev.preemption_reason.empty()) record_event(self, *wl, "Preempted", ev.message);
+  if (!st.links.metrics) return;
+  auto e = workload_event(WorkloadMetricEvent::What::Evicted, *wl, ev.cluster_queue);
+  e.reason = ev.reason;
+  // "DeactivatedDueToX" counts as Deactivated with underlying cause X.
+  constexpr std::string_view kDeactivatedDueTo = "DeactivatedDueTo";
+  if (e.reason.starts_with(kDeactivatedDueTo)) {
+    e.underlying_cause = e.reason.substr(kDeactivatedDueTo.size());
+    e.reason = "Deactivated";
+  }
+  if (!ev.preemption_reason.empty()) {
+    e.preemption_reason = ev.preemption_reason;
+    if (auto preemptor = st.engine->workload(ev.preemptor, false)) e.preempting_cluster_queue = preemptor->cluster_queue;
+  }
+  self->send(st.links.metrics, std::move(e));
 }
 
 /// Applies one change to the engine.
@@ -110,7 +197,11 @@ void apply_change(Self self, const TreeObjectChange& c) {
         using T = std::decay_t<decltype(model)>;
         if constexpr (std::is_same_v<T, core::Workload>) {
           log_status(st, e.apply(model), "workload", c.key);
-          st.workloads[c.key] = c.object;
+          auto& known = st.workloads[c.key];
+          if (known && c.object && !known->condition_true("Finished") && c.object->condition_true("Finished")) {
+            report_finished(self, *c.object);
+          }
+          known = c.object;
         } else {
           e.apply(model);
           if constexpr (std::is_same_v<T, core::ClusterQueue>) {
@@ -176,10 +267,14 @@ void carry_out(Self self, core::Decisions decisions) {
     if (!patch) continue;  // the object already records exactly this admission
     st.writing_admissions.insert(a.workload);
     std::string key = a.workload;
-    write_workload_status(self, key, std::move(*patch), true, true, [self, key](const WriteOutcome& o) {
+    ObjectPtr object = it->second;
+    write_workload_status(self, key, std::move(*patch), true, true, [self, key, a, object, now](const WriteOutcome& o) {
       auto& s = self->state;
       s.writing_admissions.erase(key);
-      if (o.ok) return;
+      if (o.ok) {
+        on_admitted(self, a, object, now);
+        return;
+      }
       // Not written: the quota the engine assumed is given back and the workload
       // competes again (Kueue's assume/forget).
       ++s.rolled_back;
@@ -195,8 +290,10 @@ void carry_out(Self self, core::Decisions decisions) {
     auto patch = kube::jobs::eviction_patch(*it->second, ev, now);
     if (!patch) continue;
     std::string key = ev.workload;
+    ObjectPtr object = it->second;
     write_workload_status(self, key, std::move(*patch), true, false,
-                          [self, key](const WriteOutcome& o) {
+                          [self, key, ev, object](const WriteOutcome& o) {
+                            if (o.ok) on_evicted(self, ev, object);
                             if (o.ok || o.superseded || o.http_status == 404) return;
                             spdlog::warn("tree {}: eviction of {} not written: {} {}", self->state.name, key,
                                          o.reason, o.message);
@@ -220,8 +317,14 @@ void run_round(Self self, core::Time now) {
   bool more = false;
   // Rounds run Kueue's cycles back to back in memory until nothing changes: everything
   // that fits is admitted in one round instead of one workload per queue per cycle.
+  AdmissionAttempts attempts;
   while (true) {
+    auto cycle_started = std::chrono::steady_clock::now();
     core::CycleSummary s = st.engine->run_cycle(now);
+    if (s.heads > 0) {
+      attempts.cycles.push_back(
+          {s.admitted > 0, std::chrono::duration<double>(std::chrono::steady_clock::now() - cycle_started).count()});
+    }
     ++done.cycles;
     done.admitted += s.admitted;
     done.preempted += s.preempted;
@@ -237,6 +340,7 @@ void run_round(Self self, core::Time now) {
     }
   }
   carry_out(self, st.engine->take_decisions());
+  if (st.links.metrics && !attempts.cycles.empty()) self->send(st.links.metrics, std::move(attempts));
   ++st.rounds;
   st.admitted += done.admitted;
   st.preempted += done.preempted;
@@ -272,8 +376,14 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq,
   }
   auto lqs = lq_counts.find(cq);
   if (lqs != lq_counts.end()) {
-    for (const auto& [key, counts] : lqs->second) snap.local_queues.push_back(counts);
+    for (const auto& [key, counts] : lqs->second) {
+      snap.local_queues.push_back(counts);
+      snap.finished += counts.counts.finished;
+    }
   }
+  snap.pending_reasons = st.engine->pending_reasons(cq);
+  auto ancestors = st.engine->cohort_ancestors(cq);
+  if (!ancestors.empty()) snap.root_cohort = ancestors.back();
   auto obj = st.cluster_queues.find(cq);
   if (obj != st.cluster_queues.end() && obj->second) {
     snap.object = obj->second;
@@ -303,7 +413,16 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
   for (const auto& [key, obj] : st.workloads) {
     if (!obj) continue;
     auto view = st.engine->workload(key, false);
-    if (!view || view->finished || view->cluster_queue.empty()) continue;
+    if (view && view->finished) {
+      // Kueue's finished gauges count them in the queue that admitted them.
+      std::string cq(obj->string_at({"status", "admission", "clusterQueue"}));
+      if (!cq.empty() && st.cluster_queues.count(cq) != 0) {
+        ++entry(cq, std::string(obj->namespace_name()), std::string(obj->string_at({"spec", "queueName"})))
+              .counts.finished;
+      }
+      continue;
+    }
+    if (!view || view->cluster_queue.empty()) continue;
     auto& c = entry(view->cluster_queue, std::string(obj->namespace_name()),
                     std::string(obj->string_at({"spec", "queueName"})));
     if (view->reserved) {

@@ -37,6 +37,8 @@ struct CohortTreeLinks {
   messages::writer_actor writer;
   messages::scheduler_actor scheduler;
   messages::introspection_actor introspection;
+  messages::metrics_actor metrics;  ///< may be null (no metrics)
+  messages::event_recorder_actor events;  ///< may be null (no Events)
 };
 
 messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::string tree, CohortTreeOptions options,

@@ -12,6 +12,7 @@
 #include "actors/event_recorder.hpp"
 #include "actors/introspection_actor.hpp"
 #include "actors/job_actor.hpp"
+#include "actors/metrics_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "actors/snapshot_actor.hpp"
 #include "actors/watch_actor.hpp"
@@ -49,6 +50,7 @@ struct Controller::Impl {
   snapshot_actor snapshot;
   job_actor jobs;
   event_recorder_actor events;
+  metrics_actor metrics;
   std::vector<watch_actor> watches;
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
   bool stopped = false;
@@ -62,18 +64,19 @@ struct Controller::Impl {
     caf::anon_send(introspection, ActorRegistered{"writer", "writer", writer.address(),
                                                   caf::actor_cast<caf::strong_actor_ptr>(writer)});
     scheduler = spawn_scheduler(*system, SchedulerOptions{options.batching_window, options.clock, {}}, introspection);
+    metrics = spawn_metrics(*system, options.metrics, introspection);
+    events = spawn_event_recorder(*system, writer, introspection, options.clock);
     CohortTreeOptions tree_options;
     tree_options.engine = options.engine;
     tree_options.status_interval = options.status_interval;
     tree_options.clock = options.clock;
-    snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection});
+    snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection, metrics, events});
 
     std::vector<ObjectKind> kinds = {ObjectKind::Namespace,      ObjectKind::PriorityClass,
                                      ObjectKind::WorkloadPriorityClass, ObjectKind::ResourceFlavor,
                                      ObjectKind::AdmissionCheck, ObjectKind::Cohort,
                                      ObjectKind::ClusterQueue,   ObjectKind::LocalQueue,
                                      ObjectKind::Workload};
-    events = spawn_event_recorder(*system, writer, introspection, options.clock);
     if (options.jobs.enabled) {
       jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events}, options.clock);
     }
@@ -113,6 +116,7 @@ struct Controller::Impl {
     caf::anon_send_exit(snapshot, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(events, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(metrics, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(introspection, caf::exit_reason::user_shutdown);
     watches.clear();
@@ -120,6 +124,7 @@ struct Controller::Impl {
     snapshot = nullptr;
     scheduler = nullptr;
     events = nullptr;
+    metrics = nullptr;
     writer = nullptr;
     introspection = nullptr;
     system.reset();  // waits for every actor to finish
@@ -143,6 +148,16 @@ void Controller::introspect(std::string path, Responder respond) {
     return;
   }
   caf::anon_send(impl_->introspection, HttpQuery{std::move(path), std::move(respond)});
+}
+
+void Controller::scrape_metrics(Responder respond) {
+  if (impl_->stopped || !impl_->metrics) {
+    respond(503, "text/plain", "the controller is stopping");
+    return;
+  }
+  caf::anon_send(impl_->metrics, ScrapeMetrics{[respond = std::move(respond)](std::string type, std::string body) {
+                   respond(200, std::move(type), std::move(body));
+                 }});
 }
 
 void Controller::stop() {

@@ -16,6 +16,7 @@
 #include "core/engine/engine_config.hpp"
 #include "core/expected.hpp"
 #include "core/model/time.hpp"
+#include "actors/metrics/kueue_metrics.hpp"
 
 namespace kueuepp::kube::client {
 class Client;
@@ -52,6 +53,8 @@ struct ControllerOptions {
   std::size_t max_writes_in_flight = 16;
   std::chrono::milliseconds batching_window{2};
   std::chrono::milliseconds status_interval{1000};
+  /// Kueue's metrics (replica role, optional families) for /metrics.
+  metrics::KueueMetricsOptions metrics;
   /// Tests inject a clock; production uses the system clock.
   std::function<core::Time()> clock;
 };
@@ -71,6 +74,8 @@ class Controller {
   bool synced() const;
   /// Answers a GET of /debug/... (see introspection_actor.hpp) asynchronously.
   void introspect(std::string path, Responder respond);
+  /// Answers a GET of /metrics (Prometheus text format) asynchronously.
+  void scrape_metrics(Responder respond);
   /// Stops watches, then the actors; waits for them. Idempotent.
   void stop();
 

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "actors/tree_router.hpp"
+#include "kube/jobs/workload_status.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -23,6 +24,7 @@ struct SnapshotState {
   std::map<std::string, cohort_tree_actor> trees;
   std::uint64_t handled = 0;
   std::uint64_t decode_errors = 0;
+  std::uint64_t blocker_writes = 0;
 };
 
 using Self = snapshot_actor::stateful_pointer<SnapshotState>;
@@ -57,13 +59,62 @@ void deliver(Self self, TreeRouter::Output& out) {
 }
 
 /// Why a workload reached no tree, in Kueue's words.
-ExplainReply unrouted(const std::string& key) {
+ExplainReply unrouted(const TreeRouter& router, const std::string& key) {
   json::object o;
   o["workload"] = key;
   o["state"] = "Pending";
-  o["reason"] = "Inadmissible";
-  o["message"] = "its LocalQueue or that LocalQueue's ClusterQueue does not exist";
+  if (auto blocker = router.why_unrouted(key)) {
+    o["reason"] = blocker->reason;
+    o["message"] = blocker->message;
+  } else {
+    o["reason"] = "Unknown";
+    o["message"] = "the workload reached no ClusterQueue";
+  }
   return ExplainReply{200, json::dump(o)};
+}
+
+core::Time now_of(const SnapshotState& st) {
+  return st.tree_options.clock
+             ? st.tree_options.clock()
+             : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+/// A workload that reaches no tree says why on its QuotaReserved condition, as Kueue's
+/// workload controller does (written only when the condition would change).
+void write_blocker(Self self, const std::string& key) {
+  auto& st = self->state;
+  auto blocker = st.router.why_unrouted(key);
+  if (!blocker || !blocker->workload || blocker->workload->condition_true("Finished")) return;
+  auto patch = kube::jobs::pending_patch(*blocker->workload,
+                                         core::PendingDecision{key, blocker->reason, blocker->message}, now_of(st));
+  if (!patch) return;
+  WriteRequest req;
+  req.kind = ObjectKind::Workload;
+  req.verb = WriteVerb::MergePatchStatus;
+  req.ns = std::string(blocker->workload->namespace_name());
+  req.name = std::string(blocker->workload->name());
+  req.body = std::make_shared<const json::value>(std::move(*patch));
+  req.coalesce = true;
+  ++st.blocker_writes;
+  self->request(st.links.writer, caf::infinite, std::move(req))
+      .then(
+          [key](WriteOutcome& o) {
+            if (!o.ok && !o.superseded && o.http_status != 404 && o.http_status != 409) {
+              spdlog::warn("status of unrouted workload {} not written: {} {}", key, o.reason, o.message);
+            }
+          },
+          [](caf::error&) {});
+}
+
+/// After a queue changed, every unrouted workload may have a new blocker.
+void write_blockers(Self self, ObjectKind kind, const std::string& workload_key) {
+  auto& st = self->state;
+  if (kind == ObjectKind::Workload) {
+    if (!workload_key.empty()) write_blocker(self, workload_key);
+    return;
+  }
+  if (kind != ObjectKind::LocalQueue && kind != ObjectKind::ClusterQueue) return;
+  for (const auto& key : st.router.unrouted_workload_keys()) write_blocker(self, key);
 }
 
 }  // namespace
@@ -81,12 +132,18 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           TreeRouter::Output out;
           self->state.router.on_relisted(event, out);
           deliver(self, out);
+          write_blockers(self, event.kind == ObjectKind::Workload ? ObjectKind::LocalQueue : event.kind, "");
         },
         [self](ObjectChanged& event) {
           ++self->state.handled;
           TreeRouter::Output out;
           self->state.router.on_changed(event, out);
           deliver(self, out);
+          if (event.object && !event.deleted) {
+            write_blockers(self, event.kind, event.kind == ObjectKind::Workload ? TreeRouter::key_of(*event.object) : "");
+          } else if (event.deleted) {
+            write_blockers(self, event.kind, "");
+          }
         },
         [self](Explain& q) -> caf::result<ExplainReply> {
           ++self->state.handled;
@@ -97,7 +154,7 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           auto it = tree ? st.trees.find(*tree) : st.trees.end();
           if (it == st.trees.end()) {
             if (q.what == Explain::What::Workload && st.router.knows(ObjectKind::Workload, q.key)) {
-              return unrouted(q.key);
+              return unrouted(st.router, q.key);
             }
             return ExplainReply{404, json::dump(json::object{{"error", "not found: " + q.key}})};
           }
@@ -112,6 +169,7 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           o["workloads"] = st.router.object_count(ObjectKind::Workload);
           o["unroutedWorkloads"] = st.router.unrouted_workloads();
           o["decodeErrors"] = st.decode_errors;
+          o["blockerWrites"] = st.blocker_writes;
           return ActorInfo{"snapshot", "snapshot", self->mailbox().size(), st.handled, json::dump(o)};
         },
     };

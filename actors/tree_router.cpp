@@ -112,6 +112,29 @@ std::size_t TreeRouter::unrouted_workloads() const {
   return table(ObjectKind::Workload).size() - placed_[index(ObjectKind::Workload)].size();
 }
 
+std::vector<std::string> TreeRouter::unrouted_workload_keys() const {
+  std::vector<std::string> keys;
+  const auto& placed = placed_[index(ObjectKind::Workload)];
+  for (const auto& [key, entry] : table(ObjectKind::Workload)) {
+    if (placed.find(key) == placed.end()) keys.push_back(key);
+  }
+  return keys;
+}
+
+std::optional<TreeRouter::Blocker> TreeRouter::why_unrouted(const std::string& key) const {
+  if (tree_of_workload(key)) return std::nullopt;
+  auto it = table(ObjectKind::Workload).find(key);
+  if (it == table(ObjectKind::Workload).end() || !it->second.model) return std::nullopt;
+  const auto& wl = std::get<core::Workload>(*it->second.model);
+  if (wl.admission) return std::nullopt;
+  auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
+  if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) {
+    return Blocker{"Misconfigured", "LocalQueue " + wl.queue_name + " doesn't exist", it->second.json};
+  }
+  const auto& cq = std::get<core::LocalQueue>(*lq->second.model).cluster_queue;
+  return Blocker{"Misconfigured", "ClusterQueue " + cq + " doesn't exist", it->second.json};
+}
+
 std::optional<std::string> TreeRouter::desired_tree(ObjectKind kind, const std::string& key) const {
   const Table& t = table(kind);
   auto it = t.find(key);

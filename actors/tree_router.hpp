@@ -53,6 +53,17 @@ class TreeRouter {
   bool knows(messages::ObjectKind kind, const std::string& key) const { return table(kind).count(key) != 0; }
   /// Workloads whose LocalQueue or ClusterQueue does not exist (yet).
   std::size_t unrouted_workloads() const;
+  std::vector<std::string> unrouted_workload_keys() const;
+
+  /// Why a known workload reached no tree, in Kueue's words (getQueueBlocker): reason
+  /// Misconfigured, "LocalQueue <name> doesn't exist" or "ClusterQueue <name> doesn't
+  /// exist". nullopt when it was routed, is unknown, or holds quota (nothing to say).
+  struct Blocker {
+    std::string reason;
+    std::string message;
+    messages::ObjectPtr workload;
+  };
+  std::optional<Blocker> why_unrouted(const std::string& key) const;
 
   static std::string key_of(const kube::client::Object& object);
 
@@ -81,9 +92,10 @@ class TreeRouter {
             Output& out);
   void seed_tree(const std::string& tree, Output& out);
 
-  Table tables_[10];
+  static constexpr std::size_t kKinds = static_cast<std::size_t>(messages::ObjectKind::Event) + 1;
+  Table tables_[kKinds];
   /// Where each tree-scoped object currently lives, per kind.
-  std::map<std::string, std::string, std::less<>> placed_[10];
+  std::map<std::string, std::string, std::less<>> placed_[kKinds];
   std::set<std::string> trees_;
 };
 

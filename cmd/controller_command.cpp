@@ -33,7 +33,7 @@ constexpr const char* kControllerUsage =
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
     "  --config FILE            Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
-    "  --probe-listen ADDR:PORT /healthz, /readyz and /debug/... (default 127.0.0.1:8082)\n";
+    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n";
 
 constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
@@ -47,7 +47,7 @@ constexpr const char* kStandaloneUsage =
     "  --kubeconfig-out FILE     kubeconfig for kubectl (default ./kueuepp.kubeconfig)\n"
     "  --crds PATH               CRD manifests (default: deploy/crds, else ../shared/kueue-crds)\n"
     "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
-    "  --probe-listen ADDR:PORT  /healthz, /readyz and /debug/... (default 127.0.0.1:8082)\n"
+    "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
     "  --job-time-scale X        run jobs X times faster (default 1)\n";
 
 struct Flags {
@@ -144,6 +144,11 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   jw.backoff_base_seconds = w.backoff_base_seconds;
   jw.backoff_max_seconds = w.backoff_max_seconds;
   o.threads = f.threads;
+  o.metrics.cluster_queue_resources = cfg.metrics_cluster_queue_resources;
+  o.metrics.local_queue_metrics = cfg.metrics_local_queue;
+  o.metrics.fair_sharing = cfg.engine.fair_sharing;
+  // One replica and no leader election yet: every series says so.
+  o.metrics.replica_role = "standalone";
   return o;
 }
 
@@ -156,7 +161,7 @@ sigset_t block_stop_signals() {
   return set;
 }
 
-/// /healthz, /readyz and /debug/... of a running controller.
+/// /healthz, /readyz, /metrics and /debug/... of a running controller.
 ProbeHandler probe_handler(actors::Controller& controller) {
   return [&controller](const std::string& path, ProbeResponder respond) {
     if (path == "/healthz" || path == "/livez") {
@@ -164,11 +169,13 @@ ProbeHandler probe_handler(actors::Controller& controller) {
     } else if (path == "/readyz") {
       bool ready = controller.synced();
       respond(ready ? 200 : 503, "text/plain", ready ? "ok" : "watches are still syncing");
+    } else if (path == "/metrics") {
+      controller.scrape_metrics(std::move(respond));
     } else if (path.rfind("/debug/", 0) == 0) {
       controller.introspect(path, std::move(respond));
     } else {
       respond(404, "application/json",
-              R"({"error":"unknown path; try /healthz, /readyz, /debug/actors, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
+              R"({"error":"unknown path; try /healthz, /readyz, /metrics, /debug/actors, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
     }
   };
 }

@@ -197,6 +197,13 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   // Manager endpoints and leader election.
   c.metrics_bind_address = r.string(FieldReader::get(FieldReader::get(&doc, "metrics"), "bindAddress"),
                                     "metrics.bindAddress", c.metrics_bind_address);
+  const json::value* metrics = FieldReader::get(&doc, "metrics");
+  c.metrics_cluster_queue_resources =
+      r.boolean(FieldReader::get(metrics, "enableClusterQueueResources"), "metrics.enableClusterQueueResources")
+          .value_or(false);
+  c.metrics_local_queue = r.boolean(FieldReader::get(FieldReader::get(metrics, "localQueueMetrics"), "enable"),
+                                    "metrics.localQueueMetrics.enable")
+                              .value_or(false);
   c.health_probe_bind_address = r.string(FieldReader::get(FieldReader::get(&doc, "health"), "healthProbeBindAddress"),
                                          "health.healthProbeBindAddress", c.health_probe_bind_address);
   const json::value* le = FieldReader::get(&doc, "leaderElection");

@@ -39,6 +39,8 @@ struct KueueConfiguration {
   std::vector<std::string> label_keys_to_copy;
   std::map<std::string, bool> feature_gates;
   std::string metrics_bind_address = ":8443";
+  bool metrics_cluster_queue_resources = false;  ///< metrics.enableClusterQueueResources
+  bool metrics_local_queue = false;              ///< metrics.localQueueMetrics.enable
   std::string health_probe_bind_address = ":8081";
   bool leader_elect = true;
   std::string leader_election_id = "c1f6bfd2.kueue.x-k8s.io";

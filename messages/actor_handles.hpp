@@ -15,6 +15,7 @@
 
 #include "messages/event_protocol.hpp"
 #include "messages/introspection_protocol.hpp"
+#include "messages/metrics_protocol.hpp"
 #include "messages/status_protocol.hpp"
 #include "messages/tree_protocol.hpp"
 #include "messages/watch_events.hpp"
@@ -67,6 +68,12 @@ using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::re
 using event_recorder_actor =
     caf::typed_actor<caf::reacts_to<RecordEvent>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
+/// Owns Kueue's metrics: events and gauges in, the Prometheus exposition out.
+using metrics_actor = caf::typed_actor<caf::reacts_to<WorkloadMetricEvent>, caf::reacts_to<AdmissionAttempts>,
+                                       caf::reacts_to<QueueGauges>, caf::reacts_to<ClusterQueueGone>,
+                                       caf::reacts_to<ScrapeMetrics>,
+                                       caf::replies_to<IntrospectActor>::with<ActorInfo>>;
+
 /// The job actor's own timer tick (retries of failed job operations).
 struct JobTick {};
 
@@ -117,3 +124,8 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::JobTick)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RecordEvent)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ActorRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::HttpQuery)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WorkloadMetricEvent)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::AdmissionAttempts)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::QueueGauges)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ClusterQueueGone)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ScrapeMetrics)

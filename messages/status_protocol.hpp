@@ -4,6 +4,7 @@
 // status, its LocalQueues' status, metrics and introspection.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct ClusterQueueSnapshot {
   std::vector<PendingEntry> pending;  ///< in queue order
   std::vector<LocalQueueCounts> local_queues;
   std::int64_t generation = 0;  ///< the ClusterQueue's metadata.generation (observedGeneration)
+  std::string root_cohort;      ///< the root of its cohort tree ("" without a cohort)
+  /// Pending workloads per QuotaReserved=False reason (all of them, not only `pending`).
+  std::map<std::string, std::int64_t> pending_reasons;
+  std::int64_t finished = 0;  ///< finished workloads still present
 };
 
 }  // namespace kueuepp::messages

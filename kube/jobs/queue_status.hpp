@@ -35,6 +35,7 @@ struct LocalQueueView {
   std::int64_t pending = 0;
   std::int64_t reserving = 0;
   std::int64_t admitted = 0;
+  std::int64_t finished = 0;  ///< finished workloads still present (metrics only)
   /// milli-units per (flavor, resource) held by the queue's reserving / admitted workloads.
   std::map<std::pair<std::string, std::string>, std::int64_t> reserved;
   std::map<std::pair<std::string, std::string>, std::int64_t> used;

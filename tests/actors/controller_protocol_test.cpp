@@ -1,0 +1,219 @@
+// Protocol tests of the controller's actors on CAF's test coordinator: no threads, no
+// sleeps; the test drives every message and timer. The API server is a scripted write
+// transport, so the tests decide which writes fail and see every write the actors make.
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
+#include <caf/send.hpp>
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/cohort_tree_actor.hpp"
+#include "actors/event_recorder.hpp"
+#include "actors/introspection_actor.hpp"
+#include "actors/metrics_actor.hpp"
+#include "actors/scheduler_actor.hpp"
+#include "actors/snapshot_actor.hpp"
+#include "actors/writer_actor.hpp"
+#include "core/model/time.hpp"
+
+namespace kueuepp::actors {
+namespace {
+
+using namespace messages;
+
+/// Every write the actors make, answered by a script: `fail_next` answers (in order)
+/// override the default success.
+struct ScriptedApi {
+  std::vector<WriteRequest> writes;
+  std::deque<WriteOutcome> fail_next;
+
+  WriteTransport transport() {
+    return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+      writes.push_back(req);
+      bool is_admission = req.kind == ObjectKind::Workload && req.body &&
+                          json::dump(*req.body).find("\"admission\":{") != std::string::npos;
+      if (is_admission && !fail_next.empty()) {
+        WriteOutcome o = fail_next.front();
+        fail_next.pop_front();
+        done(std::move(o));
+        return;
+      }
+      WriteOutcome ok;
+      ok.ok = true;
+      ok.http_status = 200;
+      done(std::move(ok));
+    };
+  }
+
+  std::size_t admission_writes(std::string_view workload) const {
+    std::size_t n = 0;
+    for (const auto& w : writes) {
+      if (w.kind == ObjectKind::Workload && w.name == workload && w.body &&
+          json::dump(*w.body).find("\"admission\":{") != std::string::npos) {
+        ++n;
+      }
+    }
+    return n;
+  }
+};
+
+ObjectPtr object(const std::string& text) {
+  auto parsed = json::parse(text);
+  EXPECT_TRUE(parsed.has_value()) << text;
+  return std::make_shared<const kube::client::Object>(parsed.has_value() ? *parsed : json::value(json::object{}));
+}
+
+core::Time fixed_now() {
+  auto t = core::parse_rfc3339("2026-01-01T00:00:00Z");
+  return t.has_value() ? *t : core::Time{};
+}
+
+class ControllerProtocolTest : public ::testing::Test {
+ protected:
+  ControllerProtocolTest() {
+    cfg_.set("scheduler.policy", caf::atom("testing"));
+    cfg_.set("logger.verbosity", caf::atom("quiet"));
+    system_ = std::make_unique<caf::actor_system>(cfg_);
+    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
+  }
+
+  ~ControllerProtocolTest() override {
+    caf::anon_send_exit(snapshot_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(scheduler_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(metrics_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
+    if (sched_ != nullptr) sched_->run();
+  }
+
+  void start() {
+    ASSERT_NE(sched_, nullptr);
+    auto& sys = *system_;
+    introspection_ = spawn_introspection(sys);
+    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
+    scheduler_ = spawn_scheduler(sys, SchedulerOptions{std::chrono::milliseconds(2), fixed_now, {}}, introspection_);
+    metrics_ = spawn_metrics(sys, metrics::KueueMetricsOptions{}, introspection_);
+    events_ = spawn_event_recorder(sys, writer_, introspection_, fixed_now);
+    CohortTreeOptions options;
+    options.clock = fixed_now;
+    options.status_interval = std::chrono::milliseconds(100);
+    snapshot_ = spawn_snapshot(sys, options, CohortTreeLinks{writer_, scheduler_, introspection_, metrics_, events_});
+    settle();
+  }
+
+  /// Runs every message and fires every timer, a bounded number of times (the
+  /// scheduler's timers re-arm while rounds keep finding work).
+  void settle(int rounds = 20) {
+    for (int i = 0; i < rounds; ++i) {
+      sched_->run();
+      sched_->clock().advance_time(std::chrono::milliseconds(200));
+    }
+    sched_->run();
+  }
+
+  void relist(ObjectKind kind, std::vector<ObjectPtr> items) {
+    caf::anon_send(snapshot_, ObjectsRelisted{kind, std::make_shared<const std::vector<ObjectPtr>>(std::move(items))});
+  }
+
+  void cluster(const std::string& cpu_quota) {
+    relist(ObjectKind::Namespace, {object(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns","uid":"n1","resourceVersion":"1"}})")});
+    relist(ObjectKind::ResourceFlavor,
+           {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"default","uid":"f1","resourceVersion":"2"}})")});
+    relist(ObjectKind::ClusterQueue,
+           {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq","uid":"c1","resourceVersion":"3","generation":1},)"
+                   R"("spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":")" +
+                   cpu_quota + R"("}]}]}]}})")});
+    relist(ObjectKind::LocalQueue,
+           {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"lq","namespace":"ns","uid":"l1","resourceVersion":"4"},"spec":{"clusterQueue":"cq"}})")});
+    for (ObjectKind k : {ObjectKind::Cohort, ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass,
+                         ObjectKind::AdmissionCheck}) {
+      relist(k, {});
+    }
+  }
+
+  static ObjectPtr workload(const std::string& name, const std::string& cpu, int rv) {
+    return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" + name +
+                  R"(","namespace":"ns","uid":"uid-)" + name + R"(","resourceVersion":")" + std::to_string(rv) +
+                  R"(","creationTimestamp":"2025-12-31T23:59:50Z","generation":1},)"
+                  R"("spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":")" +
+                  cpu + R"("}}}]}}}]}})");
+  }
+
+  std::string scrape() {
+    std::string body;
+    caf::anon_send(metrics_, ScrapeMetrics{[&body](std::string, std::string b) { body = std::move(b); }});
+    sched_->run();
+    return body;
+  }
+
+  caf::actor_system_config cfg_;
+  std::unique_ptr<caf::actor_system> system_;
+  caf::scheduler::test_coordinator* sched_ = nullptr;
+  ScriptedApi api_;
+  introspection_actor introspection_;
+  writer_actor writer_;
+  scheduler_actor scheduler_;
+  metrics_actor metrics_;
+  event_recorder_actor events_;
+  snapshot_actor snapshot_;
+};
+
+TEST_F(ControllerProtocolTest, AdmitsAndCountsTheAdmissionOnceItsWriteLanded) {
+  start();
+  cluster("2");
+  relist(ObjectKind::Workload, {workload("w1", "1", 10)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("w1"), 1u);
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("kueue_admission_attempts_total{replica_role=\"standalone\",result=\"success\"} 1"), std::string::npos)
+      << text;
+}
+
+TEST_F(ControllerProtocolTest, AFailedAdmissionWriteIsRolledBackAndRetried) {
+  start();
+  cluster("1");
+  WriteOutcome conflict;
+  conflict.http_status = 409;
+  conflict.reason = "Conflict";
+  conflict.message = "the object has been modified";
+  api_.fail_next.push_back(conflict);
+  relist(ObjectKind::Workload, {workload("w1", "1", 10)});
+  settle();
+  // The first write failed: the engine forgot the admission and the next round tried
+  // again; the quota was never held twice (a second workload would not fit beside it).
+  EXPECT_EQ(api_.admission_writes("w1"), 2u);
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(ControllerProtocolTest, OnlyWhatFitsIsAdmittedInOneRound) {
+  start();
+  cluster("2");
+  relist(ObjectKind::Workload, {workload("a", "1", 10), workload("b", "1", 11), workload("c", "1", 12)});
+  settle();
+  std::size_t admitted = api_.admission_writes("a") + api_.admission_writes("b") + api_.admission_writes("c");
+  EXPECT_EQ(admitted, 2u);
+  EXPECT_EQ(api_.admission_writes("c"), 0u) << "c is last in queue order and does not fit";
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_pending_workloads{cluster_queue="cq",replica_role="standalone",status="active"} 0)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(R"(kueue_reserving_active_workloads{cluster_queue="cq",replica_role="standalone"} 2)"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace kueuepp::actors
