@@ -5,8 +5,11 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "actors/job_reconciler.hpp"
 #include "kube/json/json.hpp"
@@ -46,6 +49,8 @@ struct JobState {
   std::set<std::string> again;                         ///< changed while writes were in flight
   std::set<std::string> retry;
   bool retry_scheduled = false;
+  /// Deadlines the reconciler asked to be woken for (PodsReady timeouts, requeue backoffs).
+  std::map<std::string, core::Time> wake_at;
   std::uint64_t handled = 0;
   std::uint64_t writes = 0;
   std::uint64_t failures = 0;
@@ -134,6 +139,36 @@ void schedule_retry(Self self, const std::string& key) {
   self->delayed_send(self, std::chrono::seconds(1), JobTick{});
 }
 
+/// Reconciles `key` again at `at`: a tick is sent for each new deadline; the tick
+/// reconciles every key whose deadline has passed.
+void schedule_wake(Self self, const std::string& key, core::Time at) {
+  auto& st = self->state;
+  auto [it, inserted] = st.wake_at.try_emplace(key, at);
+  if (!inserted) {
+    if (it->second == at) return;
+    it->second = at;
+  }
+  auto delay = std::chrono::duration_cast<std::chrono::milliseconds>(at - now_of(st));
+  // A little late rather than early: an early tick finds nothing due and waits again.
+  delay = std::max(delay, std::chrono::milliseconds(0)) + std::chrono::milliseconds(5);
+  self->delayed_send(self, delay, JobTick{});
+}
+
+/// The keys whose deadline has passed, removed from the table.
+std::vector<std::string> due_wakeups(JobState& st) {
+  std::vector<std::string> due;
+  core::Time now = now_of(st);
+  for (auto it = st.wake_at.begin(); it != st.wake_at.end();) {
+    if (it->second <= now) {
+      due.push_back(it->first);
+      it = st.wake_at.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return due;
+}
+
 WriteRequest to_request(JobWrite& w) {
   WriteRequest req;
   req.kind = w.kind;
@@ -188,6 +223,7 @@ void carry_out(Self self, const std::string& key, JobStep step) {
   auto& st = self->state;
   for (auto& e : step.events) self->send(st.links.events, RecordEvent{e.kind, e.ns, e.name, e.uid, e.warning,
                                                                        e.reason, e.message});
+  if (step.recheck_at) schedule_wake(self, key, *step.recheck_at);
   if (step.writes.empty()) {
     st.steps.erase(key);
     return;
@@ -363,6 +399,7 @@ std::string summary(Self self) {
   o["writes"] = st.writes;
   o["failures"] = st.failures;
   o["stuck"] = st.stuck;
+  o["deadlines"] = st.wake_at.size();
   return json::dump(o);
 }
 
@@ -391,6 +428,7 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
           st.retry_scheduled = false;
           auto keys = std::move(st.retry);
           st.retry.clear();
+          for (auto& key : due_wakeups(st)) keys.insert(std::move(key));
           for (const auto& key : keys) {
             if (is_job_key(key)) {
               reconcile(self, key);

@@ -7,6 +7,7 @@
 #include "kube/jobs/job_start_stop.hpp"
 #include "kube/jobs/job_status.hpp"
 #include "kube/jobs/workload_builder.hpp"
+#include "kube/jobs/workload_requeue.hpp"
 #include "kube/jobs/workload_status.hpp"
 
 namespace kueuepp::actors {
@@ -163,14 +164,51 @@ void start(const Object& job, const Object& wl, const JobContext& ctx, JobStep& 
   step.events.push_back(event_on(job, ObjectKind::Job, false, "Started", started->message));
 }
 
-/// waitForPodsReady: the PodsReady condition follows the Job's ready pods while admitted,
-/// and a Workload that misses its deadline is due for a wake-up.
+/// waitForPodsReady: the PodsReady condition follows the Job's ready pods while admitted.
 bool pods_ready_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
-  if (!ctx.options.wait_for_pods_ready.enabled || !is_admitted(wl) || wl.condition_true("Evicted")) return false;
+  if (!is_admitted(wl) || wl.condition_true("Evicted")) return false;
   auto p = jobs::pods_ready_patch(wl, jobs::job_pods_ready(job), ctx.now);
   if (!p) return false;
   step.writes.push_back(workload_status_write(wl, std::move(*p), "PodsReady updated"));
   return true;
+}
+
+jobs::RequeuingPolicy requeuing_policy(const JobIntegrationOptions& options) {
+  const auto& w = options.wait_for_pods_ready;
+  jobs::RequeuingPolicy p;
+  p.timeout = w.timeout;
+  p.recovery_timeout = w.recovery_timeout;
+  p.backoff_limit_count = w.backoff_limit_count;
+  p.backoff_base_seconds = w.backoff_base_seconds;
+  p.backoff_max_seconds = w.backoff_max_seconds;
+  return p;
+}
+
+/// Takes a step of Kueue's Workload controller: its write (conditional on the version
+/// it was computed from, so a concurrent admission or eviction is never overwritten) and
+/// Event, or the time to look again.
+bool take(const Object& wl, jobs::RequeueStep r, JobStep& step) {
+  if (r.recheck_at && (!step.recheck_at || *r.recheck_at < *step.recheck_at)) step.recheck_at = r.recheck_at;
+  if (!r.has_write()) return false;
+  auto verb = r.target == jobs::RequeueStep::Target::Spec ? JobWrite::Verb::MergePatch
+                                                          : JobWrite::Verb::MergePatchStatus;
+  step.writes.push_back(JobWrite{ObjectKind::Workload, verb, std::string(wl.namespace_name()), std::string(wl.name()),
+                                 std::move(r.patch), std::string(wl.resource_version()), std::move(r.what)});
+  if (!r.event_reason.empty()) {
+    step.events.push_back(
+        event_on(wl, ObjectKind::Workload, r.event_warning, std::move(r.event_reason), std::move(r.event_message)));
+  }
+  return true;
+}
+
+/// Kueue's Workload controller on the Workload's own clock: deactivation, the requeue
+/// gate (BackoffFinished, Reactivated), and waitForPodsReady's condition and timeout.
+bool workload_controller_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
+  if (take(wl, jobs::deactivation_step(wl, ctx.now), step)) return true;
+  if (take(wl, jobs::requeue_gate_step(wl, ctx.now), step)) return true;
+  if (!ctx.options.wait_for_pods_ready.enabled) return false;
+  if (pods_ready_step(job, wl, ctx, step)) return true;
+  return take(wl, jobs::pods_ready_timeout_step(wl, requeuing_policy(ctx.options), ctx.now), step);
 }
 
 }  // namespace
@@ -250,7 +288,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
     step.writes.push_back(std::move(*w));
     return step;
   }
-  if (pods_ready_step(job, *wl, ctx, step)) return step;
+  if (workload_controller_step(job, *wl, ctx, step)) return step;
 
   if (wl->condition_true("Evicted")) {
     if (!has_reservation(*wl)) return step;

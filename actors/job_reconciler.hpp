@@ -49,6 +49,9 @@ struct JobEvent {
 struct JobStep {
   std::vector<JobWrite> writes;
   std::vector<JobEvent> events;
+  /// A deadline with nothing due yet (a PodsReady timeout, a requeue backoff): reconcile
+  /// the Job again at this time.
+  std::optional<core::Time> recheck_at;
 };
 
 struct JobContext {

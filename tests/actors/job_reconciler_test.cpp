@@ -345,6 +345,71 @@ TEST(JobReconciler, PodsReadyFollowsTheJobWhenEnabled) {
   EXPECT_EQ(c.workload->condition("PodsReady")->reason, "Started");
 }
 
+TEST(JobReconciler, PodsReadyTimeoutEvictsStopsAndRequeuesAfterTheBackoff) {
+  FakeCluster c;
+  auto& w = c.ctx.options.wait_for_pods_ready;
+  w.enabled = true;
+  w.timeout = std::chrono::seconds(300);
+  w.backoff_base_seconds = 10;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.suspended());
+  // Not ready yet: nothing to write, but a deadline to come back at.
+  auto waiting = reconcile_job(c.job, &*c.workload, c.ctx);
+  EXPECT_TRUE(waiting.writes.empty());
+  EXPECT_EQ(waiting.recheck_at, at(300));
+
+  c.ctx.now = at(300);
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  EXPECT_TRUE(c.has_event("EvictedDueToPodsReadyTimeout"));
+  EXPECT_EQ(c.workload->find({"status", "admission"}), nullptr);
+  auto requeued = c.workload->condition("Requeued");
+  ASSERT_TRUE(requeued.has_value());
+  EXPECT_EQ(requeued->status, "False");
+  EXPECT_EQ(requeued->reason, "PodsReadyTimeout");
+  EXPECT_EQ(c.workload->string_at({"status", "requeueState", "requeueAt"}), "2026-01-01T00:05:10Z");
+  auto held = reconcile_job(c.job, &*c.workload, c.ctx);
+  EXPECT_TRUE(held.writes.empty());
+  EXPECT_EQ(held.recheck_at, at(310));
+
+  c.ctx.now = at(310);
+  c.settle();
+  EXPECT_TRUE(c.workload->condition_true("Requeued"));
+  EXPECT_EQ(c.workload->condition("Requeued")->reason, "BackoffFinished");
+  EXPECT_EQ(c.workload->int_at({"status", "requeueState", "count"}), 1);
+}
+
+TEST(JobReconciler, PodsReadyTimeoutIsOffWhenDisabled) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  c.ctx.now = at(100000);
+  auto step = reconcile_job(c.job, &*c.workload, c.ctx);
+  EXPECT_TRUE(step.writes.empty());
+  EXPECT_FALSE(step.recheck_at.has_value());
+}
+
+TEST(JobReconciler, DeactivatedWorkloadIsEvictedAndReactivated) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.suspended());
+  c.workload->json().as_object()["spec"].as_object()["active"] = false;
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  EXPECT_EQ(c.workload->find({"status", "admission"}), nullptr);
+  EXPECT_EQ(c.workload->condition("Requeued")->reason, "Deactivated");
+  EXPECT_EQ(c.workload->condition("Requeued")->status, "False");
+  c.workload->json().as_object()["spec"].as_object()["active"] = true;
+  c.settle();
+  EXPECT_TRUE(c.workload->condition_true("Requeued"));
+  EXPECT_EQ(c.workload->condition("Requeued")->reason, "Reactivated");
+}
+
 TEST(JobReconciler, OrphanReleaseDropsOnlyKueuesFinalizer) {
   Object wl = yaml_object(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
