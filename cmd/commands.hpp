@@ -26,4 +26,8 @@ int run_controller(Args args);
 /// embedded API server, controller and job runner.
 int run_standalone(Args args);
 
+/// `kueuepp perf --generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]
+/// [--kubeconfig FILE]`: Kueue's scheduler performance test against kueuepp.
+int run_perf(Args args);
+
 }  // namespace kueuepp::cmd

@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
      "[--kubeconfig FILE] [--config FILE]  run the controller against a cluster"},
     {"conformance", kueuepp::cmd::run_conformance,
      "[--kubeconfig FILE] [--crds DIR] DIR...  replay recorded kube-apiserver traces"},
+    {"perf", kueuepp::cmd::run_perf,
+     "--generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]  Kueue's scheduler performance test"},
 };
 
 void usage(std::FILE* out) {
