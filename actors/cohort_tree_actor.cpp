@@ -257,17 +257,41 @@ void write_workload_status(Self self, const std::string& key, json::value patch,
             });
 }
 
+/// The workload as a pending decision of the same round leaves it (Requeued=True after a
+/// queue restart): an admission in that round is written on top of it, in one write,
+/// because a second merge patch of the conditions list would undo the first.
+ObjectPtr with_requeued(const ObjectPtr& object, const core::PendingDecision* requeued, core::Time now) {
+  if (requeued == nullptr) return object;
+  core::PendingDecision only = *requeued;
+  only.reason.clear();
+  auto patch = kube::jobs::pending_patch(*object, only, now);
+  if (!patch) return object;
+  auto copy = std::make_shared<kube::client::Object>(*object);
+  auto& root = copy->json().as_object();
+  if (!root["status"].is_object()) root["status"] = json::object{};
+  root["status"].as_object()["conditions"] = patch->at("status").at("conditions");
+  return copy;
+}
+
 void carry_out(Self self, core::Decisions decisions) {
   auto& st = self->state;
   core::Time now = now_of(st);
+  std::map<std::string, const core::PendingDecision*, std::less<>> requeued;
+  for (const auto& p : decisions.pending) {
+    if (!p.requeued_reason.empty()) requeued[p.workload] = &p;
+  }
+  std::set<std::string, std::less<>> admitted_now;
   for (auto& a : decisions.admissions) {
     auto it = st.workloads.find(a.workload);
     if (it == st.workloads.end() || !it->second) continue;
-    auto patch = kube::jobs::admission_patch(*it->second, a, now);
+    admitted_now.insert(a.workload);
+    auto r = requeued.find(a.workload);
+    ObjectPtr base = with_requeued(it->second, r == requeued.end() ? nullptr : r->second, now);
+    auto patch = kube::jobs::admission_patch(*base, a, now);
     if (!patch) continue;  // the object already records exactly this admission
     st.writing_admissions.insert(a.workload);
     std::string key = a.workload;
-    ObjectPtr object = it->second;
+    ObjectPtr object = base;
     write_workload_status(self, key, std::move(*patch), true, true, [self, key, a, object, now](const WriteOutcome& o) {
       auto& s = self->state;
       s.writing_admissions.erase(key);
@@ -300,6 +324,8 @@ void carry_out(Self self, core::Decisions decisions) {
                           });
   }
   for (auto& p : decisions.pending) {
+    // Admitted in this same round: the admission write said everything.
+    if (admitted_now.count(p.workload) != 0) continue;
     auto it = st.workloads.find(p.workload);
     if (it == st.workloads.end() || !it->second) continue;
     auto patch = kube::jobs::pending_patch(*it->second, p, now);

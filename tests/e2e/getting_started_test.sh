@@ -6,39 +6,13 @@
 #
 # usage: getting_started_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
-bin=$1
-shared=$2
-if [ ! -d "$shared/kueue-crds" ] || ! command -v kubectl >/dev/null; then
-  echo "skipped: needs $shared/kueue-crds and kubectl"
-  exit 77
-fi
-tmp=$(mktemp -d)
-"$bin" standalone --listen 127.0.0.1:0 --probe-listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" \
-  --crds "$shared/kueue-crds" --job-time-scale 10 >"$tmp/log" 2>&1 &
-pid=$!
-cleanup() {
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  echo "--- kueuepp log"
-  tail -50 "$tmp/log"
-  exit 1
-}
-k() { kubectl --kubeconfig "$tmp/kc" --request-timeout=10s "$@"; }
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+e2e_start --job-time-scale 10
 
-for _ in $(seq 100); do
-  [ -s "$tmp/kc" ] && k get ns default >/dev/null 2>&1 && break
-  sleep 0.2
-done
-k get ns default >/dev/null || fail "the API server did not come up"
-
-k apply -f "$shared/kueue-examples/getting-started/quick-start-setup.yaml" >/dev/null
+k apply -f "$E2E_SHARED/kueue-examples/getting-started/quick-start-setup.yaml" >/dev/null
 for i in 1 2 3 4 5 6; do
-  sed "s/name: sample-job\$/name: sample-job-$i/" "$shared/kueue-examples/getting-started/quick-start-job.yaml" |
+  sed "s/name: sample-job\$/name: sample-job-$i/" "$E2E_SHARED/kueue-examples/getting-started/quick-start-job.yaml" |
     k create -f - >/dev/null
 done
 
