@@ -123,7 +123,10 @@ class EventStrategy final : public BuiltinStrategy {
     FieldErrors errs;
     bool v1 = events_api(*ctx.view);
     std::string_view ns = meta_string(e, "namespace");
-    std::string_view involved_ns = json::get_string(e.contains("involvedObject") ? e.at("involvedObject") : json::value(), "namespace");
+    // Read through a pointer: a conditional between e.at() and a temporary would copy the
+    // object into a temporary and leave the view dangling.
+    const json::value* involved = e.if_contains("involvedObject");
+    std::string_view involved_ns = involved != nullptr ? json::get_string(*involved, "namespace") : std::string_view();
     std::string_view reporting_field = v1 ? "reportingController" : "reportingComponent";
     if (!has_time(e, "eventTime")) {
       if (involved_ns.empty() ? (!ns.empty() && ns != "default") : ns != involved_ns) {
