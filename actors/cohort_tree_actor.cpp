@@ -33,6 +33,9 @@ struct TreeState {
   std::map<std::string, ObjectPtr> local_queues;  ///< ns/name -> object
   std::map<std::string, cluster_queue_actor> cq_actors;
   std::set<std::string> writing_admissions;
+  /// Workloads whose pending-status write was refused (409): rewritten from the engine's
+  /// current explanation when the newer object arrives.
+  std::set<std::string, std::less<>> recheck_pending;
   bool publish_scheduled = false;
   bool status_dirty = true;
   std::uint64_t handled = 0;
@@ -159,6 +162,8 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
   self->send(st.links.metrics, std::move(e));
 }
 
+void rewrite_pending(Self self, const std::string& key);
+
 /// Applies one change to the engine.
 void apply_change(Self self, const TreeObjectChange& c) {
   auto& st = self->state;
@@ -186,6 +191,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
         e.remove_workload(c.key);
         st.workloads.erase(c.key);
         st.writing_admissions.erase(c.key);
+        st.recheck_pending.erase(c.key);
         break;
       case ObjectKind::Job:
       case ObjectKind::Event: break;
@@ -202,6 +208,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
             report_finished(self, *c.object);
           }
           known = c.object;
+          if (st.recheck_pending.erase(c.key) != 0) rewrite_pending(self, c.key);
         } else {
           e.apply(model);
           if constexpr (std::is_same_v<T, core::ClusterQueue>) {
@@ -273,6 +280,31 @@ ObjectPtr with_requeued(const ObjectPtr& object, const core::PendingDecision* re
   return copy;
 }
 
+/// A pending explanation, conditional on the version it was computed from: the whole
+/// conditions list is replaced, so written over a newer object (an admission that landed
+/// meanwhile) it would undo that. Refused, it is recomputed on the newer object.
+void write_pending_status(Self self, const std::string& key, json::value patch) {
+  write_workload_status(self, key, std::move(patch), false, true, [self, key](const WriteOutcome& o) {
+    if (o.http_status == 409) self->state.recheck_pending.insert(key);
+  });
+}
+
+/// The engine's current explanation of a pending workload, written if the object does
+/// not show it (after a refused pending write).
+void rewrite_pending(Self self, const std::string& key) {
+  auto& st = self->state;
+  auto it = st.workloads.find(key);
+  if (it == st.workloads.end() || !it->second) return;
+  auto view = st.engine->workload(key, false);
+  if (!view || view->reserved || view->finished || view->pending.reason.empty()) return;
+  core::PendingDecision d;
+  d.workload = key;
+  d.reason = view->pending.reason;
+  d.message = view->pending.message;
+  auto patch = kube::jobs::pending_patch(*it->second, d, now_of(st));
+  if (patch) write_pending_status(self, key, std::move(*patch));
+}
+
 void carry_out(Self self, core::Decisions decisions) {
   auto& st = self->state;
   core::Time now = now_of(st);
@@ -300,11 +332,19 @@ void carry_out(Self self, core::Decisions decisions) {
         return;
       }
       // Not written: the quota the engine assumed is given back and the workload
-      // competes again (Kueue's assume/forget).
+      // competes again (Kueue's assume/forget). A conflict on the very version this
+      // decision saw means a newer object is on its way: until it is applied, another
+      // attempt would be refused the same way, as fast as the API server answers.
       ++s.rolled_back;
-      spdlog::info("tree {}: admission of {} not written ({} {}); requeued", s.name, key, o.http_status,
-                   o.reason.empty() ? o.message : o.reason);
-      (void)s.engine->forget_admission(key);
+      bool stale = false;
+      if (o.http_status == 409) {
+        auto current = s.workloads.find(key);
+        stale = current != s.workloads.end() && current->second &&
+                current->second->resource_version() == object->resource_version();
+      }
+      spdlog::info("tree {}: admission of {} not written ({} {}); requeued{}", s.name, key, o.http_status,
+                   o.reason.empty() ? o.message : o.reason, stale ? " once its newer version arrives" : "");
+      (void)s.engine->forget_admission(key, stale);
       mark_dirty(self);
     });
   }
@@ -330,7 +370,7 @@ void carry_out(Self self, core::Decisions decisions) {
     if (it == st.workloads.end() || !it->second) continue;
     auto patch = kube::jobs::pending_patch(*it->second, p, now);
     if (!patch) continue;
-    write_workload_status(self, p.workload, std::move(*patch), false, false, [](const WriteOutcome&) {});
+    write_pending_status(self, p.workload, std::move(*patch));
   }
 }
 

@@ -119,8 +119,10 @@ class Engine {
   /// requeued as Kueue requeues it (at once after a preemption; held after a stop
   /// policy until the queue is restarted).
   Status complete_eviction(std::string_view key);
-  /// An admission could not be written: undo it and requeue the workload.
-  Status forget_admission(std::string_view key);
+  /// An admission could not be written: undo it and requeue the workload. With
+  /// `hold_until_update` (the write was refused because the object changed) it competes
+  /// again only once a newer object is applied.
+  Status forget_admission(std::string_view key, bool hold_until_update = false);
 
   // -- scheduling -------------------------------------------------------------------------
   /// One Kueue scheduling cycle over every cohort tree.

@@ -247,7 +247,7 @@ void Engine::route(WorkloadRecord& rec) {
 void Engine::enqueue(WorkloadRecord& rec, bool may_have_become_admissible) {
   if (rec.cq < 0 || rec.reserved) return;
   auto& queue = cqs_[static_cast<std::size_t>(rec.cq)].queue;
-  if (rec.finished || !rec.active || rec.gated) {
+  if (rec.finished || !rec.active || rec.gated || rec.awaiting_object) {
     queue.remove(rec.slot);
     return;
   }
@@ -363,6 +363,9 @@ Status Engine::apply(const Workload& wl) {
   std::uint64_t old_hash = rec.hash;
   std::int64_t old_priority = rec.priority();
   bool old_requeued_false = rec.requeued_false;
+  // A newer object: a workload held after a refused admission write competes again.
+  const bool released_hold = rec.awaiting_object;
+  rec.awaiting_object = false;
 
   Status loaded = load_record(rec, wl);
 
@@ -474,7 +477,7 @@ Status Engine::apply(const Workload& wl) {
   }
 
   bool changed = created || old_hash != rec.hash || old_priority != rec.priority() ||
-                 old_requeued_false != rec.requeued_false;
+                 old_requeued_false != rec.requeued_false || released_hold;
   if (changed && old_hash != rec.hash) rec.scan.reset();
   if (rec.cq >= 0 && !created) {
     // Re-key in place: order key or eligibility may have changed.
@@ -525,12 +528,13 @@ Status Engine::complete_eviction(std::string_view key) {
   return {};
 }
 
-Status Engine::forget_admission(std::string_view key) {
+Status Engine::forget_admission(std::string_view key, bool hold_until_update) {
   auto it = by_key_.find(key);
   if (it == by_key_.end()) return fail("workload " + std::string(key) + " not found");
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(it->second)];
   if (!rec.reserved) return {};
   release(rec);
+  rec.awaiting_object = hold_until_update;
   route(rec);
   return {};
 }
@@ -565,12 +569,11 @@ void Engine::release_expired_backoffs() {
 }
 
 std::optional<Time> Engine::next_requeue_time() const {
-  std::optional<Time> out;
-  for (const auto& w : workloads_) {
-    if (!w || w->reserved || !w->requeue_at || w->requeued_false) continue;
-    if (!out || *w->requeue_at < *out) out = *w->requeue_at;
-  }
-  return out;
+  // earliest_backoff_ is a lower bound kept up to date on every apply and made exact by
+  // the next cycle's release_expired_backoffs: waking at it is at worst a little early,
+  // and it costs nothing per round (a scan of every workload did, every round).
+  if (earliest_backoff_ == Time::max()) return std::nullopt;
+  return earliest_backoff_;
 }
 
 }  // namespace kueuepp::core

@@ -147,6 +147,10 @@ struct WorkloadRecord {
   Time reserved_at{};
   std::int64_t reserved_cycle = -1;
   bool assumed = false;  ///< admitted by this engine, not yet confirmed by an applied object
+  /// Its admission write was refused because the object had changed: it waits for the
+  /// newer object before competing again (retrying on the stale one would only be
+  /// refused again, as fast as the API server answers).
+  bool awaiting_object = false;
   bool evicted = false;  ///< eviction issued, quota still held until it completes
   bool finished = false;
   bool pods_ready = false;  ///< PodsReady=True (waitForPodsReady)

@@ -189,8 +189,13 @@ TEST_F(ControllerProtocolTest, AFailedAdmissionWriteIsRolledBackAndRetried) {
   api_.fail_next.push_back(conflict);
   relist(ObjectKind::Workload, {workload("w1", "1", 10)});
   settle();
-  // The first write failed: the engine forgot the admission and the next round tried
-  // again; the quota was never held twice (a second workload would not fit beside it).
+  // Refused on the version it saw: the engine forgot the admission, and the workload
+  // waits for its newer version instead of being refused again and again.
+  EXPECT_EQ(api_.admission_writes("w1"), 1u);
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("w1", "1", 11)});
+  settle();
+  // The newer version arrived: the next round admitted it, once; the quota was never
+  // held twice.
   EXPECT_EQ(api_.admission_writes("w1"), 2u);
   std::string text = scrape();
   EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
