@@ -46,6 +46,10 @@ bool EventCorrelator::take_token(const std::string& key, core::Time now) {
 
 void EventCorrelator::prune(core::Time now) {
   if (tracked() <= options_.max_tracked) return;
+  // At most ten full scans per aggregation window; the map may overshoot meanwhile.
+  auto spacing = std::chrono::duration_cast<core::Time::duration>(options_.aggregate_window) / 10;
+  if (last_prune_ != core::Time{} && now < last_prune_ + spacing) return;
+  last_prune_ = now;
   auto horizon = now - options_.aggregate_window;
   std::erase_if(seen_, [&](const auto& kv) { return kv.second.last < horizon; });
   // A bucket that had time to refill completely carries no information.

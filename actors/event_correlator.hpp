@@ -61,6 +61,9 @@ class EventCorrelator {
   std::map<std::string, Bucket> buckets_;
   std::map<std::string, Seen> seen_;
   std::uint64_t dropped_ = 0;
+  /// When the last full prune ran: over the limit with nothing old enough to go, every
+  /// event would otherwise scan every entry.
+  core::Time last_prune_{};
 };
 
 }  // namespace kueuepp::actors

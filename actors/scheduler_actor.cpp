@@ -1,10 +1,14 @@
 #include "actors/scheduler_actor.hpp"
 
+#include <caf/actor_clock.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "kube/json/json.hpp"
@@ -24,6 +28,13 @@ struct SchedulerState {
   bool tick_scheduled = false;
   /// When the pending wake-up timer fires (none armed: nullopt).
   std::optional<core::Time> armed_for;
+  /// Trees whose last round decided nothing wait this long before the next one (Kueue's
+  /// scheduler backs off 1 ms doubling to 10 ms the same way): a burst of changes that
+  /// cannot be admitted costs a few rounds instead of one per change.
+  std::map<std::string, std::chrono::milliseconds> idle_backoff;
+  /// On the actor clock (CAF's, which tests drive), not the decision clock.
+  std::map<std::string, caf::actor_clock::time_point> not_before;
+  std::optional<caf::actor_clock::time_point> backoff_armed_for;
   std::uint64_t handled = 0;
   std::uint64_t rounds = 0;
   std::uint64_t admitted = 0;
@@ -76,6 +87,8 @@ void tick(Self self) {
       ++it;
     }
   }
+  std::optional<caf::actor_clock::time_point> earliest_backoff;
+  const auto clock_now = self->clock().now();
   for (auto it = st.dirty.begin(); it != st.dirty.end();) {
     auto tree = st.trees.find(*it);
     if (tree == st.trees.end()) {
@@ -86,11 +99,39 @@ void tick(Self self) {
       ++it;  // after its current round
       continue;
     }
+    if (auto nb = st.not_before.find(*it); nb != st.not_before.end()) {
+      if (nb->second > clock_now) {
+        if (!earliest_backoff || nb->second < *earliest_backoff) earliest_backoff = nb->second;
+        ++it;  // backing off after an idle round
+        continue;
+      }
+      st.not_before.erase(nb);
+    }
     self->send(tree->second, RunRound{now});
     st.running.insert(*it);
     it = st.dirty.erase(it);
   }
+  if (earliest_backoff && (!st.backoff_armed_for || *st.backoff_armed_for <= clock_now ||
+                           *earliest_backoff < *st.backoff_armed_for)) {
+    st.backoff_armed_for = *earliest_backoff;
+    auto delay = std::chrono::duration_cast<std::chrono::milliseconds>(*earliest_backoff - clock_now) +
+                 std::chrono::milliseconds(1);
+    self->delayed_send(self, delay, SchedulerTick{});
+  }
   arm_wakeup(self, now);
+}
+
+/// After a round: an idle one doubles the tree's wait before its next round (1 ms up to
+/// 16 ms); one that admitted or preempted anything resets it.
+void pace_after(SchedulerState& st, const RoundDone& done, caf::actor_clock::time_point now) {
+  if (done.admitted > 0 || done.preempted > 0) {
+    st.idle_backoff.erase(done.tree);
+    st.not_before.erase(done.tree);
+    return;
+  }
+  auto& b = st.idle_backoff[done.tree];
+  b = std::min(std::max(b * 2, std::chrono::milliseconds(1)), std::chrono::milliseconds(16));
+  st.not_before[done.tree] = now + b;
 }
 
 }  // namespace
@@ -112,6 +153,8 @@ messages::scheduler_actor spawn_scheduler(caf::actor_system& system, SchedulerOp
           auto& st = self->state;
           ++st.handled;
           st.trees.erase(r.tree);
+          st.idle_backoff.erase(r.tree);
+          st.not_before.erase(r.tree);
           st.dirty.erase(r.tree);
           st.running.erase(r.tree);
           st.wake_at.erase(r.tree);
@@ -128,6 +171,7 @@ messages::scheduler_actor spawn_scheduler(caf::actor_system& system, SchedulerOp
           st.admitted += done.admitted;
           st.preempted += done.preempted;
           st.running.erase(done.tree);
+          pace_after(st, done, self->clock().now());
           if (done.wake_at) {
             st.wake_at[done.tree] = *done.wake_at;
             arm_wakeup(self, now_of(st));
