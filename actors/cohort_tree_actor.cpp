@@ -293,6 +293,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
 /// not show it (after a refused pending write).
 void rewrite_pending(Self self, const std::string& key) {
   auto& st = self->state;
+  if (st.writing_admissions.count(key) != 0) return;
   auto it = st.workloads.find(key);
   if (it == st.workloads.end() || !it->second) return;
   auto view = st.engine->workload(key, false);
@@ -364,8 +365,9 @@ void carry_out(Self self, core::Decisions decisions) {
                           });
   }
   for (auto& p : decisions.pending) {
-    // Admitted in this same round: the admission write said everything.
-    if (admitted_now.count(p.workload) != 0) continue;
+    // Admitted in this same round, or an admission of it is being written: that write
+    // says everything, and a pending write would only invalidate its resourceVersion.
+    if (admitted_now.count(p.workload) != 0 || st.writing_admissions.count(p.workload) != 0) continue;
     auto it = st.workloads.find(p.workload);
     if (it == st.workloads.end() || !it->second) continue;
     auto patch = kube::jobs::pending_patch(*it->second, p, now);
