@@ -146,7 +146,8 @@ class Engine {
   std::vector<std::string> cohort_ancestors(std::string_view cluster_queue) const;
   /// Whether any ClusterQueue has a workload waiting to be popped by a cycle.
   bool has_heads() const;
-  /// The earliest time a held workload's requeue backoff ends, if any.
+  /// When the earliest held workload's requeue backoff ends, if any: a lower bound (a
+  /// wake-up at it may find nothing due; that cycle makes it exact).
   std::optional<Time> next_requeue_time() const;
 
  private:

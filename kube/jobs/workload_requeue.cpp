@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <span>
-#include <vector>
 
 #include "core/engine/decisions.hpp"
 #include "kube/jobs/conditions_list.hpp"
@@ -52,16 +51,14 @@ RequeueStep status_write(json::object status, std::string what) {
   return step;
 }
 
-/// The conditions list with `changes` applied and the DeactivationTarget removed.
-json::value conditions_without_target(const client::Object& wl, std::span<const Condition> changes, core::Time now) {
-  json::value list = conditions_after(wl, changes, now);
-  if (list.is_array()) {
-    auto& a = list.get_array();
-    auto gone = std::remove_if(a.begin(), a.end(),
-                               [](const json::value& c) { return json::get_string(c, "type") == kDeactivationTarget; });
-    a.erase(gone, a.end());
-  }
-  return list;
+/// Removes the DeactivationTarget entry from a conditions list (Kueue drops it once the
+/// deactivation it asked for is carried out).
+void drop_target(json::value& conditions) {
+  if (!conditions.is_array()) return;
+  auto& a = conditions.get_array();
+  auto gone = std::remove_if(a.begin(), a.end(),
+                             [](const json::value& c) { return json::get_string(c, "type") == kDeactivationTarget; });
+  a.erase(gone, a.end());
 }
 
 /// When a not-ready admitted Workload times out, and the cause counted for it.
@@ -194,16 +191,7 @@ RequeueStep deactivation_step(const client::Object& wl, core::Time now) {
     auto patch = eviction_patch(wl, eviction, now);
     if (!patch) return step;
     auto& status = patch->as_object()["status"].as_object();
-    if (has_target) {
-      // eviction_patch wrote the whole list: drop the target from it.
-      Condition evicted{"Evicted", "True", eviction.reason, eviction.message, "", generation_of(wl)};
-      std::vector<Condition> changes{evicted};
-      if (auto gates = wl.condition("BlockedOnPreemptionGates"); gates && gates->status == "True") {
-        changes.push_back(Condition{"BlockedOnPreemptionGates", "False", eviction.reason, eviction.message, "",
-                                    generation_of(wl)});
-      }
-      status["conditions"] = conditions_without_target(wl, changes, now);
-    }
+    if (has_target) drop_target(status["conditions"]);  // eviction_patch wrote the whole list
     if (has_requeue_state) status["requeueState"] = nullptr;
     step.target = RequeueStep::Target::Status;
     step.patch = std::move(*patch);
@@ -214,7 +202,11 @@ RequeueStep deactivation_step(const client::Object& wl, core::Time now) {
   }
   if (!has_target && !has_requeue_state) return step;
   json::object status;
-  if (has_target) status["conditions"] = conditions_without_target(wl, std::span<const Condition>{}, now);
+  if (has_target) {
+    json::value list = conditions_after(wl, std::span<const Condition>{}, now);
+    drop_target(list);
+    status["conditions"] = std::move(list);
+  }
   if (has_requeue_state) status["requeueState"] = nullptr;
   return status_write(std::move(status), "deactivated: cleared the requeue state");
 }
