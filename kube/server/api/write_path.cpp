@@ -170,12 +170,12 @@ bool same_content(const json::object& a, const json::object& b) {
     const json::value* other = b.if_contains(key);
     if (other == nullptr) return false;
     if (key != "metadata") {
-      if (value != *other) return false;
+      if (!json::equal(value, *other)) return false;
       continue;
     }
     const json::object* ma = value.if_object();
     const json::object* mb = other->if_object();
-    if (ma == nullptr || mb == nullptr) return value == *other;
+    if (ma == nullptr || mb == nullptr) return json::equal(value, *other);
     auto significant = [](const json::object& m) {
       std::size_t n = 0;
       for (const auto& kv : m) n += kv.key() != "resourceVersion" && kv.key() != "managedFields" ? 1 : 0;
@@ -185,7 +185,7 @@ bool same_content(const json::object& a, const json::object& b) {
     for (const auto& [mk, mv] : *ma) {
       if (mk == "resourceVersion" || mk == "managedFields") continue;
       const json::value* ov = mb->if_contains(mk);
-      if (ov == nullptr || mv != *ov) return false;
+      if (ov == nullptr || !json::equal(mv, *ov)) return false;
     }
   }
   return true;

@@ -118,7 +118,7 @@ class CustomResourceStrategy final : public Strategy {
         continue;
       }
       json::value* mine = obj.if_contains(key);
-      if (mine == nullptr || *mine != value) obj[key] = value;
+      if (mine == nullptr || !json::equal(*mine, value)) obj[key] = value;
     }
   }
 
@@ -222,7 +222,7 @@ class CustomResourceStrategy final : public Strategy {
     for (const auto& [key, value] : om) {
       if (key == "managedFields") continue;
       json::value* mine = m.if_contains(key);
-      if (mine == nullptr || *mine != value) m[key] = value;
+      if (mine == nullptr || !json::equal(*mine, value)) m[key] = value;
     }
   }
 

@@ -67,7 +67,7 @@ bool Strategy::generation_changes(const json::object& obj, const json::object& o
   for (const auto& [key, value] : obj) {
     if (key == "metadata" || key == "status") continue;
     const json::value* before = old.if_contains(key);
-    if (before == nullptr || *before != value) return true;
+    if (before == nullptr || !json::equal(*before, value)) return true;
   }
   return false;
 }
