@@ -11,6 +11,7 @@
 #include "core/expected.hpp"
 #include "kube/json/json.hpp"
 #include "kube/patch/field_set.hpp"
+#include "kube/patch/patch.hpp"
 
 namespace kueuepp::kube::patch::detail {
 
@@ -58,6 +59,16 @@ void drop_empty(ManagedEntries& entries);
 /// Keeps at most `max_updaters` Update entries, folding the oldest into
 /// "ancient-changes" entries (one per apiVersion), as kube-apiserver does.
 void cap_update_managers(ManagedEntries& entries, std::size_t max_updaters = 10);
+
+/// How record_update records a write: `Any` lets it keep the stored entries in place when
+/// the write only touches fields its manager alone owns; `GeneralOnly` always decodes the
+/// entries into field sets and encodes them back (tests check both agree).
+enum class RecordPath { Any, GeneralOnly };
+
+/// record_update (patch.hpp) by the given path; true when the in-place path recorded it.
+bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
+                       std::string_view api_version, std::string_view timestamp, std::string_view subresource,
+                       const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects);
 
 /// `object` without metadata.managedFields.
 json::value without_managed_fields(const json::value& object);

@@ -7,6 +7,7 @@
 //     are taken from everybody else; removed fields are taken from everybody;
 //   - meta fields are nobody's; at most 10 Update entries.
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -20,6 +21,7 @@ namespace {
 using detail::FieldSet;
 using detail::ManagedEntries;
 using detail::ManagedEntry;
+using detail::PathElement;
 
 bool exists(const json::value* previous) { return previous != nullptr && previous->is_object(); }
 
@@ -40,21 +42,167 @@ ManagedEntries current_entries(const json::value& object, const json::value* pre
   return stored();
 }
 
+// --- The in-place path -------------------------------------------------------------
+// Most writes (a controller's status update, a label change) only touch fields their
+// manager already owns and nobody else does. Then the stored entries stay as they are
+// but for the writer's timestamp, and decoding every entry into field sets and encoding
+// them back (most of the cost of a write) is not needed: the checks below walk the
+// changed paths through the stored FieldsV1 objects instead. Anything else takes the
+// general path, which gives the same result.
+
+bool is_member_node(const json::object& node) { return node.empty() || node.contains("."); }
+
+const json::object* child_node(const json::object& node, const PathElement& element) {
+  auto it = node.find(element.serialize());
+  if (it == node.end()) return nullptr;
+  return it->value().if_object();
+}
+
+// True when some member of `set` is a member of the FieldsV1 node `node`.
+bool any_member_in(const FieldSet& set, const json::object& node) {
+  for (const auto& c : set.children()) {
+    const json::object* sub = child_node(node, c.element);
+    if (sub == nullptr) continue;
+    if (c.member && is_member_node(*sub)) return true;
+    if (!c.set.empty() && any_member_in(c.set, *sub)) return true;
+  }
+  return false;
+}
+
+// True when every member of `set` is a member of the FieldsV1 node `node`.
+bool all_members_in(const FieldSet& set, const json::object& node) {
+  for (const auto& c : set.children()) {
+    const json::object* sub = child_node(node, c.element);
+    if (sub == nullptr) return false;
+    if (c.member && !is_member_node(*sub)) return false;
+    if (!c.set.empty() && !all_members_in(c.set, *sub)) return false;
+  }
+  return true;
+}
+
+bool is_update_entry_of(const json::object& e, std::string_view manager, std::string_view api_version,
+                        std::string_view subresource) {
+  return json::get_string(e, "operation") == "Update" && json::get_string(e, "manager") == manager &&
+         json::get_string(e, "apiVersion") == api_version && json::get_string(e, "subresource") == subresource;
+}
+
+// encode_managed_fields' order: operation, time, manager, apiVersion, subresource.
+bool entry_before(const json::value& p, const json::value& q) {
+  for (std::string_view key : {"operation", "time", "manager", "apiVersion", "subresource"}) {
+    const std::string_view a = json::get_string(p, key);
+    const std::string_view b = json::get_string(q, key);
+    if (a != b) return a < b;
+  }
+  return false;
+}
+
+// The stored entries when they are the ones that count for this write (see
+// current_entries) and the server wrote them (so they are valid and in canonical form).
+const json::array* stored_entries_that_count(const json::value& object, const json::value& previous,
+                                             std::string_view subresource) {
+  const json::value* stored = json::find_path(previous, {"metadata", "managedFields"});
+  if (stored == nullptr || !stored->is_array() || stored->get_array().empty()) return nullptr;
+  if (subresource.empty()) {
+    const json::value* sent = json::find_path(object, {"metadata", "managedFields"});
+    if (sent != nullptr && !sent->is_null() && !json::equal(*sent, *stored)) return nullptr;
+  }
+  return &stored->get_array();
+}
+
+// Records the write without decoding the entries when it can (see above); false when the
+// general path must do it. `object` is changed only when this returns true.
+bool record_in_place(json::value& object, const json::value& previous, const detail::Comparison& change,
+                     std::string_view manager, std::string_view api_version, std::string_view timestamp,
+                     std::string_view subresource) {
+  const json::array* stored = stored_entries_that_count(object, previous, subresource);
+  if (stored == nullptr) return false;
+  const FieldSet changed = change.added.united(change.modified);
+  const FieldSet mine = changed.minus(detail::meta_fields());
+  const FieldSet others = changed.minus(mine);
+  std::size_t self = stored->size();
+  std::size_t updaters = 0;
+  for (std::size_t i = 0; i < stored->size(); ++i) {
+    const json::object* e = (*stored)[i].if_object();
+    if (e == nullptr) return false;
+    const json::value* fields = e->if_contains("fieldsV1");
+    if (fields == nullptr || !fields->is_object()) return false;
+    const json::object& f = fields->get_object();
+    if (any_member_in(change.removed, f)) return false;
+    if (is_update_entry_of(*e, manager, api_version, subresource)) {
+      if (any_member_in(others, f) || !all_members_in(mine, f)) return false;
+      self = i;
+    } else if (any_member_in(changed, f)) {
+      return false;
+    }
+    if (json::get_string(*e, "operation") == "Update") ++updaters;
+  }
+  const bool add_self = self == stored->size() && !mine.empty();
+  if (add_self && updaters + 1 > 10) return false;  // the general path folds old entries
+
+  if (self != stored->size() && !mine.empty() && !timestamp.empty() &&
+      !(*stored)[self].get_object().contains("time")) {
+    return false;  // the general path puts the new member where the encoder does
+  }
+
+  // The entries go last in metadata, as the encoder puts them: the ones the request
+  // carried are moved there (they equal the stored ones), or the stored ones copied.
+  json::object& meta = object.as_object()["metadata"].as_object();
+  json::value entries = nullptr;
+  if (auto it = meta.find("managedFields"); it != meta.end()) {
+    // On a main-resource write a sent list was checked equal to the stored one; a
+    // status write ignores what it sent.
+    if (it->value().is_array() && (subresource.empty() || json::equal(it->value().get_array(), *stored))) {
+      entries = std::move(it->value());
+    }
+    meta.stable_erase(it);
+  }
+  if (!entries.is_array()) entries = *stored;
+  json::array& list = entries.get_array();
+  if (add_self) {
+    json::object entry;
+    entry["manager"] = manager;
+    entry["operation"] = "Update";
+    entry["apiVersion"] = api_version;
+    if (!timestamp.empty()) entry["time"] = timestamp;
+    entry["fieldsType"] = "FieldsV1";
+    entry["fieldsV1"] = mine.to_fields_v1();
+    if (!subresource.empty()) entry["subresource"] = subresource;
+    list.push_back(std::move(entry));
+  } else if (self != stored->size() && !mine.empty()) {
+    json::object& e = list[self].as_object();
+    if (timestamp.empty()) {
+      e.erase("time");
+    } else {
+      e["time"] = timestamp;
+    }
+  }
+  std::stable_sort(list.begin(), list.end(), entry_before);
+  meta["managedFields"] = std::move(entries);
+  return true;
+}
+
 }  // namespace
 
-void record_update(json::value& object, const json::value* previous, std::string_view manager,
-                   std::string_view api_version, std::string_view timestamp, std::string_view subresource,
-                   const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
-  if (!object.is_object()) return;
-  ManagedEntries entries = current_entries(object, previous, subresource);
-  json::value after = detail::without_managed_fields(object);
-  if (entries.empty() && exists(previous)) {  // untracked objects stay untracked
-    object = std::move(after);
-    return;
+namespace detail {
+
+bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
+                       std::string_view api_version, std::string_view timestamp, std::string_view subresource,
+                       const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
+  if (!object.is_object()) return false;
+  static const json::value no_object = json::object();
+  const ApplySchema schema(object, lists, atomic_objects);
+  const Comparison change =
+      compare_objects(exists(previous) ? *previous : no_object, object, schema, /*ignore_managed_fields=*/true);
+  if (path == RecordPath::Any && exists(previous) &&
+      record_in_place(object, *previous, change, manager, api_version, timestamp, subresource)) {
+    return true;
   }
-  const json::value before = exists(previous) ? detail::without_managed_fields(*previous) : json::value(json::object());
-  const detail::ApplySchema schema(after, lists, atomic_objects);
-  const detail::Comparison change = detail::compare_objects(before, after, schema);
+
+  ManagedEntries entries = current_entries(object, previous, subresource);
+  if (json::value* meta = json::find(object, "metadata"); meta != nullptr && meta->is_object()) {
+    meta->get_object().stable_erase("managedFields");
+  }
+  if (entries.empty() && exists(previous)) return false;  // untracked objects stay untracked
 
   const FieldSet changed = change.added.united(change.modified);
   for (auto& e : entries) e.fields = e.fields.minus(changed).minus(change.removed);
@@ -73,8 +221,17 @@ void record_update(json::value& object, const json::value* previous, std::string
     }
   }
   detail::cap_update_managers(entries);
-  object = std::move(after);
   detail::encode_managed_fields(object, std::move(entries));
+  return false;
+}
+
+}  // namespace detail
+
+void record_update(json::value& object, const json::value* previous, std::string_view manager,
+                   std::string_view api_version, std::string_view timestamp, std::string_view subresource,
+                   const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
+  detail::record_update_via(detail::RecordPath::Any, object, previous, manager, api_version, timestamp, subresource,
+                            lists, atomic_objects);
 }
 
 void record_update(json::value& object, const json::value* previous, std::string_view manager,

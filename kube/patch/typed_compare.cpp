@@ -14,12 +14,14 @@ namespace {
 
 class Comparer {
  public:
-  explicit Comparer(const ApplySchema& schema) : schema_(schema) {}
+  Comparer(const ApplySchema& schema, bool ignore_managed_fields)
+      : schema_(schema), ignore_managed_fields_(ignore_managed_fields) {}
 
   // Compares the members of two objects (either may be absent).
   void members(const json::object* before, const json::object* after) {
     if (before != nullptr) {
       for (const auto& m : *before) {
+        if (skipped(m.key())) continue;
         const json::value* other = nullptr;
         if (after != nullptr) {
           if (auto it = after->find(m.key()); it != after->end()) other = &it->value();
@@ -31,7 +33,7 @@ class Comparer {
     }
     if (after != nullptr) {
       for (const auto& m : *after) {
-        if (before != nullptr && before->contains(m.key())) continue;
+        if (skipped(m.key()) || (before != nullptr && before->contains(m.key()))) continue;
         path_.push_field(m.key());
         node(nullptr, &m.value());
         path_.pop_field();
@@ -43,6 +45,11 @@ class Comparer {
 
  private:
   enum class Shape { Leaf, Object, List };
+
+  bool skipped(std::string_view key) const {
+    return ignore_managed_fields_ && path_.depth == 1 && key == "managedFields" && path_.fields.size() == 1 &&
+           path_.fields[0] == "metadata";
+  }
 
   // How a value is walked: granular objects and lists are descended into, all else is a
   // leaf. Empty containers on both sides are leaves (upstream "emptyPromoteToLeaf").
@@ -138,14 +145,16 @@ class Comparer {
   }
 
   const ApplySchema& schema_;
+  const bool ignore_managed_fields_;
   WalkPath path_;
   Comparison result_;
 };
 
 }  // namespace
 
-Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema) {
-  Comparer comparer(schema);
+Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
+                           bool ignore_managed_fields) {
+  Comparer comparer(schema, ignore_managed_fields);
   comparer.members(before.if_object(), after.if_object());
   return comparer.take();
 }

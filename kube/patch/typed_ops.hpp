@@ -56,7 +56,10 @@ struct Comparison {
   FieldSet modified;
   FieldSet removed;
 };
-Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema);
+/// `ignore_managed_fields`: metadata.managedFields is skipped on both sides (what the
+/// write path compares without copying the objects to drop it).
+Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
+                           bool ignore_managed_fields = false);
 
 /// `config` merged into `live`: objects merge, list-maps and sets merge by element (in
 /// structured-merge-diff's order), everything else (atomic lists and objects, scalars)

@@ -1,0 +1,197 @@
+// record_update keeps the stored managedFields in place when a write only touches fields
+// its manager alone owns (most status writes), and decodes, recomputes and encodes them
+// otherwise. Both must give byte-identical objects: random write sequences by several
+// managers on a Job are recorded both ways and compared after every step.
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kube/patch/managed_fields.hpp"
+#include "kube/patch/patch.hpp"
+#include "tests/kube/patch/test_json.hpp"
+
+namespace kueuepp::kube::patch {
+namespace {
+
+using testing::J;
+
+struct Writer {
+  std::string manager;
+  std::string api_version;
+  std::string subresource;
+};
+
+const std::vector<Writer>& writers() {
+  static const std::vector<Writer> all = {
+      {"kubectl", "batch/v1", ""},      {"kueue", "batch/v1", ""},   {"kueue", "batch/v1", "status"},
+      {"job-controller", "batch/v1", "status"}, {"kubectl", "batch/v2", ""}, {"", "batch/v1", ""},
+  };
+  return all;
+}
+
+json::value job() {
+  return J(R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j","namespace":"ns","uid":"u",
+    "labels":{"app":"a"}},"spec":{"parallelism":1,"template":{"spec":{"containers":[{"name":"c","image":"i1",
+    "env":[{"name":"E","value":"1"}]}]}}},"status":{"active":0}})");
+}
+
+class Mutator {
+ public:
+  explicit Mutator(unsigned seed) : rng_(seed) {}
+
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+  // A main-resource write changes spec and metadata; a status write changes status.
+  void mutate(json::value& doc, bool status) {
+    json::object& o = doc.as_object();
+    const int changes = 1 + pick(3);
+    for (int i = 0; i < changes; ++i) {
+      if (status) {
+        mutate_status(o["status"].as_object());
+      } else {
+        mutate_main(o);
+      }
+    }
+  }
+
+ private:
+  std::string word(const char* prefix, int n) { return prefix + std::to_string(pick(n)); }
+
+  void mutate_status(json::object& st) {
+    switch (pick(4)) {
+      case 0: st["active"] = pick(3); break;
+      case 1: st["succeeded"] = pick(3); break;
+      case 2: st.erase("succeeded"); break;
+      default: {
+        json::array conds;
+        if (pick(2) == 0) conds.push_back(json::object{{"type", "Complete"}, {"status", word("s", 2)}});
+        st["conditions"] = std::move(conds);
+      }
+    }
+  }
+
+  void mutate_main(json::object& o) {
+    json::object& meta = o["metadata"].as_object();
+    json::object& spec = o["spec"].as_object();
+    json::array& containers = spec["template"].as_object()["spec"].as_object()["containers"].as_array();
+    switch (pick(6)) {
+      case 0: meta["labels"].as_object()[word("l", 4)] = word("v", 3); break;
+      case 1: meta["labels"].as_object().erase(word("l", 4)); break;
+      case 2: spec["parallelism"] = pick(4); break;
+      case 3: {
+        json::object& c = containers[static_cast<std::size_t>(pick(static_cast<int>(containers.size())))].as_object();
+        c["image"] = word("i", 3);
+        break;
+      }
+      case 4: {
+        std::string name = word("c", 3);
+        bool found = false;
+        for (std::size_t k = 0; k < containers.size(); ++k) {
+          if (containers[k].as_object()["name"] == json::value(name)) {
+            if (containers.size() > 1) containers.erase(containers.begin() + static_cast<std::ptrdiff_t>(k));
+            found = true;
+            break;
+          }
+        }
+        if (!found) containers.push_back(json::object{{"name", name}, {"image", "i0"}});
+        break;
+      }
+      default: {
+        json::object& c = containers[0].as_object();
+        json::array& env = c["env"].is_array() ? c["env"].as_array() : (c["env"] = json::array()).as_array();
+        env = json::array{json::object{{"name", "E"}, {"value", word("", 3)}}};
+        break;
+      }
+    }
+  }
+
+  std::mt19937 rng_;
+};
+
+std::string timestamp(int second) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "2024-01-01T00:%02d:%02dZ", (second / 60) % 60, second % 60);
+  return buf;
+}
+
+TEST(RecordUpdatePaths, InPlaceAndGeneralPathsAgreeOnRandomWriteSequences) {
+  int in_place = 0;
+  int general = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Mutator m(seed);
+    json::value stored = job();
+    record_update(stored, nullptr, "creator", "batch/v1", timestamp(0));
+    int clock = 0;
+    std::size_t writer = 0;
+    for (int step = 0; step < 300; ++step) {
+      // Writers come in runs, like a controller updating the status it owns.
+      if (m.pick(20) < 3) writer = static_cast<std::size_t>(m.pick(static_cast<int>(writers().size())));
+      const Writer& w = writers()[writer];
+      json::value next = stored;
+      m.mutate(next, !w.subresource.empty());
+      // Sometimes the clock stands still (ties in the entries' order), sometimes a client
+      // sends managedFields of its own, or clears them.
+      if (m.pick(3) != 0) ++clock;
+      if (w.subresource.empty() && m.pick(25) == 0) {
+        next.as_object()["metadata"].as_object()["managedFields"] = json::array();
+      } else if (m.pick(25) == 0) {
+        next.as_object()["metadata"].as_object().erase("managedFields");
+      }
+      const std::string now = timestamp(clock);
+      json::value fast = next;
+      json::value slow = next;
+      const bool took_in_place = detail::record_update_via(detail::RecordPath::Any, fast, &stored, w.manager,
+                                                           w.api_version, now, w.subresource, {}, {});
+      detail::record_update_via(detail::RecordPath::GeneralOnly, slow, &stored, w.manager, w.api_version, now,
+                                w.subresource, {}, {});
+      ASSERT_EQ(json::dump(fast), json::dump(slow)) << "seed " << seed << " step " << step << " by " << w.manager
+                                                    << " " << w.api_version << " " << w.subresource
+                                                    << "\nprevious: " << json::dump(stored);
+      (took_in_place ? in_place : general) += 1;
+      stored = std::move(fast);
+      // A cleared list leaves the object untracked for good: start a new one.
+      if (json::find_path(stored, {"metadata", "managedFields"}) == nullptr) {
+        stored = job();
+        record_update(stored, nullptr, "creator", "batch/v1", now);
+      }
+    }
+  }
+  // Both paths were exercised, the in-place one for a good share of the writes.
+  EXPECT_GT(in_place, 1000);
+  EXPECT_GT(general, 1000);
+}
+
+TEST(RecordUpdatePaths, AStatusWriteOfOwnFieldsOnlyMovesTheWritersTimestamp) {
+  json::value stored = job();
+  record_update(stored, nullptr, "creator", "batch/v1", "2024-01-01T00:00:00Z");
+  json::value first = stored;
+  first.as_object()["status"].as_object()["active"] = 1;
+  record_update(first, &stored, "ctrl", "batch/v1", "2024-01-01T00:00:01Z", "status");
+  json::value second = first;
+  second.as_object()["status"].as_object()["active"] = 2;
+  ASSERT_TRUE(detail::record_update_via(detail::RecordPath::Any, second, &first, "ctrl", "batch/v1",
+                                        "2024-01-01T00:00:05Z", "status", {}, {}));
+  const json::array& entries = json::find_path(second, {"metadata", "managedFields"})->as_array();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(json::get_string(entries[1], "manager"), "ctrl");
+  EXPECT_EQ(json::get_string(entries[1], "time"), "2024-01-01T00:00:05Z");
+  EXPECT_EQ(json::get_string(entries[0], "time"), "2024-01-01T00:00:00Z");
+}
+
+TEST(RecordUpdatePaths, TakingAnotherManagersFieldGoesTheGeneralWay) {
+  json::value stored = job();
+  record_update(stored, nullptr, "creator", "batch/v1", "2024-01-01T00:00:00Z");
+  json::value next = stored;
+  next.as_object()["spec"].as_object()["parallelism"] = 3;
+  EXPECT_FALSE(detail::record_update_via(detail::RecordPath::Any, next, &stored, "kubectl", "batch/v1",
+                                         "2024-01-01T00:00:01Z", "", {}, {}));
+  const json::array& entries = json::find_path(next, {"metadata", "managedFields"})->as_array();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(json::get_string(entries[1], "manager"), "kubectl");
+}
+
+}  // namespace
+}  // namespace kueuepp::kube::patch
