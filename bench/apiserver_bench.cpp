@@ -119,6 +119,28 @@ void BM_WorkloadStatusMergePatch(benchmark::State& state) {
 }
 BENCHMARK(BM_WorkloadStatusMergePatch)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
+/// The floor under every write: one keep-alive GET of a stored Workload (routing, the
+/// HTTP round trip, the stored serialization sent as is).
+void BM_WorkloadGet(benchmark::State& state) {
+  Fixture f(0);
+  HttpConnection c(f.server->port());
+  std::size_t i = 0;
+  double p0 = process_cpu();
+  double t0 = thread_cpu();
+  for (auto _ : state) {
+    auto reply = c.request("GET", "/apis/kueue.x-k8s.io/v1beta2/namespaces/bench/workloads/wl-" +
+                                      std::to_string(i % kWorkloads));
+    if (reply.status != 200) {
+      state.SkipWithError(("GET answered " + std::to_string(reply.status)).c_str());
+      break;
+    }
+    ++i;
+  }
+  report_server_cpu(state, p0, t0, i);
+  state.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+BENCHMARK(BM_WorkloadGet)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
   libcaf-dev libboost1.81-dev libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev
-  libyaml-cpp-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
+  libyaml-cpp-dev libjemalloc-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
   clang libclang-rt-14-dev
   curl ca-certificates procps
 )
