@@ -7,6 +7,7 @@
 #include <caf/typed_response_promise.hpp>
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <deque>
 #include <map>
 #include <tuple>
@@ -29,12 +30,20 @@ struct Pending {
 
 using CoalesceKey = std::tuple<ObjectKind, WriteVerb, std::string, std::string>;
 
+// Normal writes wait in one lane per kind of object, served in turn: thousands of
+// Workload status rewrites and Events queued after an admission burst must not starve the
+// handful of ClusterQueue and LocalQueue status writes (their usage figures would go
+// stale for as long as the backlog lasts).
+constexpr std::size_t kLanes = static_cast<std::size_t>(ObjectKind::Event) + 1;
+
 struct WriterState {
   static inline const char* name = "writer";
   WriteTransport transport;
   WriterOptions options;
   std::deque<std::shared_ptr<Pending>> urgent;
-  std::deque<std::shared_ptr<Pending>> normal;
+  std::array<std::deque<std::shared_ptr<Pending>>, kLanes> lanes;
+  std::size_t next_lane = 0;  ///< where the round-robin over `lanes` resumes
+  std::size_t queued = 0;     ///< requests in `lanes`, cancelled ones included
   std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
   std::uint64_t next_id = 1;
@@ -48,13 +57,25 @@ using Self = writer_actor::stateful_pointer<WriterState>;
 
 CoalesceKey coalesce_key(const WriteRequest& r) { return {r.kind, r.verb, r.ns, r.name}; }
 
+// The first live request of `lane` (cancelled ones are dropped on the way), or null.
+std::shared_ptr<Pending> pop_live(WriterState& st, std::deque<std::shared_ptr<Pending>>& lane, bool counted) {
+  while (!lane.empty()) {
+    auto p = std::move(lane.front());
+    lane.pop_front();
+    if (counted) --st.queued;
+    if (p->cancelled) continue;
+    if (p->request.coalesce) st.waiting_by_key.erase(coalesce_key(p->request));
+    return p;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<Pending> next_pending(WriterState& st) {
-  for (auto* lane : {&st.urgent, &st.normal}) {
-    while (!lane->empty()) {
-      auto p = lane->front();
-      lane->pop_front();
-      if (p->cancelled) continue;
-      if (p->request.coalesce) st.waiting_by_key.erase(coalesce_key(p->request));
+  if (auto p = pop_live(st, st.urgent, false)) return p;
+  for (std::size_t k = 0; k < kLanes; ++k) {
+    const std::size_t lane = (st.next_lane + k) % kLanes;
+    if (auto p = pop_live(st, st.lanes[lane], true)) {
+      st.next_lane = (lane + 1) % kLanes;
       return p;
     }
   }
@@ -110,7 +131,12 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
             }
             st.waiting_by_key[key] = p;
           }
-          (p->request.urgent ? st.urgent : st.normal).push_back(p);
+          if (p->request.urgent) {
+            st.urgent.push_back(p);
+          } else {
+            st.lanes[static_cast<std::size_t>(p->request.kind) % kLanes].push_back(p);
+            ++st.queued;
+          }
           auto promise = p->promise;
           pump(self);
           return promise;
@@ -142,11 +168,16 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           json::object summary;
           summary["inFlight"] = st.in_flight.size();
           summary["queuedUrgent"] = st.urgent.size();
-          summary["queued"] = st.normal.size();
+          summary["queued"] = st.queued;
+          json::object by_kind;
+          for (std::size_t k = 0; k < kLanes; ++k) {
+            if (!st.lanes[k].empty()) by_kind[to_string(static_cast<ObjectKind>(k))] = st.lanes[k].size();
+          }
+          summary["queuedByKind"] = std::move(by_kind);
           summary["written"] = st.written;
           summary["failed"] = st.failed;
           summary["coalesced"] = st.coalesced;
-          return ActorInfo{"writer", "writer", st.urgent.size() + st.normal.size(), st.handled,
+          return ActorInfo{"writer", "writer", st.urgent.size() + st.queued, st.handled,
                            json::dump(summary)};
         },
     };

@@ -1,8 +1,9 @@
 #pragma once
 
-// The writer actor owns the controller's API write budget. Requests wait in two lanes:
-// urgent (admissions, evictions, job starts and stops) ahead of coalescable status
-// rewrites, of which only the newest per object is kept. At most `max_in_flight` writes
+// The writer actor owns the controller's API write budget. Urgent requests (admissions,
+// evictions, job starts and stops) go ahead of everything; the rest wait in one lane per
+// kind of object, served round-robin so that no kind starves another, and coalescable
+// status rewrites keep only the newest per object. At most `max_in_flight` writes
 // are outstanding; the client's rate limiter (QPS/burst) paces them further. Every
 // request gets exactly one WriteOutcome.
 

@@ -1,0 +1,161 @@
+// The writer actor's scheduling on CAF's test coordinator: urgent writes first, the other
+// kinds of object served in turn (a backlog of Workload writes does not starve
+// ClusterQueue status), coalescing of status rewrites, and one outcome per request.
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
+#include <caf/send.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/writer_actor.hpp"
+
+namespace kueuepp::actors {
+namespace {
+
+using namespace messages;
+
+/// Holds every write until the test answers it.
+struct HeldApi {
+  struct Held {
+    WriteRequest request;
+    std::function<void(WriteOutcome)> done;
+  };
+  std::vector<Held> held;
+  std::vector<std::string> order;  ///< "Kind/name" in the order the writer sent them
+
+  WriteTransport transport() {
+    return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+      order.push_back(std::string(to_string(req.kind)) + "/" + req.name);
+      held.push_back(Held{req, std::move(done)});
+    };
+  }
+
+  /// Answers the oldest unanswered write with success.
+  bool answer_one() {
+    for (auto& h : held) {
+      if (h.done) {
+        WriteOutcome ok;
+        ok.ok = true;
+        ok.http_status = 200;
+        auto done = std::move(h.done);
+        h.done = nullptr;
+        done(std::move(ok));
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+WriteRequest write(ObjectKind kind, std::string name, bool coalesce = true, bool urgent = false) {
+  WriteRequest r;
+  r.kind = kind;
+  r.verb = WriteVerb::MergePatchStatus;
+  r.ns = kind == ObjectKind::ClusterQueue ? "" : "ns";
+  r.name = std::move(name);
+  r.body = std::make_shared<const json::value>(json::object{{"status", json::object{}}});
+  r.coalesce = coalesce;
+  r.urgent = urgent;
+  return r;
+}
+
+class WriterActorTest : public ::testing::Test {
+ protected:
+  WriterActorTest() {
+    cfg_.set("scheduler.policy", caf::atom("testing"));
+    cfg_.set("logger.verbosity", caf::atom("quiet"));
+    system_ = std::make_unique<caf::actor_system>(cfg_);
+    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
+    writer_ = spawn_writer(*system_, api_.transport(), WriterOptions{1});
+  }
+  ~WriterActorTest() override {
+    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
+    sched_->run();
+  }
+
+  /// Sends `req` from a fresh requester that records the outcome in `outcomes_`.
+  void send(WriteRequest req) {
+    auto* outcomes = &outcomes_;
+    const std::string label = std::string(to_string(req.kind)) + "/" + req.name;
+    system_->spawn([writer = writer_, req = std::move(req), outcomes, label](caf::event_based_actor* self) {
+      self->request(writer, caf::infinite, req)
+          .then([outcomes, label](const WriteOutcome& o) {
+            outcomes->push_back(label + (o.superseded ? " superseded" : o.ok ? " ok" : " failed"));
+          });
+    });
+    sched_->run();
+  }
+
+  /// Answers writes one at a time until none is left.
+  void drain() {
+    while (api_.answer_one()) sched_->run();
+  }
+
+  caf::actor_system_config cfg_;
+  std::unique_ptr<caf::actor_system> system_;
+  caf::scheduler::test_coordinator* sched_ = nullptr;
+  HeldApi api_;
+  writer_actor writer_;
+  std::vector<std::string> outcomes_;
+};
+
+TEST_F(WriterActorTest, ABacklogOfOneKindDoesNotStarveTheOthers) {
+  for (int i = 0; i < 6; ++i) send(write(ObjectKind::Workload, "wl-" + std::to_string(i)));
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  send(write(ObjectKind::LocalQueue, "lq"));
+  drain();
+  // wl-0 went out at once (nothing else was waiting); then the kinds take turns.
+  ASSERT_EQ(api_.order.size(), 8u);
+  EXPECT_EQ(api_.order[0], "Workload/wl-0");
+  std::vector<std::string> next(api_.order.begin() + 1, api_.order.begin() + 4);
+  EXPECT_NE(std::find(next.begin(), next.end(), "ClusterQueue/cq"), next.end()) << "order: " << next[0] << " "
+                                                                                 << next[1] << " " << next[2];
+  EXPECT_NE(std::find(next.begin(), next.end(), "LocalQueue/lq"), next.end());
+  EXPECT_EQ(outcomes_.size(), 8u);
+}
+
+TEST_F(WriterActorTest, UrgentWritesGoFirst) {
+  send(write(ObjectKind::Workload, "first"));
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  send(write(ObjectKind::Workload, "admit", /*coalesce=*/false, /*urgent=*/true));
+  drain();
+  ASSERT_EQ(api_.order.size(), 3u);
+  EXPECT_EQ(api_.order[1], "Workload/admit");
+}
+
+TEST_F(WriterActorTest, AWaitingStatusRewriteIsReplacedByTheNewerOne) {
+  send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  drain();
+  EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "ClusterQueue/cq"}));
+  ASSERT_EQ(outcomes_.size(), 3u);
+  EXPECT_EQ(outcomes_[0], "ClusterQueue/cq superseded");
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "ClusterQueue/cq ok"), 1);
+}
+
+TEST_F(WriterActorTest, EveryRequestIsAnsweredOnceInEveryLane) {
+  const ObjectKind kinds[] = {ObjectKind::Workload, ObjectKind::Job, ObjectKind::Event, ObjectKind::ClusterQueue,
+                              ObjectKind::LocalQueue};
+  int sent = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (ObjectKind k : kinds) {
+      send(write(k, "o" + std::to_string(round), /*coalesce=*/false));
+      ++sent;
+    }
+  }
+  drain();
+  EXPECT_EQ(static_cast<int>(api_.order.size()), sent);
+  EXPECT_EQ(static_cast<int>(outcomes_.size()), sent);
+}
+
+}  // namespace
+}  // namespace kueuepp::actors
