@@ -78,7 +78,7 @@ struct Controller::Impl {
                                      ObjectKind::ClusterQueue,   ObjectKind::LocalQueue,
                                      ObjectKind::Workload};
     if (options.jobs.enabled) {
-      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events}, options.clock);
+      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events, metrics}, options.clock);
     }
     object_sink snapshot_sink = caf::actor_cast<object_sink>(snapshot);
     object_sink job_sink = caf::actor_cast<object_sink>(jobs);

@@ -241,8 +241,12 @@ void carry_out(Self self, const std::string& key, JobStep step) {
     ++st.in_flight[key];
     ObjectKind kind = w.kind;
     std::string what = w.what;
+    auto counted = std::move(w.on_success);
     self->request(st.links.writer, caf::infinite, to_request(w))
-        .then([self, key, kind, what](WriteOutcome& o) { on_write_done(self, key, kind, what, o); },
+        .then([self, key, kind, what, counted = std::move(counted)](WriteOutcome& o) mutable {
+                if (o.ok && counted && self->state.links.metrics) self->send(self->state.links.metrics, std::move(*counted));
+                on_write_done(self, key, kind, what, o);
+              },
               [self, key, kind, what](caf::error& err) {
                 WriteOutcome o;
                 o.message = caf::to_string(err);

@@ -23,6 +23,9 @@ struct JobLinks {
   messages::writer_actor writer;
   messages::introspection_actor introspection;
   messages::event_recorder_actor events;
+  /// Evictions by the Workload controller (PodsReady timeout, deactivation) are counted
+  /// here; may be null (tests).
+  messages::metrics_actor metrics;
 };
 
 messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOptions options, JobLinks links,

@@ -194,6 +194,17 @@ bool take(const Object& wl, jobs::RequeueStep r, JobStep& step) {
                                                           : JobWrite::Verb::MergePatchStatus;
   step.writes.push_back(JobWrite{ObjectKind::Workload, verb, std::string(wl.namespace_name()), std::string(wl.name()),
                                  std::move(r.patch), std::string(wl.resource_version()), std::move(r.what)});
+  if (!r.evicted_reason.empty()) {
+    messages::WorkloadMetricEvent e;
+    e.what = messages::WorkloadMetricEvent::What::Evicted;
+    e.cluster_queue = std::string(wl.string_at({"status", "admission", "clusterQueue"}));
+    e.lq_namespace = std::string(wl.namespace_name());
+    e.lq_name = std::string(wl.string_at({"spec", "queueName"}));
+    e.priority_class = std::string(wl.string_at({"spec", "priorityClassName"}));
+    e.reason = std::move(r.evicted_reason);
+    e.underlying_cause = std::move(r.evicted_cause);
+    step.writes.back().on_success = std::move(e);
+  }
   if (!r.event_reason.empty()) {
     step.events.push_back(
         event_on(wl, ObjectKind::Workload, r.event_warning, std::move(r.event_reason), std::move(r.event_message)));

@@ -20,6 +20,7 @@
 #include "actors/controller.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/object.hpp"
+#include "messages/metrics_protocol.hpp"
 #include "messages/object_kind.hpp"
 
 namespace kueuepp::actors {
@@ -33,6 +34,9 @@ struct JobWrite {
   /// metadata.resourceVersion the write is conditional on (empty: unconditional).
   std::string precondition_rv;
   std::string what;  ///< for logs: "created workload", "suspended", ...
+  /// Counted by the metrics actor once the write has landed (an eviction by Kueue's
+  /// Workload controller).
+  std::optional<messages::WorkloadMetricEvent> on_success;
 };
 
 /// An Event for the Job or its Workload, as Kueue records them.

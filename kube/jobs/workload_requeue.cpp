@@ -134,6 +134,8 @@ RequeueStep pods_ready_timeout_step(const client::Object& wl, const RequeuingPol
   step.what = "evicted: " + eviction.message;
   step.event_reason = "EvictedDueToPodsReadyTimeout";
   step.event_message = eviction.message;
+  step.evicted_reason = std::string(kPodsReadyTimeout);
+  step.evicted_cause = deadline->cause;
   return step;
 }
 
@@ -198,6 +200,10 @@ RequeueStep deactivation_step(const client::Object& wl, core::Time now) {
     step.what = "evicted: " + eviction.message;
     step.event_reason = "EvictedDueToDeactivated";
     step.event_message = eviction.message;
+    // Kueue counts a deactivation under reason Deactivated, with the DeactivationTarget's
+    // reason (if any) as the underlying cause.
+    step.evicted_reason = "Deactivated";
+    if (target && target->status == "True") step.evicted_cause = target->reason;
     return step;
   }
   if (!has_target && !has_requeue_state) return step;

@@ -44,6 +44,10 @@ struct RequeueStep {
   std::string event_reason;
   std::string event_message;
   bool event_warning = false;
+  /// The write evicts the workload: kueue_evicted_workloads_total's reason and
+  /// underlying_cause, counted once the write lands (empty reason: not an eviction).
+  std::string evicted_reason;
+  std::string evicted_cause;
   /// Nothing to write yet: call again at this time.
   std::optional<core::Time> recheck_at;
 

@@ -361,6 +361,14 @@ TEST(JobReconciler, PodsReadyTimeoutEvictsStopsAndRequeuesAfterTheBackoff) {
   EXPECT_EQ(waiting.recheck_at, at(300));
 
   c.ctx.now = at(300);
+  // The eviction is counted (once its write lands) as Kueue counts it.
+  auto evict = reconcile_job(c.job, &*c.workload, c.ctx);
+  ASSERT_EQ(evict.writes.size(), 1u);
+  ASSERT_TRUE(evict.writes[0].on_success.has_value());
+  EXPECT_EQ(evict.writes[0].on_success->what, messages::WorkloadMetricEvent::What::Evicted);
+  EXPECT_EQ(evict.writes[0].on_success->reason, "PodsReadyTimeout");
+  EXPECT_EQ(evict.writes[0].on_success->underlying_cause, "WaitForStart");
+  EXPECT_FALSE(evict.writes[0].on_success->cluster_queue.empty());
   c.settle();
   EXPECT_TRUE(c.suspended());
   EXPECT_TRUE(c.has_event("EvictedDueToPodsReadyTimeout"));
@@ -399,6 +407,11 @@ TEST(JobReconciler, DeactivatedWorkloadIsEvictedAndReactivated) {
   c.settle();
   ASSERT_FALSE(c.suspended());
   c.workload->json().as_object()["spec"].as_object()["active"] = false;
+  auto evict = reconcile_job(c.job, &*c.workload, c.ctx);
+  ASSERT_EQ(evict.writes.size(), 1u);
+  ASSERT_TRUE(evict.writes[0].on_success.has_value());
+  EXPECT_EQ(evict.writes[0].on_success->reason, "Deactivated");
+  EXPECT_EQ(evict.writes[0].on_success->underlying_cause, "");
   c.settle();
   EXPECT_TRUE(c.suspended());
   EXPECT_EQ(c.workload->find({"status", "admission"}), nullptr);
