@@ -77,6 +77,14 @@ class Comparer {
   }
 
   void node(const json::value* before, const json::value* after) {
+    // An unchanged subtree (most of the object on a status write) has nothing to report:
+    // one allocation-free equality walk instead of descending with paths and schema
+    // lookups. (Boost.JSON's equality is stricter than json_equal, so this never skips
+    // a subtree that the walk would find changed.)
+    if (before != nullptr && after != nullptr && (before->is_structured() || after->is_structured()) &&
+        json::equal(*before, *after)) {
+      return;
+    }
     switch (shape(before, after)) {
       case Shape::Leaf:
         if (before == nullptr) {
