@@ -243,12 +243,34 @@ void drop_retired(TreeRouter::Output& out) {
 }
 }  // namespace
 
+std::optional<std::string> TreeRouter::topology_link(ObjectKind kind, const std::string& key) const {
+  const Table& t = table(kind);
+  auto it = t.find(key);
+  if (it == t.end() || !it->second.model) return std::nullopt;
+  const ModelObject& model = *it->second.model;
+  switch (kind) {
+    case ObjectKind::ClusterQueue: return std::get<core::ClusterQueue>(model).cohort;
+    case ObjectKind::Cohort: return std::get<core::Cohort>(model).parent;
+    case ObjectKind::LocalQueue: return std::get<core::LocalQueue>(model).cluster_queue;
+    default: return std::nullopt;
+  }
+}
+
 void TreeRouter::on_changed(const messages::ObjectChanged& event, Output& out) {
   if (event.kind == ObjectKind::Job || !event.object) return;
   std::string key = key_of(*event.object);
+  const std::optional<std::string> link_before =
+      is_topology(event.kind) ? topology_link(event.kind, key) : std::nullopt;
   store(event.kind, event.object, event.deleted, out);
   if (is_global(event.kind)) {
     for (const auto& tree : trees_) send(tree, event.kind, key, event.deleted, out);
+    return;
+  }
+  // A queue or cohort that stays where it was (a status write, a quota change) moves
+  // nothing: only the object itself goes to its tree. Re-placing everything is for
+  // changes of the topology, and costs a pass over every workload.
+  if (is_topology(event.kind) && !event.deleted && link_before && link_before == topology_link(event.kind, key)) {
+    place(event.kind, key, out, true);
     return;
   }
   if (is_topology(event.kind)) {

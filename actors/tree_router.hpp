@@ -83,6 +83,9 @@ class TreeRouter {
   static bool is_topology(messages::ObjectKind kind);
 
   std::string root_of_cohort(const std::string& cohort) const;
+  /// What a topology object links to (a ClusterQueue's cohort, a Cohort's parent, a
+  /// LocalQueue's ClusterQueue); nullopt when it is absent or undecodable.
+  std::optional<std::string> topology_link(messages::ObjectKind kind, const std::string& key) const;
   std::optional<std::string> desired_tree(messages::ObjectKind kind, const std::string& key) const;
   /// Re-places one object: removal from its old tree, addition to its new one.
   void place(messages::ObjectKind kind, const std::string& key, Output& out, bool content_changed);

@@ -106,6 +106,25 @@ TEST(TreeRouter, AQueueChangingCohortMovesWithEverythingItHolds) {
   EXPECT_EQ(r.tree_of_workload("ns/w"), "cohort/y");
 }
 
+TEST(TreeRouter, AQueueThatStaysInItsTreeSendsOnlyItself) {
+  // Status writes to ClusterQueues and LocalQueues come back on the watch all the time;
+  // they must not re-route every workload.
+  TreeRouter r;
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", "c"));
+  change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  change(r, ObjectKind::Workload, workload("w1", "lq"));
+  change(r, ObjectKind::Workload, workload("w2", "lq"));
+  auto cq = change(r, ObjectKind::ClusterQueue, cluster_queue("a", "c"));
+  EXPECT_EQ(cq.batches.size(), 1u);
+  EXPECT_EQ(summary(cq.batches["cohort/c"]), std::vector<std::string>{"+ClusterQueue/a"});
+  auto lq = change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  EXPECT_EQ(summary(lq.batches["cohort/c"]), std::vector<std::string>{"+LocalQueue/ns/lq"});
+  // A move is still a move.
+  auto moved = change(r, ObjectKind::ClusterQueue, cluster_queue("a", "d"));
+  EXPECT_EQ(r.tree_of_workload("ns/w1"), "cohort/d");
+  EXPECT_FALSE(moved.batches["cohort/d"].empty());
+}
+
 TEST(TreeRouter, DeletingTheLastQueueRetiresTheTree) {
   TreeRouter r;
   change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
