@@ -36,6 +36,10 @@ struct TreeState {
   /// Workloads whose pending-status write was refused (409): rewritten from the engine's
   /// current explanation when the newer object arrives.
   std::set<std::string, std::less<>> recheck_pending;
+  /// Evictions not written yet: refused (409: the object changed since the eviction
+  /// patch was computed) or held back while the workload's admission is being written.
+  /// Each is rewritten on the newer object when it arrives, if it still holds quota.
+  std::map<std::string, core::EvictionDecision, std::less<>> recheck_evictions;
   bool publish_scheduled = false;
   bool status_dirty = true;
   std::uint64_t handled = 0;
@@ -163,6 +167,24 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
 }
 
 void rewrite_pending(Self self, const std::string& key);
+void write_eviction(Self self, core::EvictionDecision ev);
+
+bool holds_quota(const ObjectPtr& wl) {
+  if (!wl || wl->condition_true("Finished")) return false;
+  const json::value* admission = wl->find({"status", "admission"});
+  return admission != nullptr && !admission->is_null();
+}
+
+/// True when `next` is a version of `known` that the engine has already seen in
+/// substance: the same generation (bumped by the API server on every spec change) and the
+/// same deletion state. Our own status writes to ClusterQueues and LocalQueues come back
+/// as such versions; applying them would mark the topology dirty and re-evaluate every
+/// parked workload, whose new pending reasons change the queue status again: a loop.
+bool same_spec(const ObjectPtr& known, const ObjectPtr& next) {
+  if (!known || !next) return false;
+  const std::int64_t generation = next->generation();
+  return generation > 0 && generation == known->generation() && known->being_deleted() == next->being_deleted();
+}
 
 /// Applies one change to the engine.
 void apply_change(Self self, const TreeObjectChange& c) {
@@ -192,6 +214,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
         st.workloads.erase(c.key);
         st.writing_admissions.erase(c.key);
         st.recheck_pending.erase(c.key);
+        st.recheck_evictions.erase(c.key);
         break;
       case ObjectKind::Job:
       case ObjectKind::Event: break;
@@ -209,13 +232,22 @@ void apply_change(Self self, const TreeObjectChange& c) {
           }
           known = c.object;
           if (st.recheck_pending.erase(c.key) != 0) rewrite_pending(self, c.key);
+          if (auto r = st.recheck_evictions.find(c.key); r != st.recheck_evictions.end()) {
+            core::EvictionDecision ev = std::move(r->second);
+            st.recheck_evictions.erase(r);
+            if (holds_quota(c.object)) write_eviction(self, std::move(ev));
+          }
+        } else if constexpr (std::is_same_v<T, core::ClusterQueue>) {
+          auto& known = st.cluster_queues[c.key];
+          if (!same_spec(known, c.object)) e.apply(model);
+          known = c.object;
+          ensure_cq_actor(self, c.key);
+        } else if constexpr (std::is_same_v<T, core::LocalQueue>) {
+          auto& known = st.local_queues[c.key];
+          if (!same_spec(known, c.object)) e.apply(model);
+          known = c.object;
         } else {
           e.apply(model);
-          if constexpr (std::is_same_v<T, core::ClusterQueue>) {
-            st.cluster_queues[c.key] = c.object;
-            ensure_cq_actor(self, c.key);
-          }
-          if constexpr (std::is_same_v<T, core::LocalQueue>) st.local_queues[c.key] = c.object;
         }
       },
       *c.model);
@@ -296,6 +328,10 @@ void rewrite_pending(Self self, const std::string& key) {
   if (st.writing_admissions.count(key) != 0) return;
   auto it = st.workloads.find(key);
   if (it == st.workloads.end() || !it->second) return;
+  if (holds_quota(it->second)) {
+    st.recheck_pending.insert(key);
+    return;
+  }
   auto view = st.engine->workload(key, false);
   if (!view || view->reserved || view->finished || view->pending.reason.empty()) return;
   core::PendingDecision d;
@@ -304,6 +340,45 @@ void rewrite_pending(Self self, const std::string& key) {
   d.message = view->pending.message;
   auto patch = kube::jobs::pending_patch(*it->second, d, now_of(st));
   if (patch) write_pending_status(self, key, std::move(*patch));
+}
+
+/// Writes an eviction, conditional on the version its patch was computed from: the patch
+/// replaces the whole conditions list, and computed from a version that predates the
+/// workload's admission (still being written, or written but not yet seen on the watch)
+/// it would drop QuotaReserved and Admitted while the admission stays. Refused, it is
+/// computed again on the newer version.
+void write_eviction(Self self, core::EvictionDecision ev) {
+  auto& st = self->state;
+  const std::string key = ev.workload;
+  if (st.writing_admissions.count(key) != 0) {
+    st.recheck_evictions[key] = std::move(ev);
+    return;
+  }
+  auto it = st.workloads.find(key);
+  if (it == st.workloads.end() || !it->second) return;
+  auto patch = kube::jobs::eviction_patch(*it->second, ev, now_of(st));
+  if (!patch) return;
+  ObjectPtr object = it->second;
+  write_workload_status(self, key, std::move(*patch), true, true, [self, key, ev, object](const WriteOutcome& o) {
+    auto& s = self->state;
+    if (o.ok) {
+      on_evicted(self, ev, object);
+      return;
+    }
+    if (o.superseded || o.http_status == 404) return;
+    if (o.http_status == 409) {
+      auto current = s.workloads.find(key);
+      const bool newer_here = current != s.workloads.end() && current->second &&
+                              current->second->resource_version() != object->resource_version();
+      if (newer_here) {
+        if (holds_quota(current->second)) write_eviction(self, ev);
+      } else {
+        s.recheck_evictions[key] = ev;
+      }
+      return;
+    }
+    spdlog::warn("tree {}: eviction of {} not written: {} {}", s.name, key, o.reason, o.message);
+  });
 }
 
 void carry_out(Self self, core::Decisions decisions) {
@@ -349,27 +424,19 @@ void carry_out(Self self, core::Decisions decisions) {
       mark_dirty(self);
     });
   }
-  for (auto& ev : decisions.evictions) {
-    auto it = st.workloads.find(ev.workload);
-    if (it == st.workloads.end() || !it->second) continue;
-    auto patch = kube::jobs::eviction_patch(*it->second, ev, now);
-    if (!patch) continue;
-    std::string key = ev.workload;
-    ObjectPtr object = it->second;
-    write_workload_status(self, key, std::move(*patch), true, false,
-                          [self, key, ev, object](const WriteOutcome& o) {
-                            if (o.ok) on_evicted(self, ev, object);
-                            if (o.ok || o.superseded || o.http_status == 404) return;
-                            spdlog::warn("tree {}: eviction of {} not written: {} {}", self->state.name, key,
-                                         o.reason, o.message);
-                          });
-  }
+  for (auto& ev : decisions.evictions) write_eviction(self, std::move(ev));
   for (auto& p : decisions.pending) {
     // Admitted in this same round, or an admission of it is being written: that write
     // says everything, and a pending write would only invalidate its resourceVersion.
     if (admitted_now.count(p.workload) != 0 || st.writing_admissions.count(p.workload) != 0) continue;
     auto it = st.workloads.find(p.workload);
+    // Still holding quota as stored (an eviction not yet written or not yet completed):
+    // a pending explanation now would mark it QuotaReserved=False beside its admission.
     if (it == st.workloads.end() || !it->second) continue;
+    if (holds_quota(it->second)) {  // written once a version without the admission arrives
+      st.recheck_pending.insert(p.workload);
+      continue;
+    }
     auto patch = kube::jobs::pending_patch(*it->second, p, now);
     if (!patch) continue;
     write_pending_status(self, p.workload, std::move(*patch));
