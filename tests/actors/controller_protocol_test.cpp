@@ -32,12 +32,21 @@ using namespace messages;
 struct ScriptedApi {
   std::vector<WriteRequest> writes;
   std::deque<WriteOutcome> fail_next;
+  std::deque<WriteOutcome> fail_next_eviction;
 
   WriteTransport transport() {
     return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
       writes.push_back(req);
       bool is_admission = req.kind == ObjectKind::Workload && req.body &&
                           json::dump(*req.body).find("\"admission\":{") != std::string::npos;
+      bool is_eviction = req.kind == ObjectKind::Workload && req.body &&
+                         json::dump(*req.body).find("\"type\":\"Evicted\",\"status\":\"True\"") != std::string::npos;
+      if (is_eviction && !fail_next_eviction.empty()) {
+        WriteOutcome o = fail_next_eviction.front();
+        fail_next_eviction.pop_front();
+        done(std::move(o));
+        return;
+      }
       if (is_admission && !fail_next.empty()) {
         WriteOutcome o = fail_next.front();
         fail_next.pop_front();
@@ -49,6 +58,18 @@ struct ScriptedApi {
       ok.http_status = 200;
       done(std::move(ok));
     };
+  }
+
+  /// The eviction writes of `workload`, in order.
+  std::vector<const WriteRequest*> eviction_writes(std::string_view workload) const {
+    std::vector<const WriteRequest*> out;
+    for (const auto& w : writes) {
+      if (w.kind == ObjectKind::Workload && w.name == workload && w.body &&
+          json::dump(*w.body).find("\"type\":\"Evicted\",\"status\":\"True\"") != std::string::npos) {
+        out.push_back(&w);
+      }
+    }
+    return out;
   }
 
   std::size_t admission_writes(std::string_view workload) const {
@@ -122,13 +143,13 @@ class ControllerProtocolTest : public ::testing::Test {
     caf::anon_send(snapshot_, ObjectsRelisted{kind, std::make_shared<const std::vector<ObjectPtr>>(std::move(items))});
   }
 
-  void cluster(const std::string& cpu_quota) {
+  void cluster(const std::string& cpu_quota, const std::string& preemption = "") {
     relist(ObjectKind::Namespace, {object(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns","uid":"n1","resourceVersion":"1"}})")});
     relist(ObjectKind::ResourceFlavor,
            {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"default","uid":"f1","resourceVersion":"2"}})")});
     relist(ObjectKind::ClusterQueue,
            {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq","uid":"c1","resourceVersion":"3","generation":1},)"
-                   R"("spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":")" +
+                   R"("spec":{"namespaceSelector":{},)" + preemption + R"("resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":")" +
                    cpu_quota + R"("}]}]}]}})")});
     relist(ObjectKind::LocalQueue,
            {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"lq","namespace":"ns","uid":"l1","resourceVersion":"4"},"spec":{"clusterQueue":"cq"}})")});
@@ -138,11 +159,13 @@ class ControllerProtocolTest : public ::testing::Test {
     }
   }
 
-  static ObjectPtr workload(const std::string& name, const std::string& cpu, int rv) {
+  static ObjectPtr workload(const std::string& name, const std::string& cpu, int rv, int priority = 0,
+                            const std::string& status = "") {
     return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" + name +
                   R"(","namespace":"ns","uid":"uid-)" + name + R"(","resourceVersion":")" + std::to_string(rv) +
-                  R"(","creationTimestamp":"2025-12-31T23:59:50Z","generation":1},)"
-                  R"("spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":")" +
+                  R"(","creationTimestamp":"2025-12-31T23:59:50Z","generation":1},)" +
+                  (status.empty() ? std::string() : R"("status":)" + status + ",") +
+                  R"("spec":{"priority":)" + std::to_string(priority) + R"(,"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":")" +
                   cpu + R"("}}}]}}}]}})");
   }
 
@@ -218,6 +241,39 @@ TEST_F(ControllerProtocolTest, OnlyWhatFitsIsAdmittedInOneRound) {
   EXPECT_NE(text.find(R"(kueue_reserving_active_workloads{cluster_queue="cq",replica_role="standalone"} 2)"),
             std::string::npos)
       << text;
+}
+
+TEST_F(ControllerProtocolTest, AnEvictionIsWrittenOnTheAdmittedVersionNeverOverIt) {
+  start();
+  cluster("1", R"("preemption":{"withinClusterQueue":"LowerPriority"},)");
+  relist(ObjectKind::Workload, {workload("low", "1", 10, 1)});
+  settle();
+  ASSERT_EQ(api_.admission_writes("low"), 1u);
+  // The admitted version has not come back on the watch when a higher priority workload
+  // arrives: the cached "low" is the pre-admission version 10.
+  WriteOutcome conflict;
+  conflict.http_status = 409;
+  conflict.reason = "Conflict";
+  api_.fail_next_eviction.push_back(conflict);
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("high", "1", 11, 100)});
+  settle();
+  auto evictions = api_.eviction_writes("low");
+  ASSERT_EQ(evictions.size(), 1u);
+  EXPECT_EQ(evictions[0]->precondition_rv, "10") << "conditional on the version it was computed from";
+  // Refused (the admission landed as version 12): computed again on the admitted version,
+  // which it must not strip of QuotaReserved and Admitted.
+  const std::string admitted_status =
+      R"({"admission":{"clusterQueue":"cq","podSetAssignments":[{"name":"main","flavors":{"cpu":"default"},"resourceUsage":{"cpu":"1"},"count":1}]},)"
+      R"("conditions":[{"type":"QuotaReserved","status":"True","reason":"QuotaReserved","message":"Quota reserved in ClusterQueue cq","lastTransitionTime":"2026-01-01T00:00:00Z"},)"
+      R"({"type":"Admitted","status":"True","reason":"Admitted","message":"The workload is admitted","lastTransitionTime":"2026-01-01T00:00:00Z"}]})";
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("low", "1", 12, 1, admitted_status)});
+  settle();
+  evictions = api_.eviction_writes("low");
+  ASSERT_EQ(evictions.size(), 2u);
+  EXPECT_EQ(evictions[1]->precondition_rv, "12");
+  const std::string body = json::dump(*evictions[1]->body);
+  EXPECT_NE(body.find(R"("type":"QuotaReserved","status":"True")"), std::string::npos) << body;
+  EXPECT_NE(body.find(R"("type":"Preempted","status":"True")"), std::string::npos) << body;
 }
 
 }  // namespace
