@@ -175,17 +175,6 @@ bool holds_quota(const ObjectPtr& wl) {
   return admission != nullptr && !admission->is_null();
 }
 
-/// True when `next` is a version of `known` that the engine has already seen in
-/// substance: the same generation (bumped by the API server on every spec change) and the
-/// same deletion state. Our own status writes to ClusterQueues and LocalQueues come back
-/// as such versions; applying them would mark the topology dirty and re-evaluate every
-/// parked workload, whose new pending reasons change the queue status again: a loop.
-bool same_spec(const ObjectPtr& known, const ObjectPtr& next) {
-  if (!known || !next) return false;
-  const std::int64_t generation = next->generation();
-  return generation > 0 && generation == known->generation() && known->being_deleted() == next->being_deleted();
-}
-
 /// Applies one change to the engine.
 void apply_change(Self self, const TreeObjectChange& c) {
   auto& st = self->state;
@@ -237,17 +226,17 @@ void apply_change(Self self, const TreeObjectChange& c) {
             st.recheck_evictions.erase(r);
             if (holds_quota(c.object)) write_eviction(self, std::move(ev));
           }
-        } else if constexpr (std::is_same_v<T, core::ClusterQueue>) {
-          auto& known = st.cluster_queues[c.key];
-          if (!same_spec(known, c.object)) e.apply(model);
-          known = c.object;
-          ensure_cq_actor(self, c.key);
-        } else if constexpr (std::is_same_v<T, core::LocalQueue>) {
-          auto& known = st.local_queues[c.key];
-          if (!same_spec(known, c.object)) e.apply(model);
-          known = c.object;
         } else {
+          // Every version is applied, our own status writes included: the engine's
+          // re-evaluation of parked workloads on a queue change is also what gives the
+          // members of a parked equivalence class their own pending explanation (the
+          // engine explains only the member it evaluated).
           e.apply(model);
+          if constexpr (std::is_same_v<T, core::ClusterQueue>) {
+            st.cluster_queues[c.key] = c.object;
+            ensure_cq_actor(self, c.key);
+          }
+          if constexpr (std::is_same_v<T, core::LocalQueue>) st.local_queues[c.key] = c.object;
         }
       },
       *c.model);
