@@ -5,13 +5,11 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "core/engine/ids.hpp"
 #include "core/engine/pending_queue.hpp"
-#include "core/engine/workload_record.hpp"
 #include "core/model/cluster_queue.hpp"
 
 namespace kueuepp::core {
@@ -39,9 +37,6 @@ struct ClusterQueueState {
   std::int64_t generation = 1;
 
   PendingQueue queue;
-  /// Why each parked equivalence class waits (the explanation of the member that was
-  /// evaluated), for the members that join it while it is parked. One per class.
-  std::unordered_map<std::uint64_t, PendingExplanation> class_explanations;
   std::unordered_set<int> holding;  ///< workloads holding quota here (reserved)
 
   /// The resource group index covering a resource, or -1.

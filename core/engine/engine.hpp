@@ -207,9 +207,6 @@ class Engine {
   /// waitForPodsReady.blockAdmission: some workload holding quota is not PodsReady yet.
   bool admission_blocked_by_pods_ready() const;
   void requeue(Entry& e);
-  /// After `rec`'s equivalence class was parked on its explanation: the class's other
-  /// queued members wait for the same reason, and say so.
-  void explain_class(const WorkloadRecord& rec, ClusterQueueState& cq);
   std::string preemption_message(const WorkloadRecord& preemptor, const WorkloadRecord& victim,
                                  const std::string& reason) const;
   std::string cq_path(int cq) const;

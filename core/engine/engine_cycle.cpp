@@ -563,29 +563,7 @@ void Engine::requeue(Entry& e) {
   }
   rec.slot.key = queue_key(rec);
   rec.slot.hash = rec.hash;
-  const bool active =
-      cq.queue.requeue(rec.slot, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
-  const bool class_parked = !active && rec.hash != 0 && cq.queue.strategy() == QueueingStrategy::BestEffortFIFO &&
-                            (e.requeue_reason == RequeueReason::NoFit ||
-                             e.requeue_reason == RequeueReason::PreemptionNoCandidates);
-  if (class_parked) explain_class(rec, cq);
-}
-
-void Engine::explain_class(const WorkloadRecord& rec, ClusterQueueState& cq) {
-  cq.class_explanations[rec.hash] = rec.pending;
-  // The members were parked with the evaluated one without an evaluation of their own
-  // (Kueue's equivalence hashing); without this they would show no reason at all until
-  // a flush let each be evaluated. Members that already say the same are not rewritten.
-  cq.queue.for_each_queued([&](const QueueSlot& s) {
-    if (s.hash != rec.hash || s.key.workload == rec.slot.key.workload) return;
-    auto& other_ptr = workloads_[static_cast<std::size_t>(s.key.workload)];
-    if (!other_ptr) return;
-    WorkloadRecord& other = *other_ptr;
-    if (other.pending == rec.pending) return;
-    other.pending = rec.pending;
-    PendingStatus text = render(other.pending, other);
-    outbox_.pending.push_back({other.key, std::move(text.reason), std::move(text.message)});
-  });
+  cq.queue.requeue(rec.slot, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
 }
 
 std::string Engine::cq_path(int cq) const {

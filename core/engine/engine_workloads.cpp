@@ -252,14 +252,6 @@ void Engine::enqueue(WorkloadRecord& rec, bool may_have_become_admissible) {
     return;
   }
   queue.push_or_update(rec.slot, queue_key(rec), rec.hash, may_have_become_admissible, backoff_expired(rec));
-  // Joined a class that is parked: it waits like the others, and says why.
-  if (!queue.parked_with_class(rec.slot)) return;
-  const auto& classes = cqs_[static_cast<std::size_t>(rec.cq)].class_explanations;
-  auto why = classes.find(rec.hash);
-  if (why == classes.end() || why->second == rec.pending) return;
-  rec.pending = why->second;
-  PendingStatus text = render(rec.pending, rec);
-  outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message), {}, {}});
 }
 
 void Engine::reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at) {

@@ -118,22 +118,12 @@ class PendingQueue {
   void remove(QueueSlot& slot);
 
   bool is_parked(const QueueSlot& slot) const;
-  /// True when `slot` waits because its equivalence class is parked (BestEffortFIFO).
-  bool parked_with_class(const QueueSlot& slot) const { return slot.where == QueueSlot::Where::Queued && hash_parked(slot); }
   bool is_preemptor(const QueueSlot& slot) const { return preemptor_ == &slot; }
   std::size_t size() const { return ordered_.size() + held_.size() + inflight_ + (sticky_ ? 1 : 0); }
   /// Counts by state (O(size): for status and metrics, not the hot path).
   std::size_t active_size() const;
   std::size_t inadmissible_size() const { return size() - active_size() - inflight_; }
   bool has_active() const;
-
-  /// Calls `f(slot)` for every queued slot (active or parked; not held, not in flight),
-  /// in no particular order.
-  template <class F>
-  void for_each_queued(F f) const {
-    if (sticky_ != nullptr) f(*sticky_);
-    for (const QueueSlot* s : ordered_) f(*s);
-  }
 
   /// Every pending workload in queue order (active, parked and in flight together), for
   /// positions and the visibility views. In-flight workloads are not included.
