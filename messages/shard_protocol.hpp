@@ -1,0 +1,42 @@
+#pragma once
+
+// Shard actor -> the actors that act on cohort trees (snapshot actor, job actor,
+// writer): which shards this replica may act on right now.
+//
+// Every cohort tree (a root cohort with its subtree, or a ClusterQueue without a
+// cohort) belongs to exactly one of `shard_count` shards (shard_of_root below). A
+// replica acts (admits, preempts, evicts, writes status, reconciles Jobs) only on the
+// trees of the shards it holds; it still watches and explains everything.
+//
+// The shard actor sends a new ShardOwnership whenever the held set changes, and it sends
+// the shrunken set *before* it releases a lease or once a renewal deadline passes, so a
+// replica has stopped acting on a shard before another can acquire it.
+
+#include <cstdint>
+#include <set>
+#include <string_view>
+
+namespace kueuepp::messages {
+
+struct ShardOwnership {
+  std::uint32_t shard_count = 1;
+  std::set<std::uint32_t> held;
+  /// Increases with every change (receivers ignore an older one arriving late).
+  std::uint64_t version = 0;
+
+  bool holds(std::uint32_t shard) const { return held.count(shard) != 0; }
+};
+
+/// The shard of a cohort tree, from the name of its root (the root cohort's name, or the
+/// ClusterQueue's name when it has no cohort): 64-bit FNV-1a of the name, modulo the
+/// shard count. Stable across versions and replicas: never change it.
+constexpr std::uint32_t shard_of_root(std::string_view root_name, std::uint32_t shard_count) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (char c : root_name) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  return shard_count <= 1 ? 0u : static_cast<std::uint32_t>(hash % shard_count);
+}
+
+}  // namespace kueuepp::messages
