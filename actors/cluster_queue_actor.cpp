@@ -41,6 +41,7 @@ core::Time now_of(const ClusterQueueState& st) {
 void write_status(Self self, ObjectKind kind, std::string ns, std::string name, json::value status) {
   auto& st = self->state;
   WriteRequest req;
+  req.shard = st.last.shard;
   req.kind = kind;
   req.verb = WriteVerb::MergePatchStatus;
   req.ns = std::move(ns);
@@ -53,13 +54,16 @@ void write_status(Self self, ObjectKind kind, std::string ns, std::string name, 
       .then(
           [self, what, kind, key = req.ns + "/" + req.name](WriteOutcome& o) {
             if (o.ok || o.superseded) return;
+            const bool not_owner = o.reason == "NotOwner";
             // Forget what we thought was written so the next snapshot writes again.
             if (kind == ObjectKind::ClusterQueue) {
               self->state.written_status.reset();
             } else {
               self->state.written_lq_status.erase(key);
             }
-            if (o.http_status != 404) spdlog::warn("status of {} not written: {} {}", what, o.reason, o.message);
+            if (o.http_status != 404 && !not_owner) {
+              spdlog::warn("status of {} not written: {} {}", what, o.reason, o.message);
+            }
           },
           [what](caf::error& err) { spdlog::warn("status of {} not written: {}", what, caf::to_string(err)); });
 }
@@ -81,6 +85,16 @@ void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
   auto& st = self->state;
   core::Time now = now_of(st);
   if (st.links.metrics) self->send(st.links.metrics, queue_gauges(snap));
+  if (!snap.write_status) {
+    // Another replica writes this queue's status. Forget what we wrote: when the shard
+    // comes back, the objects as then stored say what needs writing.
+    st.written_status.reset();
+    st.written_lq_status.clear();
+    st.last = std::move(snap);
+    st.have_snapshot = true;
+    return;
+  }
+  st.last.shard = snap.shard;
   if (snap.object) {
     maybe_write(self, ObjectKind::ClusterQueue, "", st.name, snap.object, st.written_status,
                 kube::jobs::cluster_queue_status(snap.view, *snap.object, now));

@@ -40,6 +40,9 @@ struct TreeState {
   /// patch was computed) or held back while the workload's admission is being written.
   /// Each is rewritten on the newer object when it arrives, if it still holds quota.
   std::map<std::string, core::EvictionDecision, std::less<>> recheck_evictions;
+  /// Whether this replica acts on the tree (holds its shard); see TreeOwnership.
+  bool active = true;
+  std::optional<std::uint32_t> shard;
   bool publish_scheduled = false;
   bool status_dirty = true;
   std::uint64_t handled = 0;
@@ -242,18 +245,23 @@ void apply_change(Self self, const TreeObjectChange& c) {
       *c.model);
 }
 
-void mark_dirty(Self self) {
-  auto& st = self->state;
-  st.status_dirty = true;
-  self->send(st.links.scheduler, TreeDirty{st.name});
-}
-
 void schedule_publish(Self self) {
   auto& st = self->state;
   if (st.publish_scheduled) return;
   st.publish_scheduled = true;
   self->delayed_send(self, st.options.status_interval, PublishStatus{});
 }
+
+void mark_dirty(Self self) {
+  auto& st = self->state;
+  st.status_dirty = true;
+  if (st.active) {
+    self->send(st.links.scheduler, TreeDirty{st.name});
+  } else {
+    schedule_publish(self);  // no rounds here: metrics and introspection still follow
+  }
+}
+
 
 void split_key(const std::string& key, std::string& ns, std::string& name) {
   auto slash = key.find('/');
@@ -272,6 +280,7 @@ void write_workload_status(Self self, const std::string& key, json::value patch,
   req.body = std::make_shared<const json::value>(std::move(patch));
   req.urgent = urgent;
   req.coalesce = !urgent;
+  req.shard = st.shard;
   if (conditional) {
     auto it = st.workloads.find(key);
     if (it != st.workloads.end() && it->second) req.precondition_rv = std::string(it->second->resource_version());
@@ -354,7 +363,7 @@ void write_eviction(Self self, core::EvictionDecision ev) {
       on_evicted(self, ev, object);
       return;
     }
-    if (o.superseded || o.http_status == 404) return;
+    if (o.superseded || o.http_status == 404 || o.reason == "NotOwner") return;
     if (o.http_status == 409) {
       auto current = s.workloads.find(key);
       const bool newer_here = current != s.workloads.end() && current->second &&
@@ -437,6 +446,10 @@ void run_round(Self self, core::Time now) {
   auto started = std::chrono::steady_clock::now();
   RoundDone done;
   done.tree = st.name;
+  if (!st.active) {  // another replica holds the shard: it decides
+    self->send(st.links.scheduler, done);
+    return;
+  }
   std::size_t idle = 0;
   bool more = false;
   // Rounds run Kueue's cycles back to back in memory until nothing changes: everything
@@ -513,6 +526,8 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq,
     snap.object = obj->second;
     snap.generation = obj->second->generation();
   }
+  snap.write_status = st.active;
+  snap.shard = st.shard;
   return snap;
 }
 
@@ -602,6 +617,20 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
           ++self->state.handled;
           for (const auto& change : batch.changes) apply_change(self, change);
           mark_dirty(self);
+        },
+        [self](TreeOwnership& ownership) {
+          auto& st = self->state;
+          ++st.handled;
+          const bool gained = ownership.active && !st.active;
+          if (st.active != ownership.active) {
+            spdlog::info("tree {}: {} (shard {})", st.name, ownership.active ? "acting on it" : "another replica acts on it",
+                         ownership.shard ? std::to_string(*ownership.shard) : "-");
+          }
+          st.active = ownership.active;
+          st.shard = ownership.shard;
+          st.status_dirty = true;
+          schedule_publish(self);
+          if (gained) mark_dirty(self);
         },
         [self](RunRound& round) {
           ++self->state.handled;

@@ -51,6 +51,9 @@ struct JobState {
   bool retry_scheduled = false;
   /// Deadlines the reconciler asked to be woken for (PodsReady timeouts, requeue backoffs).
   std::map<std::string, core::Time> wake_at;
+  /// With sharding: which LocalQueues' Jobs this replica handles (see JobShards).
+  std::optional<JobShards> shards;
+  std::uint64_t skipped_not_owner = 0;
   std::uint64_t handled = 0;
   std::uint64_t writes = 0;
   std::uint64_t failures = 0;
@@ -129,7 +132,25 @@ JobContext context(Self self) {
 }
 
 void reconcile(Self self, const std::string& job_key);
-void carry_out(Self self, const std::string& key, JobStep step);
+void carry_out(Self self, const std::string& key, JobStep step, std::optional<std::uint32_t> shard);
+
+/// The shard a LocalQueue's Jobs belong to, when sharding is on; `acts` says whether this
+/// replica holds it.
+struct QueueShard {
+  std::optional<std::uint32_t> shard;
+  bool acts = true;
+};
+
+QueueShard queue_shard(const JobState& st, const std::string& ns, std::string_view queue) {
+  if (!st.shards) return {};
+  std::uint32_t shard = st.shards->shard_of(ns + "/" + std::string(queue));
+  return {shard, st.shards->ownership.holds(shard)};
+}
+
+/// A Workload's shard, from the LocalQueue it was submitted to.
+QueueShard workload_shard(const JobState& st, const kube::client::Object& wl) {
+  return queue_shard(st, std::string(wl.namespace_name()), wl.string_at({"spec", "queueName"}));
+}
 
 void schedule_retry(Self self, const std::string& key) {
   auto& st = self->state;
@@ -202,7 +223,7 @@ void on_write_done(Self self, const std::string& key, ObjectKind kind, const std
     progressed = true;
   } else if (!o.superseded) {
     ++st.failures;
-    bool race = o.http_status == 409 || o.http_status == 404;
+    bool race = o.http_status == 409 || o.http_status == 404 || o.reason == "NotOwner";
     if (race) {
       spdlog::debug("{}: {} lost a race ({}); waiting for the newer object", key, what, o.reason);
     } else {
@@ -219,7 +240,7 @@ void on_write_done(Self self, const std::string& key, ObjectKind kind, const std
   if (progressed || changed_meanwhile) reconcile(self, key);
 }
 
-void carry_out(Self self, const std::string& key, JobStep step) {
+void carry_out(Self self, const std::string& key, JobStep step, std::optional<std::uint32_t> shard) {
   auto& st = self->state;
   for (auto& e : step.events) self->send(st.links.events, RecordEvent{e.kind, e.ns, e.name, e.uid, e.warning,
                                                                        e.reason, e.message});
@@ -242,7 +263,9 @@ void carry_out(Self self, const std::string& key, JobStep step) {
     ObjectKind kind = w.kind;
     std::string what = w.what;
     auto counted = std::move(w.on_success);
-    self->request(st.links.writer, caf::infinite, to_request(w))
+    WriteRequest req = to_request(w);
+    req.shard = shard;
+    self->request(st.links.writer, caf::infinite, std::move(req))
         .then([self, key, kind, what, counted = std::move(counted)](WriteOutcome& o) mutable {
                 if (o.ok && counted && self->state.links.metrics) self->send(self->state.links.metrics, std::move(*counted));
                 on_write_done(self, key, kind, what, o);
@@ -272,7 +295,19 @@ void reconcile(Self self, const std::string& job_key) {
   auto job = st.jobs.find(job_key);
   if (job == st.jobs.end()) return;
   ObjectPtr keep = job->second;  // the step may outlive a cache update
-  carry_out(self, job_key, reconcile_job(*keep, workload_of(st, *keep), context(self)));
+  JobContext ctx = context(self);
+  QueueShard shard;
+  if (st.shards) {
+    // Unmanaged Jobs count as shard 0's: its holder is the one that would act on them.
+    auto queue = managed_queue(*keep, ctx);
+    shard = queue ? queue_shard(st, std::string(keep->namespace_name()), *queue) : QueueShard{0u, st.shards->ownership.holds(0)};
+    if (!shard.acts) {
+      ++st.skipped_not_owner;
+      st.wake_at.erase(job_key);
+      return;
+    }
+  }
+  carry_out(self, job_key, reconcile_job(*keep, workload_of(st, *keep), ctx), shard.shard);
 }
 
 /// A Workload whose Job is gone (deleted while we were down, or just now).
@@ -287,7 +322,9 @@ void release_orphan_workload(Self self, const kube::client::Object& wl) {
   if (!wl.being_deleted()) return;
   std::string key = "workload:" + wl.key();
   if (st.in_flight.count(key) != 0) return;
-  carry_out(self, key, release_orphan(wl));
+  auto shard = workload_shard(st, wl);
+  if (!shard.acts) return;
+  carry_out(self, key, release_orphan(wl), shard.shard);
 }
 
 /// A WorkloadPriorityClass changed value: every Workload that references it follows.
@@ -299,13 +336,15 @@ void propagate_priority(Self self, const kube::client::Object& wpc) {
         wl->string_at({"spec", "priorityClassRef", "name"}) != wpc.name() || wl->condition_true("Finished")) {
       continue;
     }
+    auto shard = workload_shard(st, *wl);
+    if (!shard.acts) continue;
     auto write = sync_workload_priority(*wl, value);
     if (!write) continue;
     std::string step_key = "workload:" + key;
     if (st.in_flight.count(step_key) != 0) continue;
     JobStep step;
     step.writes.push_back(std::move(*write));
-    carry_out(self, step_key, std::move(step));
+    carry_out(self, step_key, std::move(step), shard.shard);
   }
 }
 
@@ -404,6 +443,7 @@ std::string summary(Self self) {
   o["failures"] = st.failures;
   o["stuck"] = st.stuck;
   o["deadlines"] = st.wake_at.size();
+  if (st.shards) o["skippedNotOwner"] = st.skipped_not_owner;
   return json::dump(o);
 }
 
@@ -440,6 +480,18 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
               ObjectPtr wl = it->second;
               release_orphan_workload(self, *wl);
             }
+          }
+        },
+        [self](JobShards& shards) {
+          auto& st = self->state;
+          ++st.handled;
+          if (st.shards && st.shards->ownership.version > shards.ownership.version) return;  // late
+          st.shards = std::move(shards);
+          // Jobs of shards gained (or of LocalQueues that moved here) are taken up; the
+          // rest are skipped by reconcile itself.
+          if (st.synced) {
+            st.steps.clear();
+            reconcile_all(self);
           }
         },
         [self](IntrospectActor) -> ActorInfo {

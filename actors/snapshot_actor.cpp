@@ -20,14 +20,45 @@ namespace {
 struct SnapshotState {
   CohortTreeOptions tree_options;
   CohortTreeLinks links;
+  job_actor jobs;  ///< may be null (no Job integration)
   TreeRouter router;
   std::map<std::string, cohort_tree_actor> trees;
+  /// With sharding: what this replica holds. Without, every tree is acted on.
+  std::optional<ShardOwnership> ownership;
+  /// What the job actor was last told (sent again only when it changes).
+  std::shared_ptr<const std::map<std::string, std::uint32_t, std::less<>>> sent_local_queue_shards;
+  std::uint64_t sent_ownership_version = 0;
   std::uint64_t handled = 0;
   std::uint64_t decode_errors = 0;
   std::uint64_t blocker_writes = 0;
 };
 
 using Self = snapshot_actor::stateful_pointer<SnapshotState>;
+
+TreeOwnership ownership_of(const SnapshotState& st, const std::string& tree) {
+  if (!st.ownership) return TreeOwnership{};
+  std::uint32_t shard = shard_of_root(TreeRouter::root_of_tree(tree), st.ownership->shard_count);
+  return TreeOwnership{st.ownership->holds(shard), shard};
+}
+
+bool owns_unrouted(const SnapshotState& st) { return !st.ownership || st.ownership->holds(0); }
+
+/// Tells the job actor which LocalQueues' Jobs this replica handles, when that changed.
+void update_job_shards(Self self) {
+  auto& st = self->state;
+  if (!st.ownership || !st.jobs) return;
+  auto shards = std::make_shared<std::map<std::string, std::uint32_t, std::less<>>>();
+  for (const auto& [lq, tree] : st.router.local_queue_trees()) {
+    shards->emplace(lq, shard_of_root(TreeRouter::root_of_tree(tree), st.ownership->shard_count));
+  }
+  if (st.sent_local_queue_shards && *st.sent_local_queue_shards == *shards &&
+      st.sent_ownership_version == st.ownership->version) {
+    return;
+  }
+  st.sent_local_queue_shards = shards;
+  st.sent_ownership_version = st.ownership->version;
+  self->send(st.jobs, JobShards{std::move(shards), *st.ownership});
+}
 
 void deliver(Self self, TreeRouter::Output& out) {
   auto& st = self->state;
@@ -39,6 +70,7 @@ void deliver(Self self, TreeRouter::Output& out) {
     auto actor = spawn_cohort_tree(self->system(), tree, st.tree_options, st.links);
     // Linked: trees (and their ClusterQueue actors) stop with the snapshot actor.
     self->link_to(actor);
+    if (st.ownership) self->send(actor, ownership_of(st, tree));  // before its first batch
     st.trees.emplace(tree, actor);
     spdlog::info("cohort tree {} created", tree);
   }
@@ -83,6 +115,7 @@ core::Time now_of(const SnapshotState& st) {
 /// workload controller does (written only when the condition would change).
 void write_blocker(Self self, const std::string& key) {
   auto& st = self->state;
+  if (!owns_unrouted(st)) return;  // the holder of shard 0 speaks for workloads of no tree
   auto blocker = st.router.why_unrouted(key);
   if (!blocker || !blocker->workload || blocker->workload->condition_true("Finished")) return;
   auto patch = kube::jobs::pending_patch(*blocker->workload,
@@ -95,11 +128,12 @@ void write_blocker(Self self, const std::string& key) {
   req.name = std::string(blocker->workload->name());
   req.body = std::make_shared<const json::value>(std::move(*patch));
   req.coalesce = true;
+  if (st.ownership) req.shard = 0u;
   ++st.blocker_writes;
   self->request(st.links.writer, caf::infinite, std::move(req))
       .then(
           [key](WriteOutcome& o) {
-            if (!o.ok && !o.superseded && o.http_status != 404 && o.http_status != 409) {
+            if (!o.ok && !o.superseded && o.http_status != 404 && o.http_status != 409 && o.reason != "NotOwner") {
               spdlog::warn("status of unrouted workload {} not written: {} {}", key, o.reason, o.message);
             }
           },
@@ -120,10 +154,11 @@ void write_blockers(Self self, ObjectKind kind, const std::string& workload_key)
 }  // namespace
 
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
-                                        CohortTreeLinks links) {
-  return system.spawn([tree_options, links](Self self) -> snapshot_actor::behavior_type {
+                                        CohortTreeLinks links, messages::job_actor jobs) {
+  return system.spawn([tree_options, links, jobs](Self self) -> snapshot_actor::behavior_type {
     self->state.tree_options = tree_options;
     self->state.links = links;
+    self->state.jobs = jobs;
     self->send(links.introspection, ActorRegistered{"snapshot", "snapshot", self->address(),
                                                     caf::actor_cast<caf::strong_actor_ptr>(self)});
     return {
@@ -133,6 +168,7 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           self->state.router.on_relisted(event, out);
           deliver(self, out);
           write_blockers(self, event.kind == ObjectKind::Workload ? ObjectKind::LocalQueue : event.kind, "");
+          update_job_shards(self);
         },
         [self](ObjectChanged& event) {
           ++self->state.handled;
@@ -144,6 +180,20 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           } else if (event.deleted) {
             write_blockers(self, event.kind, "");
           }
+          if (event.kind == ObjectKind::LocalQueue || event.kind == ObjectKind::ClusterQueue ||
+              event.kind == ObjectKind::Cohort) {
+            update_job_shards(self);
+          }
+        },
+        [self](ShardOwnership& ownership) {
+          auto& st = self->state;
+          ++st.handled;
+          if (st.ownership && st.ownership->version > ownership.version) return;  // late
+          bool gained_unrouted = !owns_unrouted(st) && ownership.holds(0);
+          st.ownership = std::move(ownership);
+          for (const auto& [tree, actor] : st.trees) self->send(actor, ownership_of(st, tree));
+          update_job_shards(self);
+          if (gained_unrouted) write_blockers(self, ObjectKind::LocalQueue, "");
         },
         [self](Explain& q) -> caf::result<ExplainReply> {
           ++self->state.handled;
@@ -170,6 +220,19 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           o["unroutedWorkloads"] = st.router.unrouted_workloads();
           o["decodeErrors"] = st.decode_errors;
           o["blockerWrites"] = st.blocker_writes;
+          if (st.ownership) {
+            // Which shard each tree belongs to, and whether this replica acts on it.
+            json::object trees;
+            for (const auto& [tree, actor] : st.trees) {
+              auto owned = ownership_of(st, tree);
+              trees[tree] = json::object{{"shard", *owned.shard}, {"heldHere", owned.active}};
+            }
+            o["shardCount"] = st.ownership->shard_count;
+            json::array held;
+            for (auto shard : st.ownership->held) held.push_back(shard);
+            o["shardsHeld"] = std::move(held);
+            o["treeShards"] = std::move(trees);
+          }
           return ActorInfo{"snapshot", "snapshot", self->mailbox().size(), st.handled, json::dump(o)};
         },
     };

@@ -15,7 +15,9 @@ class actor_system;
 
 namespace kueuepp::actors {
 
+/// `jobs` (may be null) is told which LocalQueues' Jobs this replica handles once
+/// sharding is on (the first ShardOwnership arrives).
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
-                                        CohortTreeLinks links);
+                                        CohortTreeLinks links, messages::job_actor jobs = {});
 
 }  // namespace kueuepp::actors

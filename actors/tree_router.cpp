@@ -100,6 +100,15 @@ std::optional<std::string> TreeRouter::tree_of_cluster_queue(const std::string& 
   return tree;
 }
 
+const std::map<std::string, std::string, std::less<>>& TreeRouter::local_queue_trees() const {
+  return placed_[index(ObjectKind::LocalQueue)];
+}
+
+std::string_view TreeRouter::root_of_tree(std::string_view tree) {
+  auto slash = tree.find('/');
+  return slash == std::string_view::npos ? tree : tree.substr(slash + 1);
+}
+
 std::optional<std::string> TreeRouter::tree_of_workload(const std::string& key) const {
   auto it = placed_[index(ObjectKind::Workload)].find(key);
   if (it == placed_[index(ObjectKind::Workload)].end()) return std::nullopt;

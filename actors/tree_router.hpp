@@ -49,6 +49,10 @@ class TreeRouter {
   /// Where the workload was routed, if anywhere.
   std::optional<std::string> tree_of_workload(const std::string& key) const;
   std::vector<std::string> trees() const { return {trees_.begin(), trees_.end()}; }
+  /// The tree of every LocalQueue whose ClusterQueue exists (`namespace/name` -> tree).
+  const std::map<std::string, std::string, std::less<>>& local_queue_trees() const;
+  /// The root a tree is named after: "cohort/<root>" and "cq/<name>" -> the name.
+  static std::string_view root_of_tree(std::string_view tree);
   std::size_t object_count(messages::ObjectKind kind) const;
   bool knows(messages::ObjectKind kind, const std::string& key) const { return table(kind).count(key) != 0; }
   /// Workloads whose LocalQueue or ClusterQueue does not exist (yet).

@@ -10,6 +10,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "kube/json/json.hpp"
@@ -46,11 +47,14 @@ struct WriterState {
   std::size_t queued = 0;     ///< requests in `lanes`, cancelled ones included
   std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
+  /// With sharding: the shards this replica holds (writes of other shards are refused).
+  std::optional<ShardOwnership> ownership;
   std::uint64_t next_id = 1;
   std::uint64_t handled = 0;
   std::uint64_t written = 0;
   std::uint64_t failed = 0;
   std::uint64_t coalesced = 0;
+  std::uint64_t refused_not_owner = 0;
 };
 
 using Self = writer_actor::stateful_pointer<WriterState>;
@@ -82,11 +86,29 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
   return nullptr;
 }
 
+/// A write for a shard this replica does not hold (any more): checked when the write
+/// is sent, not when it was asked for, so a lease lost while it waited stops it.
+bool fenced(const WriterState& st, const WriteRequest& r) {
+  return st.ownership && r.shard && !st.ownership->holds(*r.shard);
+}
+
+WriteOutcome not_owner(const WriteRequest& r) {
+  WriteOutcome o;
+  o.reason = "NotOwner";
+  o.message = "shard " + std::to_string(*r.shard) + " is not held by this replica";
+  return o;
+}
+
 void pump(Self self) {
   auto& st = self->state;
   while (st.in_flight.size() < st.options.max_in_flight) {
     auto p = next_pending(st);
     if (!p) return;
+    if (fenced(st, p->request)) {
+      ++st.refused_not_owner;
+      p->promise.deliver(not_owner(p->request));
+      continue;
+    }
     std::uint64_t id = st.next_id++;
     st.in_flight.emplace(id, p);
     // The transport answers on an io thread: back into the mailbox as a typed event.
@@ -163,6 +185,12 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           p->promise.deliver(std::move(done.outcome));
           pump(self);
         },
+        [self](ShardOwnership& ownership) {
+          auto& st = self->state;
+          ++st.handled;
+          if (st.ownership && st.ownership->version > ownership.version) return;  // late
+          st.ownership = std::move(ownership);
+        },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;
           json::object summary;
@@ -177,6 +205,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           summary["written"] = st.written;
           summary["failed"] = st.failed;
           summary["coalesced"] = st.coalesced;
+          if (st.ownership) summary["refusedNotOwner"] = st.refused_not_owner;
           return ActorInfo{"writer", "writer", st.urgent.size() + st.queued, st.handled,
                            json::dump(summary)};
         },

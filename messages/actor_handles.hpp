@@ -16,6 +16,7 @@
 #include "messages/event_protocol.hpp"
 #include "messages/introspection_protocol.hpp"
 #include "messages/metrics_protocol.hpp"
+#include "messages/shard_protocol.hpp"
 #include "messages/status_protocol.hpp"
 #include "messages/tree_protocol.hpp"
 #include "messages/watch_events.hpp"
@@ -28,6 +29,7 @@ using object_sink = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::react
 
 /// The API budget: writes in, outcomes back.
 using writer_actor = caf::typed_actor<caf::replies_to<WriteRequest>::with<WriteOutcome>, caf::reacts_to<WriteDone>,
+                                      caf::reacts_to<ShardOwnership>,
                                       caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// One per ClusterQueue: its status, its LocalQueues' status, its pending list.
@@ -37,7 +39,8 @@ using cluster_queue_actor = caf::typed_actor<caf::reacts_to<ClusterQueueSnapshot
 
 /// One per cohort tree (a root cohort and its subtree, or a ClusterQueue without a
 /// cohort): owns the admission engine of the tree; rounds are atomic per tree.
-using cohort_tree_actor = caf::typed_actor<caf::reacts_to<TreeBatch>, caf::reacts_to<RunRound>,
+using cohort_tree_actor = caf::typed_actor<caf::reacts_to<TreeBatch>, caf::reacts_to<TreeOwnership>,
+                                           caf::reacts_to<RunRound>,
                                            caf::reacts_to<PublishStatus>,
                                            caf::replies_to<Explain>::with<ExplainReply>,
                                            caf::replies_to<IntrospectActor>::with<ActorInfo>>;
@@ -61,6 +64,7 @@ using scheduler_actor =
 
 /// Watch events in; routes model objects to the trees and answers "where is X".
 using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::reacts_to<ObjectChanged>,
+                                        caf::reacts_to<ShardOwnership>,
                                         caf::replies_to<Explain>::with<ExplainReply>,
                                         caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
@@ -79,7 +83,7 @@ struct JobTick {};
 
 /// Kueue's batch Job integration: Jobs and Workloads in, Job/Workload writes out.
 using job_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::reacts_to<ObjectChanged>,
-                                   caf::reacts_to<JobTick>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
+                                   caf::reacts_to<JobTick>, caf::reacts_to<JobShards>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Answers one HTTP request of the introspection endpoint (called exactly once, from
 /// any thread).
@@ -106,6 +110,9 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ObjectsRelisted)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ObjectChanged)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeBatch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RunRound)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeOwnership)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ShardOwnership)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::JobShards)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeDirty)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RoundDone)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WriteRequest)

@@ -13,7 +13,10 @@
 // replica has stopped acting on a shard before another can acquire it.
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <set>
+#include <string>
 #include <string_view>
 
 namespace kueuepp::messages {
@@ -25,6 +28,21 @@ struct ShardOwnership {
   std::uint64_t version = 0;
 
   bool holds(std::uint32_t shard) const { return held.count(shard) != 0; }
+};
+
+/// Snapshot actor -> job actor: the shard of every LocalQueue whose ClusterQueue exists
+/// (keyed `namespace/name`), and what this replica holds. A Job is handled by the holder
+/// of its LocalQueue's shard; Jobs whose LocalQueue or ClusterQueue does not exist (yet)
+/// by the holder of shard 0, which only creates their Workloads and keeps them suspended.
+struct JobShards {
+  std::shared_ptr<const std::map<std::string, std::uint32_t, std::less<>>> local_queue_shards;
+  ShardOwnership ownership;
+
+  std::uint32_t shard_of(const std::string& local_queue_key) const {
+    if (!local_queue_shards) return 0;
+    auto it = local_queue_shards->find(local_queue_key);
+    return it == local_queue_shards->end() ? 0u : it->second;
+  }
 };
 
 /// The shard of a cohort tree, from the name of its root (the root cohort's name, or the

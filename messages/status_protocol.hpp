@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct ClusterQueueSnapshot {
   /// Pending workloads per QuotaReserved=False reason (all of them, not only `pending`).
   std::map<std::string, std::int64_t> pending_reasons;
   std::int64_t finished = 0;  ///< finished workloads still present
+  /// False on a replica that does not hold the tree's shard: metrics and introspection
+  /// only, no status writes. `shard` fences the writes that are made.
+  bool write_status = true;
+  std::optional<std::uint32_t> shard;
 };
 
 }  // namespace kueuepp::messages

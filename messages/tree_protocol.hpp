@@ -31,6 +31,15 @@ struct TreeBatch {
   std::vector<TreeObjectChange> changes;
 };
 
+/// Snapshot actor -> tree: whether this replica acts on the tree (it holds the tree's
+/// shard). An inactive tree keeps applying changes, so it explains and reports the
+/// cluster as watched, but runs no rounds and writes nothing. Without sharding every
+/// tree is active and `shard` is empty.
+struct TreeOwnership {
+  bool active = true;
+  std::optional<std::uint32_t> shard;
+};
+
 /// Scheduler -> tree: run an admission round now (time is an input of the engine).
 struct RunRound {
   core::Time now{};

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "kube/json/json.hpp"
@@ -36,13 +37,17 @@ struct WriteRequest {
   bool coalesce = false;
   /// Sent ahead of everything coalescable (admissions, evictions, job starts).
   bool urgent = false;
+  /// The shard whose tree this write acts on. With sharding, the writer sends it only
+  /// while this replica holds the shard, and answers NotOwner otherwise (the fence that
+  /// keeps a replica that lost a lease from writing). Empty: not tree-scoped.
+  std::optional<std::uint32_t> shard;
 };
 
 struct WriteOutcome {
   bool ok = false;
   bool superseded = false;  ///< replaced by a later request for the same object
   int http_status = 0;      ///< 0: no answer (connection error, shutdown)
-  std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...)
+  std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...), or NotOwner
   std::string message;
   ObjectPtr object;  ///< the object as written (ok only)
 };

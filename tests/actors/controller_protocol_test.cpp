@@ -5,10 +5,14 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scheduler/test_coordinator.hpp>
+#include <caf/event_based_actor.hpp>
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
+#include <optional>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -274,6 +278,102 @@ TEST_F(ControllerProtocolTest, AnEvictionIsWrittenOnTheAdmittedVersionNeverOverI
   const std::string body = json::dump(*evictions[1]->body);
   EXPECT_NE(body.find(R"("type":"QuotaReserved","status":"True")"), std::string::npos) << body;
   EXPECT_NE(body.find(R"("type":"Preempted","status":"True")"), std::string::npos) << body;
+}
+
+
+// Sharding: a replica acts only on the trees of the shards it holds. The tree of "cq"
+// (no cohort) is in shard shard_of_root("cq", 4).
+class ShardGatingTest : public ControllerProtocolTest {
+ protected:
+  static constexpr std::uint32_t kShards = 4;
+  const std::uint32_t cq_shard = shard_of_root("cq", kShards);
+
+  void hold(std::set<std::uint32_t> held) {
+    ShardOwnership o;
+    o.shard_count = kShards;
+    o.held = std::move(held);
+    o.version = ++version_;
+    caf::anon_send(writer_, o);
+    caf::anon_send(snapshot_, o);
+  }
+
+  std::size_t writes_of(ObjectKind kind) const {
+    return static_cast<std::size_t>(std::count_if(api_.writes.begin(), api_.writes.end(),
+                                                  [kind](const WriteRequest& w) { return w.kind == kind; }));
+  }
+
+  std::uint64_t version_ = 0;
+};
+
+TEST_F(ShardGatingTest, ATreeOfAShardHeldElsewhereIsWatchedButNeverWrittenUntilItsShardComes) {
+  start();
+  hold({(cq_shard + 1) % kShards});
+  cluster("2");
+  relist(ObjectKind::Workload, {workload("w1", "1", 10)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("w1"), 0u) << "another replica admits in this tree";
+  EXPECT_EQ(writes_of(ObjectKind::ClusterQueue), 0u) << "another replica writes this queue's status";
+  EXPECT_EQ(writes_of(ObjectKind::LocalQueue), 0u);
+  // The introspection still knows the workload (the tree applies every change).
+  const std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_pending_workloads{cluster_queue="cq",replica_role="standalone",status="active"} 1)"), std::string::npos) << text;
+
+  hold({cq_shard});
+  settle();
+  EXPECT_EQ(api_.admission_writes("w1"), 1u) << "the shard came: its pending workload is admitted";
+  ASSERT_GE(writes_of(ObjectKind::ClusterQueue), 1u) << "and its queue's status written";
+  for (const auto& w : api_.writes) {
+    if (w.kind == ObjectKind::Workload || w.kind == ObjectKind::ClusterQueue) {
+      ASSERT_TRUE(w.shard.has_value()) << to_string(w.kind) << " " << w.name << " carries its shard for the fence";
+      EXPECT_EQ(*w.shard, cq_shard);
+    }
+  }
+}
+
+TEST_F(ShardGatingTest, TheWriterRefusesWritesOfAShardNoLongerHeld) {
+  start();
+  hold({cq_shard});
+  settle();
+  hold({});
+  settle();
+  WriteRequest req;
+  req.kind = ObjectKind::Workload;
+  req.ns = "ns";
+  req.name = "w1";
+  req.body = std::make_shared<const json::value>(json::object{});
+  req.shard = cq_shard;
+  std::optional<WriteOutcome> outcome;
+  auto self = system_->spawn([&outcome, req, this](caf::event_based_actor* me) {
+    me->request(writer_, caf::infinite, req).then([&outcome](WriteOutcome& o) { outcome = o; });
+  });
+  settle();
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_FALSE(outcome->ok);
+  EXPECT_EQ(outcome->reason, "NotOwner");
+  EXPECT_TRUE(api_.writes.empty()) << "nothing reached the API server";
+  // Writes that are not tree-scoped still go out.
+  req.shard.reset();
+  outcome.reset();
+  auto again = system_->spawn([&outcome, req, this](caf::event_based_actor* me) {
+    me->request(writer_, caf::infinite, req).then([&outcome](WriteOutcome& o) { outcome = o; });
+  });
+  settle();
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_TRUE(outcome->ok);
+  EXPECT_EQ(api_.writes.size(), 1u);
+}
+
+TEST_F(ShardGatingTest, LosingTheShardStopsFurtherAdmissions) {
+  start();
+  hold({cq_shard});
+  cluster("4");
+  relist(ObjectKind::Workload, {workload("w1", "1", 10)});
+  settle();
+  ASSERT_EQ(api_.admission_writes("w1"), 1u);
+  hold({});
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("w2", "1", 11)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("w2"), 0u);
 }
 
 }  // namespace
