@@ -7,6 +7,7 @@
 // CAF stays behind this interface (pimpl), so commands and tests include it cheaply.
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -44,6 +45,23 @@ struct JobIntegrationOptions {
   std::vector<std::string> label_keys_to_copy;
 };
 
+/// Leader election and horizontal sharding by cohort: every cohort tree belongs to one
+/// of `shards` shards (messages::shard_of_root), each with its own Lease; replicas spread
+/// the shards among themselves and act only on the trees of the shards they hold.
+struct ShardingOptions {
+  /// Off: this replica acts on every tree at once (standalone, single-replica tests).
+  bool enabled = false;
+  std::uint32_t shards = 1;
+  std::string lease_namespace = "kueuepp-system";
+  /// This replica's name in the Leases (`<pod name>_<random hex>` by convention).
+  std::string identity;
+  /// Shard i's Lease is `<prefix>-shard-<i>`.
+  std::string lease_prefix = "kueuepp";
+  std::chrono::milliseconds lease_duration{15000};
+  std::chrono::milliseconds renew_deadline{10000};
+  std::chrono::milliseconds retry_period{2000};
+};
+
 struct ControllerOptions {
   core::EngineConfig engine;
   JobIntegrationOptions jobs;
@@ -53,6 +71,7 @@ struct ControllerOptions {
   std::size_t max_writes_in_flight = 16;
   std::chrono::milliseconds batching_window{2};
   std::chrono::milliseconds status_interval{1000};
+  ShardingOptions sharding;
   /// Kueue's metrics (replica role, optional families) for /metrics.
   metrics::KueueMetricsOptions metrics;
   /// Tests inject a clock; production uses the system clock.

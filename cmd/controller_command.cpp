@@ -5,10 +5,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
+#include <random>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -28,12 +34,21 @@ namespace {
 
 constexpr const char* kControllerUsage =
     "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
+    "                          [--leader-elect true|false] [--shards N] [--namespace NS] [--identity ID]\n"
     "                          [--threads N] [--log-level LEVEL]\n"
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
     "  --config FILE            Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
-    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n";
+    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
+    "  --leader-elect BOOL      elect on coordination.k8s.io Leases (default: the Configuration's\n"
+    "                           leaderElection.leaderElect, true); false: act on every cohort tree at once\n"
+    "  --shards N               cohort trees are spread over N shards, each with its own Lease, shared\n"
+    "                           among the replicas (default 1: one leader)\n"
+    "  --namespace NS           namespace of the Leases (default: POD_NAMESPACE, the service account's\n"
+    "                           namespace, else the Configuration's namespace)\n"
+    "  --identity ID            this replica's name in the Leases (default: POD_NAME or the host name,\n"
+    "                           plus a random suffix)\n";
 
 constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
@@ -58,6 +73,10 @@ struct Flags {
   std::chrono::milliseconds default_duration{10'000};
   // controller
   std::string kubeconfig;
+  std::optional<bool> leader_elect;
+  std::uint32_t shards = 1;
+  std::string lease_namespace;
+  std::string identity;
   // both
   std::string config_file;
   std::string probe_listen = "127.0.0.1:8082";
@@ -96,6 +115,18 @@ std::string parse(Args args, Flags& f, bool standalone) {
       f.threads = static_cast<std::size_t>(d);
     } else if (!standalone && a == "--kubeconfig") {
       if (!value(f.kubeconfig)) return "--kubeconfig needs a file";
+    } else if (!standalone && a == "--leader-elect") {
+      if (!value(v) || (v != "true" && v != "false")) return "--leader-elect needs true or false";
+      f.leader_elect = v == "true";
+    } else if (!standalone && a == "--shards") {
+      if (!number(d) || d != static_cast<double>(static_cast<std::uint32_t>(d)) || d > 1024) {
+        return "--shards needs a whole number from 1 to 1024";
+      }
+      f.shards = static_cast<std::uint32_t>(d);
+    } else if (!standalone && a == "--namespace") {
+      if (!value(f.lease_namespace) || f.lease_namespace.empty()) return "--namespace needs a namespace";
+    } else if (!standalone && a == "--identity") {
+      if (!value(f.identity) || f.identity.empty()) return "--identity needs a name";
     } else if (standalone && a == "--listen") {
       if (!value(f.server.listen)) return "--listen needs ADDR:PORT";
     } else if (standalone && a == "--data-dir") {
@@ -150,6 +181,43 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   // One replica and no leader election yet: every series says so.
   o.metrics.replica_role = "standalone";
   return o;
+}
+
+/// `<name>_<8 random hex digits>`: two processes of one pod (a restart) never share an
+/// identity, so a new process never renews the old one's Lease as if it were its own.
+std::string default_identity() {
+  std::string base;
+  if (const char* pod = std::getenv("POD_NAME"); pod != nullptr && *pod != '\0') {
+    base = pod;
+  } else {
+    char host[256] = {};
+    base = gethostname(host, sizeof host - 1) == 0 && host[0] != '\0' ? host : "kueuepp";
+  }
+  std::random_device random;
+  return fmt::format("{}_{:08x}", base, random());
+}
+
+/// The flag, POD_NAMESPACE, the service account's namespace, else the Configuration's.
+std::string lease_namespace(const Flags& f, const config::KueueConfiguration& cfg) {
+  if (!f.lease_namespace.empty()) return f.lease_namespace;
+  if (const char* ns = std::getenv("POD_NAMESPACE"); ns != nullptr && *ns != '\0') return ns;
+  std::ifstream in("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+  std::string ns;
+  if (in && std::getline(in, ns) && !ns.empty()) return ns;
+  return cfg.ns;
+}
+
+actors::ShardingOptions sharding_options(const config::KueueConfiguration& cfg, const Flags& f) {
+  actors::ShardingOptions s;
+  s.enabled = f.leader_elect.value_or(cfg.leader_elect) || f.shards > 1;
+  s.shards = f.shards;
+  s.lease_namespace = lease_namespace(f, cfg);
+  s.identity = f.identity.empty() ? default_identity() : f.identity;
+  s.lease_prefix = cfg.leader_election_id;
+  s.lease_duration = cfg.lease_duration;
+  s.renew_deadline = cfg.renew_deadline;
+  s.retry_period = cfg.retry_period;
+  return s;
 }
 
 sigset_t block_stop_signals() {
@@ -248,7 +316,14 @@ int run_controller(Args args) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
     return 1;
   }
-  int rc = run_until_signal(signals, **client, controller_options(*cfg, f), f);
+  auto options = controller_options(*cfg, f);
+  options.sharding = sharding_options(*cfg, f);
+  if (options.sharding.enabled) {
+    options.metrics.replica_role = "leader";  // refined per shard held once elections run
+    spdlog::info("leader election on: {} shard(s), Leases {}/{}-shard-*, identity {}", options.sharding.shards,
+                 options.sharding.lease_namespace, options.sharding.lease_prefix, options.sharding.identity);
+  }
+  int rc = run_until_signal(signals, **client, options, f);
   (*client)->shutdown();
   return rc;
 }

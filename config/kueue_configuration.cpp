@@ -19,7 +19,7 @@ constexpr std::string_view kTopLevel[] = {
     "visibilityServer", "webhook", "leaderElection", "metrics", "health", "pprofBindAddress",
     "controller", "tls", "queueVisibility"};
 
-std::optional<std::chrono::seconds> duration(FieldReader& r, const json::value* v, std::string_view path) {
+std::optional<std::chrono::milliseconds> precise_duration(FieldReader& r, const json::value* v, std::string_view path) {
   if (v == nullptr) return std::nullopt;
   std::string text = r.string(v, path);
   if (r.failed()) return std::nullopt;
@@ -28,6 +28,12 @@ std::optional<std::chrono::seconds> duration(FieldReader& r, const json::value* 
     r.fail(path, d.error().message);
     return std::nullopt;
   }
+  return *d;
+}
+
+std::optional<std::chrono::seconds> duration(FieldReader& r, const json::value* v, std::string_view path) {
+  auto d = precise_duration(r, v, path);
+  if (!d) return std::nullopt;
   return std::chrono::duration_cast<std::chrono::seconds>(*d);
 }
 
@@ -209,9 +215,9 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   const json::value* le = FieldReader::get(&doc, "leaderElection");
   c.leader_elect = r.boolean(FieldReader::get(le, "leaderElect"), "leaderElection.leaderElect").value_or(c.leader_elect);
   c.leader_election_id = r.string(FieldReader::get(le, "resourceName"), "leaderElection.resourceName", c.leader_election_id);
-  if (auto d = duration(r, FieldReader::get(le, "leaseDuration"), "leaderElection.leaseDuration")) c.lease_duration = *d;
-  if (auto d = duration(r, FieldReader::get(le, "renewDeadline"), "leaderElection.renewDeadline")) c.renew_deadline = *d;
-  if (auto d = duration(r, FieldReader::get(le, "retryPeriod"), "leaderElection.retryPeriod")) c.retry_period = *d;
+  if (auto d = precise_duration(r, FieldReader::get(le, "leaseDuration"), "leaderElection.leaseDuration")) c.lease_duration = *d;
+  if (auto d = precise_duration(r, FieldReader::get(le, "renewDeadline"), "leaderElection.renewDeadline")) c.renew_deadline = *d;
+  if (auto d = precise_duration(r, FieldReader::get(le, "retryPeriod"), "leaderElection.retryPeriod")) c.retry_period = *d;
 
   if (r.failed()) return unexpected(r.error());
   return c;

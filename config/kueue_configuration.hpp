@@ -44,9 +44,11 @@ struct KueueConfiguration {
   std::string health_probe_bind_address = ":8081";
   bool leader_elect = true;
   std::string leader_election_id = "c1f6bfd2.kueue.x-k8s.io";
-  std::chrono::seconds lease_duration{15};
-  std::chrono::seconds renew_deadline{10};
-  std::chrono::seconds retry_period{2};
+  /// Leader election (one Lease per shard); client-go's defaults. Sub-second values are
+  /// kept (tests run elections in a few seconds).
+  std::chrono::milliseconds lease_duration{15000};
+  std::chrono::milliseconds renew_deadline{10000};
+  std::chrono::milliseconds retry_period{2000};
   /// The admission-relevant part: fair sharing, resources, partial admission.
   core::EngineConfig engine;
 };
