@@ -416,6 +416,13 @@ void carry_out(Self self, core::Decisions decisions) {
         stale = current != s.workloads.end() && current->second &&
                 current->second->resource_version() == object->resource_version();
       }
+      if (o.reason == "NotOwner") {
+        // The shard is going away: the next round belongs to whoever holds it next (and
+        // here, to the ownership change that brings it back).
+        spdlog::debug("tree {}: admission of {} not written: {}", s.name, key, o.message);
+        (void)s.engine->forget_admission(key, false);
+        return;
+      }
       spdlog::info("tree {}: admission of {} not written ({} {}); requeued{}", s.name, key, o.http_status,
                    o.reason.empty() ? o.message : o.reason, stale ? " once its newer version arrives" : "");
       (void)s.engine->forget_admission(key, stale);

@@ -189,6 +189,8 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
           auto& st = self->state;
           ++st.handled;
           if (st.ownership && st.ownership->version > ownership.version) return;  // late
+          // Renewals (same shards, a later valid_until) concern only the writer.
+          if (st.ownership && st.ownership->same_shards(ownership)) return;
           bool gained_unrouted = !owns_unrouted(st) && ownership.holds(0);
           st.ownership = std::move(ownership);
           for (const auto& [tree, actor] : st.trees) self->send(actor, ownership_of(st, tree));

@@ -89,13 +89,14 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
 /// A write for a shard this replica does not hold (any more): checked when the write
 /// is sent, not when it was asked for, so a lease lost while it waited stops it.
 bool fenced(const WriterState& st, const WriteRequest& r) {
-  return st.ownership && r.shard && !st.ownership->holds(*r.shard);
+  if (!st.ownership || !r.shard) return false;
+  return !st.ownership->holds(*r.shard) || std::chrono::steady_clock::now() >= st.ownership->valid_until;
 }
 
 WriteOutcome not_owner(const WriteRequest& r) {
   WriteOutcome o;
   o.reason = "NotOwner";
-  o.message = "shard " + std::to_string(*r.shard) + " is not held by this replica";
+  o.message = "shard " + std::to_string(*r.shard) + " is not held by this replica (or its Lease was not renewed in time)";
   return o;
 }
 

@@ -12,6 +12,7 @@
 // the shrunken set *before* it releases a lease or once a renewal deadline passes, so a
 // replica has stopped acting on a shard before another can acquire it.
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -24,10 +25,18 @@ namespace kueuepp::messages {
 struct ShardOwnership {
   std::uint32_t shard_count = 1;
   std::set<std::uint32_t> held;
-  /// Increases with every change (receivers ignore an older one arriving late).
+  /// Increases with every message (receivers ignore an older one arriving late).
   std::uint64_t version = 0;
+  /// The held shards are held until then at least (the earliest last successful renewal
+  /// plus the renew deadline); sent again after every renewal. The writer checks it at
+  /// every write, so a process that was paused (SIGSTOP, a long GC-like stall, a frozen
+  /// VM) and wakes up after losing its Leases writes nothing, even before the shard
+  /// actor's own timer tells everyone.
+  std::chrono::steady_clock::time_point valid_until = std::chrono::steady_clock::time_point::max();
 
   bool holds(std::uint32_t shard) const { return held.count(shard) != 0; }
+  /// Same shards held (a renewal changes only version and valid_until).
+  bool same_shards(const ShardOwnership& o) const { return shard_count == o.shard_count && held == o.held; }
 };
 
 /// Snapshot actor -> job actor: the shard of every LocalQueue whose ClusterQueue exists

@@ -288,11 +288,13 @@ class ShardGatingTest : public ControllerProtocolTest {
   static constexpr std::uint32_t kShards = 4;
   const std::uint32_t cq_shard = shard_of_root("cq", kShards);
 
-  void hold(std::set<std::uint32_t> held) {
+  void hold(std::set<std::uint32_t> held,
+            std::chrono::steady_clock::time_point valid_until = std::chrono::steady_clock::time_point::max()) {
     ShardOwnership o;
     o.shard_count = kShards;
     o.held = std::move(held);
     o.version = ++version_;
+    o.valid_until = valid_until;
     caf::anon_send(writer_, o);
     caf::anon_send(snapshot_, o);
   }
@@ -361,6 +363,23 @@ TEST_F(ShardGatingTest, TheWriterRefusesWritesOfAShardNoLongerHeld) {
   ASSERT_TRUE(outcome.has_value());
   EXPECT_TRUE(outcome->ok);
   EXPECT_EQ(api_.writes.size(), 1u);
+}
+
+TEST_F(ShardGatingTest, AShardWhoseRenewalDeadlinePassedIsFencedBeforeAnyoneSaysSo) {
+  // A process paused past its renew deadline wakes up still "holding" the shard: the
+  // writer's own clock check refuses the writes its trees decide before the shard
+  // actor's timer catches up.
+  start();
+  hold({cq_shard}, std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  cluster("2");
+  relist(ObjectKind::Workload, {workload("w1", "1", 10)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("w1"), 0u);
+  for (const auto& w : api_.writes) EXPECT_FALSE(w.shard.has_value()) << to_string(w.kind) << " " << w.name;
+  hold({cq_shard});  // renewed
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("w1", "1", 12)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("w1"), 1u);
 }
 
 TEST_F(ShardGatingTest, LosingTheShardStopsFurtherAdmissions) {
