@@ -99,6 +99,11 @@ messages::metrics_actor spawn_metrics(caf::actor_system& system, metrics::KueueM
           self->state.metrics->remove_cluster_queue(g.cluster_queue);
           self->state.local_queues.erase(g.cluster_queue);
         },
+        [self](ShardOwnership& o) {
+          // Kueue's replica_role: a replica that acts on some shard leads, else it follows.
+          ++self->state.handled;
+          self->state.metrics->set_replica_role(o.held.empty() ? "follower" : "leader");
+        },
         [self](ScrapeMetrics& s) {
           ++self->state.handled;
           ++self->state.scrapes;

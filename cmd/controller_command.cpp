@@ -322,7 +322,7 @@ int run_controller(Args args) {
     return 1;
   }
   if (options.sharding.enabled) {
-    options.metrics.replica_role = "leader";  // refined per shard held once elections run
+    options.metrics.replica_role = "follower";  // "leader" while it holds a shard
     spdlog::info("leader election on: {} shard(s), Leases {}/{}-shard-*, identity {}", options.sharding.shards,
                  options.sharding.lease_namespace, options.sharding.lease_prefix, options.sharding.identity);
   }

@@ -75,6 +75,7 @@ using event_recorder_actor =
 /// Owns Kueue's metrics: events and gauges in, the Prometheus exposition out.
 using metrics_actor = caf::typed_actor<caf::reacts_to<WorkloadMetricEvent>, caf::reacts_to<AdmissionAttempts>,
                                        caf::reacts_to<QueueGauges>, caf::reacts_to<ClusterQueueGone>,
+                                       caf::reacts_to<ShardOwnership>,
                                        caf::reacts_to<ScrapeMetrics>,
                                        caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
