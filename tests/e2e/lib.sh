@@ -6,7 +6,8 @@
 #   e2e_init BIN SHARED        checks the prerequisites (exit 77, "skipped", when kubectl,
 #                              jq, ss or SHARED/kueue-crds is missing), makes $E2E_TMP,
 #                              installs the cleanup trap (stops kueuepp, removes $E2E_TMP)
-#   e2e_start [ARGS...]        starts `kueuepp standalone` on free ports with the shared CRDs
+#   e2e_start [ARGS...]        starts `kueuepp standalone` on free ports with the CRDs kueuepp
+#                              ships ($E2E_CRDS: deploy/crds of this checkout)
 #                              (ARGS are appended, e.g. --job-time-scale 10 --data-dir D),
 #                              appending to $E2E_LOG, and waits until kubectl gets an answer
 #                              and /readyz says ok
@@ -40,6 +41,8 @@
 # test shell itself is killed, so no server outlives its test.
 
 E2E_NS=default
+# The CRDs a cluster gets from `kubectl apply -k deploy/`: the product is tested with them.
+E2E_CRDS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/deploy/crds
 
 e2e_init() {
   E2E_BIN=${1:?usage: $0 KUEUEPP_BINARY SHARED_DIR}
@@ -55,6 +58,7 @@ e2e_init() {
     fi
   done
   [ -x "$E2E_BIN" ] || { echo "FAIL: $E2E_BIN is not an executable"; exit 1; }
+  [ -d "$E2E_CRDS" ] || { echo "FAIL: $E2E_CRDS is missing"; exit 1; }
   E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kueuepp-e2e.XXXXXX")
   E2E_LOG=$E2E_TMP/log
   E2E_PID=
@@ -96,7 +100,7 @@ e2e_start() {
   rm -f "$E2E_TMP/kc"
   echo "=== kueuepp standalone start $E2E_STARTS: $*" >>"$E2E_LOG"
   "$E2E_BIN" standalone --listen 127.0.0.1:0 --probe-listen 127.0.0.1:0 \
-    --kubeconfig-out "$E2E_TMP/kc" --crds "$E2E_SHARED/kueue-crds" "$@" >>"$E2E_LOG" 2>&1 &
+    --kubeconfig-out "$E2E_TMP/kc" --crds "$E2E_CRDS" "$@" >>"$E2E_LOG" 2>&1 &
   E2E_PID=$!
   echo "$E2E_PID" >"$E2E_TMP/pid"
   local api_port=''
