@@ -40,7 +40,7 @@ std::string describe(std::string_view verb, std::string_view ns, std::string_vie
 LeaseClient::LeaseClient(client::Client& client, std::string ns, std::chrono::milliseconds timeout)
     : client_(client), ns_(std::move(ns)), timeout_(timeout) {}
 
-void LeaseClient::send(std::string method, std::string target, const Object* body, std::string operation,
+void LeaseClient::send(std::string method, std::string target, const json::value* body, std::string operation,
                        std::function<void(Result<json::value>)> done) const {
   client::HttpRequest request;
   request.method = std::move(method);
@@ -48,7 +48,7 @@ void LeaseClient::send(std::string method, std::string target, const Object* bod
   request.headers.emplace_back("Accept", "application/json");
   if (body != nullptr) {
     request.headers.emplace_back("Content-Type", "application/json");
-    request.body = json::dump(body->json());
+    request.body = json::dump(*body);
   }
   client::RawOptions options;
   options.retry = false;
@@ -60,7 +60,7 @@ void LeaseClient::send(std::string method, std::string target, const Object* bod
               options);
 }
 
-void LeaseClient::get(std::string_view name, ObjectDone done) const {
+void LeaseClient::get(std::string_view name, ObjectDone done) {
   send("GET", client::get_target(lease_resource(), ns_, name, {}), nullptr, describe("get", ns_, name),
        [done = std::move(done)](Result<json::value> body) {
          if (!body) return done(unexpected(std::move(body).error()));
@@ -68,48 +68,54 @@ void LeaseClient::get(std::string_view name, ObjectDone done) const {
        });
 }
 
-void LeaseClient::list(std::string_view label_selector, ListDone done) const {
+void LeaseClient::list(std::string_view label_selector, ListDone done) {
   client::ListOptions options;
   options.label_selector = std::string(label_selector);
   send("GET", client::list_target(lease_resource(), ns_, options), nullptr, describe("list", ns_, {}),
        [done = std::move(done)](Result<json::value> body) {
          if (!body) return done(unexpected(std::move(body).error()));
-         std::vector<Object> items;
-         if (json::value* list = json::find(*body, "items"); list != nullptr && list->is_array()) {
-           for (json::value& item : list->get_array()) {
-             if (item.is_object()) items.emplace_back(std::move(item));
+         client::ObjectList list;
+         if (const json::value* meta = json::find(*body, "metadata")) {
+           list.resource_version = std::string(json::get_string(*meta, "resourceVersion"));
+         }
+         if (json::value* items = json::find(*body, "items"); items != nullptr && items->is_array()) {
+           for (json::value& item : items->get_array()) {
+             if (item.is_object()) list.items.emplace_back(std::move(item));
            }
          }
-         done(std::move(items));
+         done(std::move(list));
        });
 }
 
-void LeaseClient::create(Object lease, ObjectDone done) const {
+void LeaseClient::create(Object lease, ObjectDone done) {
   lease.set_type(lease_resource().api_version(), lease_resource().kind);
   lease.set_namespace(ns_);
   std::string operation = describe("create", ns_, lease.name());
-  send("POST", client::write_target(lease_resource(), ns_, {}, {}, client_.options().field_manager), &lease,
-       std::move(operation), [done = std::move(done)](Result<json::value> body) {
+  send("POST", client::write_target(lease_resource(), ns_, {}, {}, client_.options().field_manager),
+       &lease.json(), std::move(operation), [done = std::move(done)](Result<json::value> body) {
          if (!body) return done(unexpected(std::move(body).error()));
          done(Object(std::move(*body)));
        });
 }
 
-void LeaseClient::update(Object lease, ObjectDone done) const {
+void LeaseClient::update(Object lease, ObjectDone done) {
   lease.set_type(lease_resource().api_version(), lease_resource().kind);
   lease.set_namespace(ns_);
   std::string name(lease.name());
-  send("PUT", client::write_target(lease_resource(), ns_, name, {}, client_.options().field_manager), &lease,
-       describe("update", ns_, name), [done = std::move(done)](Result<json::value> body) {
+  send("PUT", client::write_target(lease_resource(), ns_, name, {}, client_.options().field_manager),
+       &lease.json(), describe("update", ns_, name), [done = std::move(done)](Result<json::value> body) {
          if (!body) return done(unexpected(std::move(body).error()));
          done(Object(std::move(*body)));
        });
 }
 
-void LeaseClient::remove(std::string_view name, DeleteDone done) const {
-  send("DELETE", client::delete_target(lease_resource(), ns_, name, {}), nullptr, describe("delete", ns_, name),
-       [done = std::move(done)](Result<json::value> body) {
-         if (!body && !body.error().is_not_found()) return done(unexpected(std::move(body).error()));
+void LeaseClient::remove(std::string_view name, DeleteDone done, std::string_view precondition) {
+  client::DeleteOptions options;
+  if (!precondition.empty()) options.precondition_resource_version = std::string(precondition);
+  const json::value body = options.to_body();
+  send("DELETE", client::delete_target(lease_resource(), ns_, name, options), body.is_null() ? nullptr : &body,
+       describe("delete", ns_, name), [done = std::move(done)](Result<json::value> answer) {
+         if (!answer && !answer.error().is_not_found()) return done(unexpected(std::move(answer).error()));
          done({});
        });
 }

@@ -15,11 +15,8 @@ ElectionAction LeaseElection::tick(Instant) {
 
 ElectionAction LeaseElection::observed(const std::optional<ObservedLease>& lease, Instant now) {
   observation_.observe(lease, now.local);
-  if (!holds_record()) {
-    // Someone else holds it (or nobody): whatever we held is gone, nothing to release.
-    last_success_.reset();
-    release_pending_ = false;
-  }
+  // Someone else holds it (or nobody): whatever we held is gone.
+  if (!holds_record()) last_success_.reset();
   if (in_flight_ == InFlight::Write) return {};  // the write's answer decides
   in_flight_ = InFlight::None;
   return decide(now);
@@ -37,10 +34,11 @@ ElectionAction LeaseElection::write_succeeded(const ObservedLease& written, Loca
     // Measured from the send, not the answer: nobody can have seen this version before
     // it was sent, so everyone else waits at least lease_duration > renew_deadline past it.
     last_success_ = sent_at;
-    if (release_pending_) return release(now);
+    // Unwanted while this write was in flight (or written by an acquisition that was
+    // started before): give it back at once instead of leaving it to expire.
+    if (!wanted_) return release(now);
   } else {
     last_success_.reset();
-    release_pending_ = false;
   }
   return {};
 }
@@ -54,13 +52,9 @@ ElectionAction LeaseElection::write_failed(WriteFailure, Instant) {
 
 ElectionAction LeaseElection::set_wanted(bool wanted, Instant now) {
   wanted_ = wanted;
-  if (wanted) {
-    release_pending_ = false;
-    return {};
-  }
-  if (!holds_record()) return {};
-  release_pending_ = true;
-  return busy() ? ElectionAction{} : release(now);
+  // Act on what was last read (the caller decides right after a read; a stale read only
+  // costs a 409): acquire or renew when wanted, release when held and not wanted.
+  return busy() ? ElectionAction{} : decide(now);
 }
 
 bool LeaseElection::leading(LocalTime now) const {
@@ -69,14 +63,13 @@ bool LeaseElection::leading(LocalTime now) const {
 }
 
 std::optional<LocalTime> LeaseElection::leading_until() const {
-  if (!wanted_ || release_pending_ || !holds_record() || !last_success_) return std::nullopt;
+  if (!wanted_ || !holds_record() || !last_success_) return std::nullopt;
   return *last_success_ + timing_.renew_deadline;
 }
 
 ElectionAction LeaseElection::decide(Instant now) {
   if (!observation_.known()) return {};
-  if (release_pending_) return release(now);
-  if (!wanted_) return {};
+  if (!wanted_) return holds_record() ? release(now) : ElectionAction{};
   if (observation_.lease() == nullptr) return create(now);
   if (holds_record()) return renew(now);
   if (observation_.held(now.local)) return {};  // another holder, seen renewing: back off

@@ -63,9 +63,11 @@ class LeaseElection {
   /// The server's answer to our write, which was sent at `sent_at`.
   ElectionAction write_succeeded(const ObservedLease& written, LocalTime sent_at, Instant now);
   ElectionAction write_failed(WriteFailure failure, Instant now);
-  /// Whether this process should hold the lease. Turning it off while holding stops
-  /// leading at once and releases the lease (after any request in flight): call it
-  /// only once nothing acts on the lease's behalf any more.
+  /// Whether this process should hold the lease; acts on the last read at once when
+  /// no request is in flight. Turning it off while holding stops leading at once and
+  /// releases the lease (after the request in flight, if any): call it only once nothing
+  /// acts on the lease's behalf any more. An unwanted lease found held by this process
+  /// (an acquisition that landed after all) is released too.
   ElectionAction set_wanted(bool wanted, Instant now);
 
   // -- state -----------------------------------------------------------------------
@@ -76,7 +78,8 @@ class LeaseElection {
   bool wanted() const { return wanted_; }
   /// A request is in flight (no new one is started until it is reported).
   bool busy() const { return in_flight_ != InFlight::None; }
-  bool release_pending() const { return release_pending_; }
+  /// Held (as last seen) but no longer wanted: a release is due.
+  bool release_pending() const { return !wanted_ && holds_record(); }
   const LeaseObservation& observation() const { return observation_; }
   const std::string& identity() const { return identity_; }
   const ElectionTiming& timing() const { return timing_; }
@@ -96,7 +99,6 @@ class LeaseElection {
   std::string identity_;
   ElectionTiming timing_;
   bool wanted_;
-  bool release_pending_ = false;
   InFlight in_flight_ = InFlight::None;
   LeaseObservation observation_;
   /// Send time of the last write that made or kept us the holder.

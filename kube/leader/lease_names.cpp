@@ -74,11 +74,22 @@ std::string sanitize_subdomain(std::string_view text) {
 }
 
 std::string shard_lease_name(std::string_view prefix, std::uint32_t shard) {
-  return sanitize_subdomain(std::string(prefix) + "-shard-" + std::to_string(shard));
+  return sanitize_subdomain(prefix) + "-shard-" + std::to_string(shard);
 }
 
+std::string member_lease_prefix(std::string_view prefix) { return sanitize_subdomain(prefix) + "-member-"; }
+
 std::string member_lease_name(std::string_view prefix, std::string_view identity) {
-  return sanitize_subdomain(std::string(prefix) + "-member-" + std::string(identity));
+  // The identity becomes one label's tail (no dots), so every member Lease name starts
+  // with member_lease_prefix.
+  std::string tail;
+  for (char c : identity) {
+    c = lower(c);
+    tail += alnum(c) ? c : '-';
+  }
+  // A name must end alphanumeric; trimming the tail instead would merge identities.
+  if (tail.empty() || !alnum(tail.back())) tail += hex(fnv1a(identity), 8);
+  return sanitize_subdomain(member_lease_prefix(prefix) + tail);
 }
 
 std::string make_identity(std::string_view pod_name, std::uint64_t random_bits) {

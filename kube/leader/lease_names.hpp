@@ -26,6 +26,8 @@ inline constexpr std::string_view kDefaultLeasePrefix = "kueuepp";
 std::string sanitize_subdomain(std::string_view text);
 
 std::string shard_lease_name(std::string_view prefix, std::uint32_t shard);
+/// What every member Lease name of this prefix starts with (`<prefix>-member-`).
+std::string member_lease_prefix(std::string_view prefix);
 std::string member_lease_name(std::string_view prefix, std::string_view identity);
 
 /// `<pod name>_<16 hex digits of random_bits>`: a restarted process (same pod name) is a

@@ -327,6 +327,20 @@ TEST(LeaseElection, ReleaseWaitsForTheRequestInFlight) {
   EXPECT_EQ(lease.stored->record.holder_identity, "");
 }
 
+TEST(LeaseElection, AnAcquisitionThatLandsAfterItWasNoLongerWantedIsGivenBack) {
+  FakeClock clock;
+  FakeLease lease;
+  Replica a("a", clock, lease);
+  ElectionAction create = a.read();
+  ASSERT_EQ(create.kind, Kind::Create);
+  EXPECT_EQ(a.election.set_wanted(false, clock.now()).kind, Kind::None);  // in flight
+  ElectionAction then = a.answer(create);
+  EXPECT_FALSE(a.election.leading(clock.local));
+  ASSERT_EQ(then.kind, Kind::Release);
+  a.answer(then);
+  EXPECT_EQ(lease.stored->record.holder_identity, "");
+}
+
 TEST(LeaseElection, AReleasedLeaseIsTakenAtOnceAndTransitionsCount) {
   FakeClock clock;
   FakeLease lease;
@@ -341,7 +355,12 @@ TEST(LeaseElection, AReleasedLeaseIsTakenAtOnceAndTransitionsCount) {
   EXPECT_EQ(lease.stored->record.holder_identity, "b");
   EXPECT_EQ(lease.stored->record.lease_transitions, 1);
   // b crashes; a wants the lease again and takes it once b's record expired.
-  a.election.set_wanted(true, clock.now());
+  // Wanting it again, a acts on its last read (its own release): a stale decision that
+  // loses with 409.
+  ElectionAction stale = a.election.set_wanted(true, clock.now());
+  ASSERT_EQ(stale.kind, Kind::Update);
+  a.answer(stale);
+  EXPECT_EQ(lease.stored->record.holder_identity, "b");
   a.round();
   clock.advance(15s);
   a.round();

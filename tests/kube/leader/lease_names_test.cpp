@@ -20,6 +20,17 @@ TEST(LeaseNames, ShardAndMemberLeases) {
   EXPECT_EQ(member_lease_name("kueuepp", "kueuepp-7f9c_0a1B2c3D4e5F6a7b"), "kueuepp-member-kueuepp-7f9c-0a1b2c3d4e5f6a7b");
 }
 
+TEST(LeaseNames, MemberLeasesShareTheirPrefix) {
+  const char* identities[] = {".dot-first", "_under", "UPPER.case_1", "-", "pod.ns.svc_01"};
+  for (const char* id : identities) {
+    std::string name = member_lease_name("Kueue.PP", id);
+    EXPECT_TRUE(is_dns_subdomain(name)) << name;
+    EXPECT_EQ(name.rfind(member_lease_prefix("Kueue.PP"), 0), 0u) << name;
+  }
+  EXPECT_EQ(member_lease_prefix("Kueue.PP"), "kueue.pp-member-");
+  EXPECT_EQ(shard_lease_name("Kueue_PP", 3), "kueue-pp-shard-3");
+}
+
 TEST(LeaseNames, SanitizedNamesAreDnsSubdomains) {
   const std::string texts[] = {
       "Kueue_PP",     "-leading.and.trailing-", "a..b",      "under_score.dot.Caps",
