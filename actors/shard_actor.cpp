@@ -383,8 +383,9 @@ void reassign(Self self, const Instant& now) {
     if (other.live_since) in.members.push_back(leader::Member{std::string(other.seen.holder()), *other.live_since});
   }
   for (std::uint32_t i = 0; i < st.options.shard_count; ++i) {
-    const auto& e = st.slots[i].election;
-    in.shards.push_back(leader::ShardView{e.leading(now.local), e.observation().free_since(now.local)});
+    const auto& seen = st.slots[i].election.observation();
+    std::string holder = seen.held(now.local) ? std::string(seen.holder()) : std::string();
+    in.shards.push_back(leader::ShardView{std::move(holder), seen.free_since(now.local)});
   }
   const std::vector<bool> wanted = leader::wanted_shards(in);
   std::set<std::uint32_t> giving_up;
@@ -400,9 +401,12 @@ void reassign(Self self, const Instant& now) {
   if (giving_up.empty()) return;
   publish(self, giving_up);
   for (auto i : giving_up) {
-    spdlog::info("shard election: handing over shard={} lease={} identity={}", i, st.slots[i].name,
-                 st.options.identity);
-    execute(self, i, st.slots[i].election.set_wanted(false, now));
+    auto& e = st.slots[i].election;
+    if (e.observation().holder() == st.options.identity) {
+      spdlog::info("shard election: handing over shard={} lease={} identity={}", i, st.slots[i].name,
+                   st.options.identity);
+    }
+    execute(self, i, e.set_wanted(false, now));
   }
 }
 

@@ -7,7 +7,8 @@
 // kueuepp.x-k8s.io/lease-role in its namespace, feeds what it read to one election per
 // Lease (kube/leader/lease_election.hpp): its own member Lease `<prefix>-member-<identity>`
 // and every shard's `<prefix>-shard-<i>`, and decides with kube/leader/shard_assignment.hpp
-// which shards it should hold. It sends ShardOwnership to every sink whenever the held set
+// which shards it should hold (an even spread over the live members that moves as few
+// shards as possible). It sends ShardOwnership to every sink whenever the held set
 // changes and after every renewal (valid_until moves), with an increasing version:
 //   - a shard it gives up leaves the held set *before* the release is written;
 //   - a shard whose renew deadline passes leaves it when a timer says so, whatever any

@@ -283,20 +283,20 @@ TEST_F(ShardActorProtocolTest, TheSinksHearOfAHandOverBeforeTheReleaseIsWritten)
       if (lease.name() == shard_lease(i) && held().count(i) != 0) violations.push_back(request);
     }
   };
-  // Another replica joins: with members {a_01, b_02}, shards 1 and 3 are b_02's.
+  // Another replica joins: a_01 keeps shards 0 and 1, shards 2 and 3 are b_02's.
   other_renews_ = true;
-  ASSERT_TRUE(advance(3s, [&] { return held() == std::set<std::uint32_t>{0, 2}; })) << "held " << held().size();
+  ASSERT_TRUE(advance(3s, [&] { return held() == std::set<std::uint32_t>{0, 1}; })) << "held " << held().size();
   EXPECT_TRUE(violations.empty()) << violations.front();
-  EXPECT_EQ(api_->count("update " + shard_lease(1) + " holder=" + kMe), api_->count("update " + shard_lease(1)) - 1)
-      << "one release of shard 1";
-  EXPECT_EQ(api_->holder(shard_lease(1)), "");
+  EXPECT_EQ(api_->count("update " + shard_lease(2) + " holder=" + kMe), api_->count("update " + shard_lease(2)) - 1)
+      << "one release of shard 2";
+  EXPECT_EQ(api_->holder(shard_lease(2)), "");
   EXPECT_EQ(api_->holder(shard_lease(3)), "");
   EXPECT_EQ(api_->holder(shard_lease(0)), kMe);
   // b_02 takes them and renews them; a_01 keeps to its own.
-  other_shards_ = {1, 3};
+  other_shards_ = {2, 3};
   advance(3s);
-  EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 2}));
-  EXPECT_EQ(api_->holder(shard_lease(1)), kOther);
+  EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 1}));
+  EXPECT_EQ(api_->holder(shard_lease(2)), kOther);
   EXPECT_EQ(api_->holder(shard_lease(0)), kMe);
 }
 
@@ -324,11 +324,11 @@ TEST_F(ShardActorProtocolTest, TheSinksHearOfAHandOverBeforeAReleaseWrittenAtOnc
   FakeLeases::answer(api_->held);  // renewed: idle, leading
   sched_->run();
   ASSERT_EQ(releases, 0u);
-  FakeLeases::answer(api_->held_lists);  // b_02 settled: hand over shards 1 and 3 now
+  FakeLeases::answer(api_->held_lists);  // b_02 settled: hand over shards 2 and 3 now
   sched_->run();
   EXPECT_EQ(releases, 2u);
   EXPECT_TRUE(violations.empty()) << violations.front();
-  EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 2}));
+  EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 1}));
 }
 
 TEST_F(ShardActorProtocolTest, TheRenewDeadlineTimerEndsOwnershipWhileRenewalsHang) {
