@@ -2,6 +2,7 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 #include <spdlog/spdlog.h>
 
@@ -14,6 +15,7 @@
 #include "actors/job_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/scheduler_actor.hpp"
+#include "actors/shard_actor.hpp"
 #include "actors/snapshot_actor.hpp"
 #include "actors/watch_actor.hpp"
 #include "actors/write_transport.hpp"
@@ -52,15 +54,41 @@ struct Controller::Impl {
   event_recorder_actor events;
   metrics_actor metrics;
   std::vector<watch_actor> watches;
+  shard_actor shards;  ///< null without sharding
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
   bool stopped = false;
 
   Impl(ControllerOptions o, kube::client::Client& c) : options(std::move(o)), client(c), config(make_config(options)) {}
 
-  void start() {
+  /// Elections start before the watches: the trees come up inactive and act once their
+  /// shard is held (without sharding nothing is sent and every tree acts).
+  Status start_sharding() {
+    const ShardingOptions& s = options.sharding;
+    if (!s.enabled) return {};
+    ShardOptions o;
+    o.ns = s.lease_namespace;
+    o.identity = s.identity;
+    o.shard_count = s.shards;
+    o.prefix = s.lease_prefix;
+    o.lease_duration = s.lease_duration;
+    o.renew_deadline = s.renew_deadline;
+    o.retry_period = s.retry_period;
+    std::vector<ownership_sink> sinks = {caf::actor_cast<ownership_sink>(writer),
+                                         caf::actor_cast<ownership_sink>(snapshot),
+                                         caf::actor_cast<ownership_sink>(metrics)};
+    auto spawned = spawn_shard_actor(*system, s.lease_client != nullptr ? *s.lease_client : client, std::move(o),
+                                     std::move(sinks), introspection);
+    if (!spawned) return fail("leader election: " + spawned.error().message);
+    shards = *spawned;
+    return {};
+  }
+
+  Status start() {
     system = std::make_unique<caf::actor_system>(config);
     introspection = spawn_introspection(*system);
-    writer = spawn_writer(*system, client_write_transport(client), WriterOptions{options.max_writes_in_flight});
+    const bool sharded = options.sharding.enabled;
+    writer = spawn_writer(*system, client_write_transport(client),
+                          WriterOptions{options.max_writes_in_flight, sharded});
     caf::anon_send(introspection, ActorRegistered{"writer", "writer", writer.address(),
                                                   caf::actor_cast<caf::strong_actor_ptr>(writer)});
     scheduler = spawn_scheduler(*system, SchedulerOptions{options.batching_window, options.clock, {}}, introspection);
@@ -70,16 +98,19 @@ struct Controller::Impl {
     tree_options.engine = options.engine;
     tree_options.status_interval = options.status_interval;
     tree_options.clock = options.clock;
-    snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection, metrics, events});
+    if (options.jobs.enabled) {
+      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events, metrics}, options.clock,
+                             sharded);
+    }
+    snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection, metrics, events},
+                              jobs, sharded ? std::optional<std::uint32_t>(options.sharding.shards) : std::nullopt);
+    if (auto st = start_sharding(); !st) return st;
 
     std::vector<ObjectKind> kinds = {ObjectKind::Namespace,      ObjectKind::PriorityClass,
                                      ObjectKind::WorkloadPriorityClass, ObjectKind::ResourceFlavor,
                                      ObjectKind::AdmissionCheck, ObjectKind::Cohort,
                                      ObjectKind::ClusterQueue,   ObjectKind::LocalQueue,
                                      ObjectKind::Workload};
-    if (options.jobs.enabled) {
-      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events, metrics}, options.clock);
-    }
     object_sink snapshot_sink = caf::actor_cast<object_sink>(snapshot);
     object_sink job_sink = caf::actor_cast<object_sink>(jobs);
     auto watch = [&](ObjectKind kind, std::vector<object_sink> sinks) {
@@ -105,11 +136,29 @@ struct Controller::Impl {
       sinks.push_back(job_sink);
       watch(ObjectKind::Job, std::move(sinks));
     }
+    return {};
+  }
+
+  /// Gives the shards up before anything else stops: the sinks hear "nothing held" (no
+  /// more writes), then the Leases are released so other replicas take over at once.
+  void stop_sharding() {
+    if (!shards) return;
+    caf::scoped_actor self{*system};
+    self->request(shards, caf::infinite, ShardStop{})
+        .receive(
+            [](const ShardStopped& r) {
+              spdlog::info("leader election stopped: {} shard Lease(s) released, {} left to expire{}", r.released,
+                           r.failed, r.member_deleted ? "" : "; member Lease left to expire");
+            },
+            [](caf::error& err) { spdlog::warn("leader election did not stop cleanly: {}", caf::to_string(err)); });
+    caf::anon_send_exit(shards, caf::exit_reason::user_shutdown);
+    shards = nullptr;
   }
 
   void stop() {
     if (stopped) return;
     stopped = true;
+    stop_sharding();
     // Watches first (no new events), then the actors, then the system joins them.
     for (auto& w : watches) caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
     if (jobs) caf::anon_send_exit(jobs, caf::exit_reason::user_shutdown);
@@ -136,7 +185,10 @@ Controller::~Controller() { stop(); }
 
 Expected<std::unique_ptr<Controller>> Controller::start(ControllerOptions options, kube::client::Client& client) {
   auto impl = std::make_unique<Impl>(std::move(options), client);
-  impl->start();
+  if (auto st = impl->start(); !st) {
+    impl->stop();
+    return fail(st.error().message);
+  }
   return std::unique_ptr<Controller>(new Controller(std::move(impl)));
 }
 

@@ -60,6 +60,9 @@ struct ShardingOptions {
   std::chrono::milliseconds lease_duration{15000};
   std::chrono::milliseconds renew_deadline{10000};
   std::chrono::milliseconds retry_period{2000};
+  /// The client for the Leases: a separate one (its own rate limiter) keeps renewals
+  /// from waiting behind the controller's writes. Null: the controller's client.
+  kube::client::Client* lease_client = nullptr;
 };
 
 struct ControllerOptions {

@@ -450,8 +450,9 @@ std::string summary(Self self) {
 }  // namespace
 
 messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOptions options, JobLinks links,
-                                    std::function<core::Time()> clock) {
-  return system.spawn([options, links, clock](Self self) -> job_actor::behavior_type {
+                                    std::function<core::Time()> clock, bool sharded) {
+  return system.spawn([options, links, clock, sharded](Self self) -> job_actor::behavior_type {
+    if (sharded) self->state.shards = JobShards{};  // holds nothing yet
     self->state.options = options;
     self->state.links = links;
     self->state.clock = clock;

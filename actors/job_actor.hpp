@@ -28,7 +28,9 @@ struct JobLinks {
   messages::metrics_actor metrics;
 };
 
+/// `sharded`: handle no Job until the snapshot actor says which LocalQueues are this
+/// replica's (JobShards).
 messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOptions options, JobLinks links,
-                                    std::function<core::Time()> clock);
+                                    std::function<core::Time()> clock, bool sharded = false);
 
 }  // namespace kueuepp::actors

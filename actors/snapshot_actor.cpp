@@ -154,8 +154,14 @@ void write_blockers(Self self, ObjectKind kind, const std::string& workload_key)
 }  // namespace
 
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
-                                        CohortTreeLinks links, messages::job_actor jobs) {
-  return system.spawn([tree_options, links, jobs](Self self) -> snapshot_actor::behavior_type {
+                                        CohortTreeLinks links, messages::job_actor jobs,
+                                        std::optional<std::uint32_t> shard_count) {
+  return system.spawn([tree_options, links, jobs, shard_count](Self self) -> snapshot_actor::behavior_type {
+    if (shard_count) {  // holds nothing until the shard actor says otherwise
+      ShardOwnership none;
+      none.shard_count = *shard_count;
+      self->state.ownership = none;
+    }
     self->state.tree_options = tree_options;
     self->state.links = links;
     self->state.jobs = jobs;

@@ -6,6 +6,9 @@
 // decides its rounds on one consistent view of its own queues. It also knows which tree
 // holds what, for introspection.
 
+#include <cstdint>
+#include <optional>
+
 #include "actors/cohort_tree_actor.hpp"
 #include "messages/actor_handles.hpp"
 
@@ -15,9 +18,11 @@ class actor_system;
 
 namespace kueuepp::actors {
 
-/// `jobs` (may be null) is told which LocalQueues' Jobs this replica handles once
-/// sharding is on (the first ShardOwnership arrives).
+/// With `shard_count`, sharding is on: every tree starts inactive until a ShardOwnership
+/// says this replica holds its shard, and `jobs` (may be null) is told which LocalQueues'
+/// Jobs this replica handles. Without, every tree acts and nothing is told.
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
-                                        CohortTreeLinks links, messages::job_actor jobs = {});
+                                        CohortTreeLinks links, messages::job_actor jobs = {},
+                                        std::optional<std::uint32_t> shard_count = std::nullopt);
 
 }  // namespace kueuepp::actors

@@ -134,6 +134,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
     self->state.transport = transport;
     self->state.options = options;
     if (self->state.options.max_in_flight == 0) self->state.options.max_in_flight = 1;
+    if (options.sharded) self->state.ownership = ShardOwnership{};  // holds nothing yet
     return {
         [self](WriteRequest& req) -> caf::result<WriteOutcome> {
           auto& st = self->state;

@@ -20,6 +20,9 @@ namespace kueuepp::actors {
 
 struct WriterOptions {
   std::size_t max_in_flight = 16;
+  /// With sharding: no tree-scoped write goes out before the shard actor says which
+  /// shards this replica holds.
+  bool sharded = false;
 };
 
 messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport transport, WriterOptions options = {});

@@ -5,12 +5,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
-#include <random>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +25,7 @@
 #include "kube/client/in_cluster.hpp"
 #include "kube/client/kubeconfig.hpp"
 #include "kube/json/yaml.hpp"
+#include "kube/leader/lease_names.hpp"
 #include "kube/server/api_server.hpp"
 
 namespace kueuepp::cmd {
@@ -183,18 +182,12 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   return o;
 }
 
-/// `<name>_<8 random hex digits>`: two processes of one pod (a restart) never share an
-/// identity, so a new process never renews the old one's Lease as if it were its own.
+/// POD_NAME (or the host name) plus a random suffix: two processes of one pod (a restart)
+/// never share an identity, so a new process never renews the old one's Lease.
 std::string default_identity() {
-  std::string base;
-  if (const char* pod = std::getenv("POD_NAME"); pod != nullptr && *pod != '\0') {
-    base = pod;
-  } else {
-    char host[256] = {};
-    base = gethostname(host, sizeof host - 1) == 0 && host[0] != '\0' ? host : "kueuepp";
-  }
-  std::random_device random;
-  return fmt::format("{}_{:08x}", base, random());
+  if (const char* pod = std::getenv("POD_NAME"); pod != nullptr && *pod != '\0') return kube::leader::make_identity(pod);
+  char host[256] = {};
+  return kube::leader::make_identity(gethostname(host, sizeof host - 1) == 0 && host[0] != '\0' ? host : "kueuepp");
 }
 
 /// The flag, POD_NAMESPACE, the service account's namespace, else the Configuration's.
@@ -321,12 +314,24 @@ int run_controller(Args args) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
     return 1;
   }
+  // Lease renewals on their own connection and rate limiter (client-go does the same).
+  std::unique_ptr<kube::client::Client> lease_client;
+  if (options.sharding.enabled) {
+    auto made = make_client(f.kubeconfig, *cfg, options.sharding.identity);
+    if (!made) {
+      std::fprintf(stderr, "kueuepp controller: %s\n", made.error().message.c_str());
+      return 1;
+    }
+    lease_client = std::move(*made);
+    options.sharding.lease_client = lease_client.get();
+  }
   if (options.sharding.enabled) {
     options.metrics.replica_role = "follower";  // "leader" while it holds a shard
     spdlog::info("leader election on: {} shard(s), Leases {}/{}-shard-*, identity {}", options.sharding.shards,
                  options.sharding.lease_namespace, options.sharding.lease_prefix, options.sharding.identity);
   }
   int rc = run_until_signal(signals, **client, options, f);
+  if (lease_client) lease_client->shutdown();
   (*client)->shutdown();
   return rc;
 }
