@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# deploy/ as a cluster gets it: `kubectl apply -k deploy/` against `kueuepp apiserver`.
+#   - kustomize renders exactly the objects listed below;
+#   - `kubectl apply -k --dry-run=server` is accepted and writes nothing;
+#   - `kubectl apply -k` creates them, the CRDs become Established and serve the Kueue
+#     kinds with Kueue's short names; a second apply changes nothing; `kubectl get -k`
+#     shows every object;
+#   - nothing is unused: the objects refer to each other consistently (service account,
+#     ConfigMap, role bindings, the selectors of the Services and the PodDisruptionBudget,
+#     probe and Service ports), and the Deployment's container, run as the pod would run
+#     it (its args and environment, its ConfigMap as /etc/kueuepp), becomes ready
+#     (/healthz, /readyz), takes its shards' Leases in kueuepp-system, and acts: a
+#     ClusterQueue becomes Active and /metrics reports it.
+#
+# usage: kustomize_test.sh KUEUEPP_BINARY   (exit 77: skipped)
+set -euo pipefail
+bin=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+deploy=$src/deploy
+for tool in kubectl jq ss curl; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "skipped: needs $tool"
+    exit 77
+  fi
+done
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  for log in server controller; do
+    [ -f "$tmp/$log.log" ] && { echo "--- $log log (last 25 lines)"; tail -n 25 "$tmp/$log.log"; }
+  done
+  exit 1
+}
+k() { kubectl --kubeconfig "$tmp/kc" --cache-dir "$tmp/cache" --request-timeout=20s "$@"; }
+ns=kueuepp-system
+
+# -- what kustomize renders ------------------------------------------------------------
+kubectl kustomize "$deploy" >"$tmp/rendered.yaml" || fail "kubectl kustomize $deploy"
+got=$(grep -E '^kind: ' "$tmp/rendered.yaml" | sed 's/^kind: //' | sort | paste -sd' ' -)
+want="ClusterRole ClusterRoleBinding ConfigMap CustomResourceDefinition CustomResourceDefinition \
+CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition \
+CustomResourceDefinition Deployment Namespace PodDisruptionBudget Role RoleBinding Service Service ServiceAccount"
+[ "$got" = "$want" ] || fail "kustomize renders: $got; want: $want"
+echo "ok - kubectl kustomize renders $(wc -w <<<"$want") objects"
+
+# -- the API server ---------------------------------------------------------------------
+"$bin" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" >"$tmp/server.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 150); do
+  [ -s "$tmp/kc" ] && k get ns default >/dev/null 2>&1 && break
+  sleep 0.1
+done
+k get ns default >/dev/null || fail "the API server did not come up"
+
+# A dry run writes nothing. Namespaced objects need their namespace to exist (a real
+# server refuses them otherwise), so the Namespace goes first.
+k apply -f "$deploy/namespace.yaml" >/dev/null || fail "kubectl apply -f namespace.yaml"
+out=$(k apply -k "$deploy" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
+[ "$(grep -vc '(server dry run)$' <<<"$out")" -eq 0 ] || fail "unexpected dry-run output: $out"
+[ "$(wc -l <<<"$out")" -eq 18 ] || fail "the dry run did not cover the 18 objects: $out"
+left=$(k get crd,deploy,svc,pdb,sa,cm,role,rolebinding,clusterrole,clusterrolebinding -A \
+  -l app.kubernetes.io/name=kueuepp -o name 2>&1) || fail "kubectl get: $left"
+[ -z "$left" ] || fail "the dry run wrote objects: $left"
+echo "ok - kubectl apply -k --dry-run=server accepts all 18 objects and writes none"
+
+out=$(k apply -k "$deploy" 2>&1) || fail "kubectl apply -k: $out"
+echo "$out" | sed 's/^/  /'
+k wait --for=condition=Established crd -l app.kubernetes.io/name=kueuepp --timeout=30s >/dev/null ||
+  fail "the CRDs did not become Established"
+resources=$(k api-resources --api-group=kueue.x-k8s.io --no-headers | awk '{print $1 ":" $3}' | sort | paste -sd' ' -)
+want_resources="admissionchecks:kueue.x-k8s.io/v1beta2 clusterqueues:kueue.x-k8s.io/v1beta2 \
+cohorts:kueue.x-k8s.io/v1beta2 localqueues:kueue.x-k8s.io/v1beta2 resourceflavors:kueue.x-k8s.io/v1beta2 \
+workloadpriorityclasses:kueue.x-k8s.io/v1beta2 workloads:kueue.x-k8s.io/v1beta2"
+[ "$resources" = "$want_resources" ] || fail "kueue.x-k8s.io resources: $resources; want: $want_resources"
+short=$(k api-resources --api-group=kueue.x-k8s.io --no-headers | awk 'NF == 5 {print $1 "=" $2}' | sort | paste -sd' ' -)
+[ "$short" = "admissionchecks=ac clusterqueues=cq cohorts=co localqueues=queue,queues,lq resourceflavors=flavor,flavors,rf workloadpriorityclasses=wpc workloads=kwl,kueueworkload,kueueworkloads" ] ||
+  fail "short names: $short"
+echo "ok - kubectl apply -k creates them; the CRDs are Established and serve v1beta2 with Kueue's short names"
+
+# Applying again writes nothing: every resourceVersion stays, and kubectl says
+# "unchanged", except for the PodDisruptionBudget: its selector's patch strategy is
+# "replace", so kubectl always sends it and says "configured" against kube-apiserver too
+# (the patch is a no-op there as here).
+versions() { k get -k "$deploy" -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}={.metadata.resourceVersion}{"\n"}{end}'; }
+before=$(versions)
+out=$(k apply -k "$deploy" 2>&1) || fail "second kubectl apply -k: $out"
+[ "$(grep -v ' unchanged$' <<<"$out" | grep -vc '^poddisruptionbudget.policy/kueuepp-controller configured$')" -eq 0 ] ||
+  fail "the second apply changed something: $out"
+out=$(k apply -k "$deploy" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
+[ "$(grep -v ' unchanged (server dry run)$' <<<"$out" |
+  grep -vc '^poddisruptionbudget.policy/kueuepp-controller configured (server dry run)$')" -eq 0 ] ||
+  fail "the dry run over the installed objects: $out"
+after=$(versions)
+[ "$before" = "$after" ] || fail "applying again changed resourceVersions: $(diff <(echo "$before") <(echo "$after"))"
+[ "$(wc -l <<<"$after")" -eq 18 ] || fail "resourceVersions of $(wc -l <<<"$after") objects"
+echo "ok - applying again (and dry-running again) writes nothing"
+
+k get -k "$deploy" -o json >"$tmp/objects.json" || fail "kubectl get -k"
+[ "$(jq '.items | length' "$tmp/objects.json")" -eq 18 ] || fail "kubectl get -k shows $(jq '.items | length' "$tmp/objects.json") objects"
+k get -k "$deploy" | sed 's/^/  /'
+echo "ok - kubectl get -k shows all 18 objects"
+
+# -- the objects refer to each other ------------------------------------------------------
+obj() { jq -c --arg kind "$1" '[.items[] | select(.kind == $kind)]' "$tmp/objects.json"; }
+deployment=$(obj Deployment | jq -c '.[0]')
+pod_labels=$(jq -c '.spec.template.metadata.labels' <<<"$deployment")
+sa=$(obj ServiceAccount | jq -r '.[0].metadata.name')
+[ "$(jq -r .spec.template.spec.serviceAccountName <<<"$deployment")" = "$sa" ] || fail "the Deployment does not run as $sa"
+for binding in ClusterRoleBinding RoleBinding; do
+  b=$(obj "$binding" | jq -c '.[0]')
+  [ "$(jq -r '.subjects[0].name + "/" + .subjects[0].namespace' <<<"$b")" = "$sa/$ns" ] || fail "$binding subject: $b"
+  role_kind=${binding%Binding}
+  [ "$(jq -r .roleRef.kind <<<"$b")/$(jq -r .roleRef.name <<<"$b")" = "$role_kind/$(obj "$role_kind" | jq -r '.[0].metadata.name')" ] ||
+    fail "$binding does not bind the $role_kind: $b"
+done
+cm=$(obj ConfigMap | jq -r '.[0].metadata.name')
+[ "$(jq -r '.spec.template.spec.volumes[] | select(.configMap) | .configMap.name' <<<"$deployment")" = "$cm" ] ||
+  fail "the Deployment does not mount the ConfigMap $cm"
+matches() { jq -e --argjson labels "$pod_labels" 'to_entries | all(.value as $v | $labels[.key] == $v)' >/dev/null; }
+jq -c '.spec.selector.matchLabels' <<<"$deployment" | matches || fail "the Deployment's selector does not select its pods"
+obj PodDisruptionBudget | jq -c '.[0].spec.selector.matchLabels' | matches || fail "the PodDisruptionBudget selects no controller pod"
+jq -c '.spec.template.spec.topologySpreadConstraints[0].labelSelector.matchLabels' <<<"$deployment" | matches ||
+  fail "the topology spread constraint does not select the controller pods"
+container=$(jq -c '.spec.template.spec.containers[0]' <<<"$deployment")
+port_names=$(jq -r '.ports[].name' <<<"$container")
+for svc in $(obj Service | jq -r '.[].metadata.name'); do
+  s=$(obj Service | jq -c --arg n "$svc" '.[] | select(.metadata.name == $n)')
+  jq -c .spec.selector <<<"$s" | matches || fail "Service $svc selects no controller pod"
+  grep -qx "$(jq -r '.spec.ports[0].targetPort' <<<"$s")" <<<"$port_names" || fail "Service $svc targets no container port"
+done
+for probe in livenessProbe:/healthz readinessProbe:/readyz; do
+  p=$(jq -c ".${probe%%:*}.httpGet" <<<"$container")
+  [ "$(jq -r .path <<<"$p")" = "${probe#*:}" ] || fail "${probe%%:*} is not on ${probe#*:}: $p"
+  grep -qx "$(jq -r .port <<<"$p")" <<<"$port_names" || fail "${probe%%:*} is not on a container port: $p"
+done
+jq -e '.securityContext | .allowPrivilegeEscalation == false and .readOnlyRootFilesystem == true and .capabilities.drop == ["ALL"]' \
+  <<<"$container" >/dev/null || fail "the container's securityContext: $(jq -c .securityContext <<<"$container")"
+jq -e '.spec.template.spec.securityContext | .runAsNonRoot == true and .runAsUser == 65532 and .seccompProfile.type == "RuntimeDefault"' \
+  <<<"$deployment" >/dev/null || fail "the pod's securityContext"
+jq -e '.resources.requests.cpu and .resources.requests.memory and .resources.limits.cpu and .resources.limits.memory' \
+  <<<"$container" >/dev/null || fail "the container has no resource requests and limits"
+echo "ok - service account, role bindings, ConfigMap, selectors, ports and probes fit together"
+
+# -- the Deployment's container, run as the pod runs it ------------------------------------
+mount=$(jq -r '.volumeMounts[] | select(.name == "config") | .mountPath' <<<"$container")
+mkdir "$tmp/config"
+k get configmap -n "$ns" "$cm" -o json >"$tmp/configmap.json" || fail "kubectl get configmap $cm"
+for key in $(jq -r '.data | keys[]' "$tmp/configmap.json"); do
+  jq -j --arg key "$key" '.data[$key]' "$tmp/configmap.json" >"$tmp/config/$key"
+done
+pod_name=kueuepp-controller-7d9f8-test
+declare -A env=([POD_NAME]=$pod_name [POD_NAMESPACE]=$ns)
+[ "$(jq -r '[.env[].name] | sort | join(" ")' <<<"$container")" = "POD_NAME POD_NAMESPACE" ] ||
+  fail "unexpected environment: $(jq -c .env <<<"$container")"
+args=()
+while IFS= read -r a; do
+  a=${a//"$mount"/$tmp/config}
+  for var in "${!env[@]}"; do a=${a//"\$($var)"/${env[$var]}}; done
+  args+=("$a")
+done < <(jq -r '.args[]' <<<"$container")
+echo "  running: kueuepp ${args[*]} (probes moved to a free loopback port)"
+POD_NAME=$pod_name POD_NAMESPACE=$ns "$bin" "${args[@]}" --kubeconfig "$tmp/kc" --probe-listen 127.0.0.1:0 \
+  >"$tmp/controller.log" 2>&1 &
+controller=$!
+pids+=("$controller")
+api_port=$(sed -n 's|.*server: http://127.0.0.1:\([0-9]*\).*|\1|p' "$tmp/kc")
+probe=
+for _ in $(seq 100); do
+  kill -0 "$controller" 2>/dev/null || fail "the controller exited"
+  probe=$(ss -Hltnp 2>/dev/null | grep "pid=$controller," | awk '{print $4}' | grep -v ":$api_port\$" | head -n 1) || true
+  [ -n "$probe" ] && [ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] && break
+  sleep 0.2
+done
+[ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] || fail "the controller did not become ready"
+[ "$(curl -fsS --max-time 5 "http://$probe/healthz")" = ok ] || fail "/healthz"
+echo "ok - the controller runs with the Deployment's args and ConfigMap: /healthz and /readyz answer"
+shards=$(jq -r '.args | index("--shards") as $i | .[$i + 1]' <<<"$container")
+leases() {
+  k get leases -n "$ns" -o json | jq -r --arg id "${pod_name}_" \
+    '[.items[] | select(.metadata.name | test("-shard-[0-9]+$")) | select(.spec.holderIdentity | startswith($id))] | length'
+}
+for _ in $(seq 100); do
+  [ "$(leases)" = "$shards" ] && break
+  sleep 0.2
+done
+[ "$(leases)" = "$shards" ] ||
+  fail "the replica holds $(leases) of the $shards shard Leases in $ns: $(k get leases -n "$ns" -o wide 2>&1)"
+k get leases -n "$ns" | sed 's/^/  /'
+echo "ok - the lone replica holds all $shards shard Leases in $ns"
+
+# It acts: a ClusterQueue gets its status, and /metrics reports it.
+k apply -f - >/dev/null <<'EOF2' || fail "kubectl apply of a ResourceFlavor and a ClusterQueue"
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cluster-queue}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: default-flavor, resources: [{name: cpu, nominalQuota: 9}]}]
+EOF2
+active=
+for _ in $(seq 100); do
+  active=$(k get cq cluster-queue -o jsonpath='{.status.conditions[?(@.type=="Active")].status}')
+  [ "$active" = True ] && break
+  sleep 0.2
+done
+[ "$active" = True ] || fail "the ClusterQueue did not become Active: $(k get cq cluster-queue -o yaml)"
+metrics=$(curl -fsS --max-time 5 "http://$probe/metrics") || fail "/metrics"
+grep -q '^kueue_cluster_queue_status{.*cluster_queue="cluster-queue"' <<<"$metrics" ||
+  fail "/metrics does not report the ClusterQueue: $(grep kueue_cluster_queue_status <<<"$metrics")"
+echo "ok - it acts: the ClusterQueue is Active and /metrics reports it"
+echo "PASS: kubectl apply -k deploy/"
