@@ -84,7 +84,7 @@ class ApiServerImpl final : public ApiServer {
     }
     SessionLimits limits;
     limits.stream_buffer_limit = options_.watch_buffer_bytes;
-    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{token_, ""});
+    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{token_, "", options_.request_observer});
     auto listener = Listener::bind(io_, options_.listen, *handler_, limits, sessions_, tls_.get());
     if (!listener) return fail(listener.error().message);
     listener_ = std::move(*listener);

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,22 @@
 #include "core/expected.hpp"
 
 namespace kueuepp::kube::server {
+
+/// One resource request as RBAC sees it (discovery and health paths are not reported).
+/// The fields are kube-apiserver's authorization attributes (its RequestInfoFactory):
+/// so a list or watch whose fieldSelector is `metadata.name=X` names X, and a request
+/// for a Namespace (/api/v1/namespaces/X...) is in namespace X, as RBAC reads them.
+struct ApiRequestRecord {
+  std::string verb;         ///< get, list, watch, create, update, patch, delete, deletecollection
+  std::string group;        ///< "" for the core group
+  std::string version;
+  std::string resource;     ///< plural, e.g. "workloads"
+  std::string subresource;  ///< "status" or empty
+  std::string ns;           ///< empty for cluster-scoped requests and cluster-wide lists/watches
+  std::string name;         ///< empty for list/watch/create/deletecollection
+  std::string user_agent;   ///< the User-Agent header
+  int status = 0;           ///< the HTTP status answered
+};
 
 struct ApiServerOptions {
   /// ADDR:PORT to listen on; port 0 picks a free port (tests).
@@ -40,6 +57,10 @@ struct ApiServerOptions {
   std::chrono::milliseconds bookmark_interval{std::chrono::seconds(60)};
   /// Bytes a watch may have queued for a slow client before it is ended (410).
   std::size_t watch_buffer_bytes = 64u << 20;
+  /// Called once per resource request, on the server's io thread, after the answer is
+  /// decided (for a watch, when it is established), refused requests included (the
+  /// status says how each was answered). Must not block: it holds up every request.
+  std::function<void(const ApiRequestRecord&)> request_observer;
 };
 
 class ApiServer {

@@ -75,6 +75,9 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
     return;
   }
   auto& [info, query] = *parsed;
+  if (info.is_resource && options_.request_observer) {
+    responder = observed_responder(std::move(responder), request_record(request, info, query), options_.request_observer);
+  }
   bool public_path = is_health(info.path) || info.path == "/version" || info.path == "/version/";
   if (!public_path && !authenticated(request, options_.bearer_token)) {
     respond_error(*responder, unauthorized());
@@ -161,11 +164,12 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
   auto r = std::make_shared<ResourceRequest>(ResourceRequest{ctx_, request, std::move(info), std::move(query), type,
                                                              ctx_.bucket_of(*type), rep, responder});
   const std::string& method = request.method;
+  if (r->info.watch_path && method != "GET" && method != "HEAD") return respond_error(*responder, method_not_allowed());
   bool named = !r->info.name.empty();
   bool status = !r->info.subresource.empty();
   auto allowed = [&](std::string_view verb) { return status || type->has_verb(verb); };
   if (method == "GET" || method == "HEAD") {
-    bool watch = r->query.flag("watch");
+    bool watch = r->info.watch_path || r->query.flag("watch");
     if (watch && !status && allowed("watch")) return handle_watch(r);
     if (named && allowed("get")) return handle_get(r);
     if (!named && allowed("list")) return handle_list(r);

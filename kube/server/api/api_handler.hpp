@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kube/server/api/request_info.hpp"
+#include "kube/server/api/request_record.hpp"
 #include "kube/server/api/server_context.hpp"
 #include "kube/server/http/http_types.hpp"
 
@@ -19,6 +20,8 @@ struct ApiHandlerOptions {
   std::string bearer_token;
   /// host:port reported in serverAddressByClientCIDRs.
   std::string server_address;
+  /// Told about every resource request once it is answered (ApiServerOptions).
+  RequestObserver request_observer;
 };
 
 class ApiHandler {

@@ -99,6 +99,10 @@ std::optional<std::pair<RequestInfo, Query>> parse_target(std::string_view targe
   info.version = p[i++];
   if (i >= p.size()) return std::make_pair(std::move(info), std::move(query));
   std::vector<std::string> cur(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());
+  if (cur[0] == "watch" && cur.size() > 1) {
+    info.watch_path = true;
+    cur.erase(cur.begin());
+  }
   if (cur[0] == "namespaces" && cur.size() > 1) {
     info.ns = cur[1];
     if (cur.size() > 2 && cur[2] != "status" && cur[2] != "finalize") {

@@ -36,6 +36,9 @@ struct RequestInfo {
   std::string resource;
   std::string name;
   std::string subresource;
+  /// The deprecated /watch/ form (/api/v1/watch/namespaces/ns/pods): a watch whatever
+  /// the query says.
+  bool watch_path = false;
   std::vector<std::string> parts;  ///< decoded path segments
 };
 
