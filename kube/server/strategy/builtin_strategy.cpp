@@ -7,14 +7,17 @@
 namespace kueuepp::kube::server {
 
 patch::ListStrategyResolver BuiltinStrategy::strategic_lists() const {
+  if (lists_) return lists_->strategic();
   return patch::builtin_list_strategies(group_, kind_);
 }
 
 patch::ListStrategyResolver BuiltinStrategy::apply_lists() const {
+  if (lists_) return lists_->apply();
   return patch::builtin_apply_list_strategies(group_, kind_);
 }
 
 patch::AtomicObjectResolver BuiltinStrategy::apply_atomic_objects() const {
+  if (lists_) return lists_->atomic_objects();
   return patch::builtin_atomic_objects(group_, kind_);
 }
 
@@ -60,6 +63,37 @@ json::object& object_member(json::object& obj, std::string_view key) {
   json::value& v = obj[key];
   if (!v.is_object()) v = json::object{};
   return v.as_object();
+}
+
+std::string_view string_at(const json::object& obj, std::initializer_list<std::string_view> path) {
+  const json::value* v = at(obj, path);
+  return v != nullptr && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+}
+
+bool unset(const json::object& obj, std::string_view key) {
+  const json::value* v = obj.if_contains(key);
+  return v == nullptr || v->is_null();
+}
+
+void set_default(json::object& obj, std::string_view key, json::value value) {
+  if (unset(obj, key)) obj[key] = std::move(value);
+}
+
+void default_string(json::object& obj, std::string_view key, std::string_view value) {
+  const json::value* v = obj.if_contains(key);
+  if (v == nullptr || v->is_null() || (v->is_string() && v->get_string().empty())) obj[key] = value;
+}
+
+void order_members(json::object& obj, std::span<const std::string_view> order) {
+  json::object ordered;
+  ordered.reserve(obj.size());
+  for (std::string_view k : order) {
+    if (auto* v = obj.if_contains(k)) ordered[k] = std::move(*v);
+  }
+  for (auto& kv : obj) {
+    if (!ordered.contains(kv.key())) ordered[kv.key()] = std::move(kv.value());
+  }
+  obj = std::move(ordered);
 }
 
 }  // namespace kueuepp::kube::server

@@ -11,10 +11,6 @@ namespace kueuepp::kube::server {
 
 namespace {
 
-void set_default(json::object& obj, std::string_view key, json::value v) {
-  if (!obj.contains(key)) obj[key] = std::move(v);
-}
-
 std::string_view image_pull_policy(std::string_view image) {
   // No tag, or :latest, pulls always (digests are pinned).
   if (image.find('@') != std::string_view::npos) return "IfNotPresent";
@@ -25,7 +21,47 @@ std::string_view image_pull_policy(std::string_view image) {
   return "IfNotPresent";
 }
 
+/// SetDefaults_HTTPGetAction: path "/" and scheme HTTP.
+void default_handler(json::object& handler) {
+  json::value* get = handler.if_contains("httpGet");
+  if (get == nullptr || !get->is_object()) return;
+  json::object& g = get->as_object();
+  if (string_at(g, {"path"}).empty()) g["path"] = "/";
+  if (string_at(g, {"scheme"}).empty()) g["scheme"] = "HTTP";
+}
+
+/// SetDefaults_Probe plus its handler's defaults.
+void default_probe(json::object& c, std::string_view key) {
+  json::value* p = c.if_contains(key);
+  if (p == nullptr || !p->is_object()) return;
+  json::object& probe = p->as_object();
+  set_default(probe, "timeoutSeconds", 1);
+  set_default(probe, "periodSeconds", 10);
+  set_default(probe, "successThreshold", 1);
+  set_default(probe, "failureThreshold", 3);
+  default_handler(probe);
+}
+
+/// SetDefaults_ObjectFieldSelector: a downward-API field reference reads v1 fields.
+void default_field_refs(json::object& c) {
+  json::value* env = c.if_contains("env");
+  if (env == nullptr || !env->is_array()) return;
+  for (auto& e : env->as_array()) {
+    json::value* from = e.is_object() ? e.as_object().if_contains("valueFrom") : nullptr;
+    json::value* ref = from != nullptr && from->is_object() ? from->as_object().if_contains("fieldRef") : nullptr;
+    if (ref != nullptr && ref->is_object()) set_default(ref->as_object(), "apiVersion", "v1");
+  }
+}
+
 void default_container(json::object& c) {
+  for (std::string_view probe : {"livenessProbe", "readinessProbe", "startupProbe"}) default_probe(c, probe);
+  if (json::value* lifecycle = c.if_contains("lifecycle"); lifecycle != nullptr && lifecycle->is_object()) {
+    for (std::string_view hook : {"postStart", "preStop"}) {
+      json::value* h = lifecycle->as_object().if_contains(hook);
+      if (h != nullptr && h->is_object()) default_handler(h->as_object());
+    }
+  }
+  default_field_refs(c);
   set_default(c, "terminationMessagePath", "/dev/termination-log");
   set_default(c, "terminationMessagePolicy", "File");
   if (!c.contains("imagePullPolicy")) {
@@ -45,6 +81,19 @@ void default_containers(json::object& spec, std::string_view key) {
   if (list == nullptr || !list->is_array()) return;
   for (auto& c : list->as_array()) {
     if (c.is_object()) default_container(c.as_object());
+  }
+}
+
+/// SetDefaults_{ConfigMap,Secret,Projected,DownwardAPI}VolumeSource: files are 0644.
+void default_volumes(json::object& spec) {
+  json::value* volumes = spec.if_contains("volumes");
+  if (volumes == nullptr || !volumes->is_array()) return;
+  for (auto& v : volumes->as_array()) {
+    if (!v.is_object()) continue;
+    for (std::string_view source : {"configMap", "secret", "projected", "downwardAPI"}) {
+      json::value* s = v.as_object().if_contains(source);
+      if (s != nullptr && s->is_object()) set_default(s->as_object(), "defaultMode", 420);
+    }
   }
 }
 
@@ -91,16 +140,17 @@ void default_pod_spec(json::object& spec, bool default_restart_policy) {
   set_default(spec, "dnsPolicy", "ClusterFirst");
   set_default(spec, "securityContext", json::object{});
   set_default(spec, "schedulerName", "default-scheduler");
+  default_volumes(spec);
   default_containers(spec, "initContainers");
   default_containers(spec, "containers");
 }
 
-void default_pod_template(json::object& tmpl) {
+void default_pod_template(json::object& tmpl, bool default_restart_policy) {
   json::object& meta = object_member(tmpl, "metadata");
   if (!meta.contains("creationTimestamp")) meta["creationTimestamp"] = nullptr;
   json::value& spec = tmpl["spec"];
   if (!spec.is_object()) spec = json::object{};
-  default_pod_spec(spec.as_object(), false);
+  default_pod_spec(spec.as_object(), default_restart_policy);
 }
 
 FieldErrors validate_pod_spec(const json::value* spec, const std::string& path) {

@@ -125,4 +125,22 @@ Problems path_segment_problems(std::string_view s) {
   return out;
 }
 
+Problems config_key_problems(std::string_view s) {
+  Problems out;
+  if (s.size() > 253) out.emplace_back("must be no more than 253 characters");
+  bool chars = !s.empty();
+  for (char c : s) chars = chars && (alnum(c) || c == '-' || c == '_' || c == '.');
+  if (!chars) {
+    out.emplace_back(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or "
+        "'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+  }
+  if (s == "." || s == "..") {
+    out.push_back(fmt::format("must not be '{}'", s));
+  } else if (s.substr(0, 2) == "..") {
+    out.emplace_back("must not start with '..'");
+  }
+  return out;
+}
+
 }  // namespace kueuepp::kube::server

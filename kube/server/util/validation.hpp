@@ -21,5 +21,8 @@ Problems qualified_name_problems(std::string_view s);
 Problems label_value_problems(std::string_view s);
 /// A path segment name (what names must be at least): not "." / "..", no '/' or '%'.
 Problems path_segment_problems(std::string_view s);
+/// A ConfigMap or Secret data key (IsConfigMapKey): [-._a-zA-Z0-9]+, at most 253
+/// characters, not "." or ".." nor starting with "..".
+Problems config_key_problems(std::string_view s);
 
 }  // namespace kueuepp::kube::server
