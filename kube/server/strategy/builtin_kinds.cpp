@@ -49,6 +49,8 @@ void register_builtin_kinds(ResourceRegistry& registry) {
       {"", "v1", "pods", "pod", "Pod", true, {"po"}, {"all"}, true, true, "", make_pod_strategy()},
       {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, {}, false, true, "",
        make_service_account_strategy()},
+      {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, {"all"}, true, true, "apps",
+       make_deployment_strategy()},
       {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",
        "CustomResourceDefinition", false, {"crd", "crds"}, {"api-extensions"}, true, true, "apiextensions.k8s.io",
        make_crd_strategy()},

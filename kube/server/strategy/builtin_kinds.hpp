@@ -23,6 +23,7 @@ StrategyPtr make_priority_class_strategy();
 StrategyPtr make_config_map_strategy();
 StrategyPtr make_service_account_strategy();
 StrategyPtr make_crd_strategy();
+StrategyPtr make_deployment_strategy();
 
 /// Adds every built-in resource type to `registry`.
 void register_builtin_kinds(ResourceRegistry& registry);
