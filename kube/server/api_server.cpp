@@ -45,7 +45,7 @@ class ApiServerImpl final : public ApiServer {
         gc_(ctx_),
         namespaces_(ctx_),
         crds_(ctx_) {
-    register_builtin_kinds(ctx_.registry);
+    register_builtin_kinds(ctx_.registry, ctx_.store);
     ctx_.observe([this](const Change& c) { crds_.observe(c); });
     ctx_.observe([this](const Change& c) { gc_.observe(c); });
     ctx_.observe([this](const Change& c) { namespaces_.observe(c); });

@@ -1,5 +1,7 @@
 #include "kube/server/strategy/builtin_kinds.hpp"
 
+#include "kube/server/strategy/service_allocator.hpp"
+
 namespace kueuepp::kube::server {
 
 namespace {
@@ -40,8 +42,11 @@ ResourceTypePtr to_type(Builtin b) {
 
 }  // namespace
 
-void register_builtin_kinds(ResourceRegistry& registry) {
+void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
   StrategyPtr events = make_event_strategy();
+  auto addresses = std::make_shared<ServiceAllocator>(store, store.bucket("/services"));
+  // Discovery lists each group's resources in this order (kube-apiserver sorts them by
+  // name); services have no deletecollection in 1.28.
   std::vector<Builtin> kinds = {
       {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, {}, true, false, "", make_namespace_strategy()},
       {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}, false, true, "", make_config_map_strategy()},
@@ -49,6 +54,8 @@ void register_builtin_kinds(ResourceRegistry& registry) {
       {"", "v1", "pods", "pod", "Pod", true, {"po"}, {"all"}, true, true, "", make_pod_strategy()},
       {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, {}, false, true, "",
        make_service_account_strategy()},
+      {"", "v1", "services", "service", "Service", true, {"svc"}, {"all"}, true, false, "",
+       make_service_strategy(addresses)},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, {"all"}, true, true, "apps",
        make_deployment_strategy()},
       {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",

@@ -6,11 +6,13 @@
 #include <memory>
 
 #include "kube/server/registry/resource_registry.hpp"
+#include "kube/server/store/object_store.hpp"
 #include "kube/server/strategy/strategy.hpp"
 
 namespace kueuepp::kube::server {
 
 using StrategyPtr = std::shared_ptr<const Strategy>;
+class ServiceAllocator;
 
 StrategyPtr make_namespace_strategy();
 StrategyPtr make_job_strategy();
@@ -23,9 +25,12 @@ StrategyPtr make_priority_class_strategy();
 StrategyPtr make_config_map_strategy();
 StrategyPtr make_service_account_strategy();
 StrategyPtr make_crd_strategy();
+/// Services get their cluster IPs and node ports from `allocator`.
+StrategyPtr make_service_strategy(std::shared_ptr<ServiceAllocator> allocator);
 StrategyPtr make_deployment_strategy();
 
-/// Adds every built-in resource type to `registry`.
-void register_builtin_kinds(ResourceRegistry& registry);
+/// Adds every built-in resource type to `registry`. `store` is where the server keeps
+/// its objects: the Service strategy reads which addresses the stored Services hold.
+void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store);
 
 }  // namespace kueuepp::kube::server
