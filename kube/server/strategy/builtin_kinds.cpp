@@ -62,6 +62,8 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
        "CustomResourceDefinition", false, {"crd", "crds"}, {"api-extensions"}, true, true, "apiextensions.k8s.io",
        make_crd_strategy()},
       {"batch", "v1", "jobs", "job", "Job", true, {}, {"all"}, true, true, "batch", make_job_strategy()},
+      {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, {"pdb"}, {}, true,
+       true, "policy", make_pod_disruption_budget_strategy()},
       {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, {}, false, true, "coordination.k8s.io",
        make_lease_strategy()},
       {"events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, {}, false, true, "", events},

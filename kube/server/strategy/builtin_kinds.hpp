@@ -28,6 +28,7 @@ StrategyPtr make_crd_strategy();
 /// Services get their cluster IPs and node ports from `allocator`.
 StrategyPtr make_service_strategy(std::shared_ptr<ServiceAllocator> allocator);
 StrategyPtr make_deployment_strategy();
+StrategyPtr make_pod_disruption_budget_strategy();
 
 /// Adds every built-in resource type to `registry`. `store` is where the server keeps
 /// its objects: the Service strategy reads which addresses the stored Services hold.
