@@ -45,6 +45,7 @@ ResourceTypePtr to_type(Builtin b) {
 void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
   StrategyPtr events = make_event_strategy();
   auto addresses = std::make_shared<ServiceAllocator>(store, store.bucket("/services"));
+  constexpr std::string_view kRbac = "rbac.authorization.k8s.io";
   // Discovery lists each group's resources in this order (kube-apiserver sorts them by
   // name); services have no deletecollection in 1.28.
   std::vector<Builtin> kinds = {
@@ -64,6 +65,14 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
       {"batch", "v1", "jobs", "job", "Job", true, {}, {"all"}, true, true, "batch", make_job_strategy()},
       {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, {"pdb"}, {}, true,
        true, "policy", make_pod_disruption_budget_strategy()},
+      {std::string(kRbac), "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, {},
+       false, true, std::string(kRbac), make_cluster_role_binding_strategy()},
+      {std::string(kRbac), "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, {}, false, true,
+       std::string(kRbac), make_cluster_role_strategy()},
+      {std::string(kRbac), "v1", "rolebindings", "rolebinding", "RoleBinding", true, {}, {}, false, true,
+       std::string(kRbac), make_role_binding_strategy()},
+      {std::string(kRbac), "v1", "roles", "role", "Role", true, {}, {}, false, true, std::string(kRbac),
+       make_role_strategy()},
       {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, {}, false, true, "coordination.k8s.io",
        make_lease_strategy()},
       {"events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, {}, false, true, "", events},

@@ -29,6 +29,10 @@ StrategyPtr make_crd_strategy();
 StrategyPtr make_service_strategy(std::shared_ptr<ServiceAllocator> allocator);
 StrategyPtr make_deployment_strategy();
 StrategyPtr make_pod_disruption_budget_strategy();
+StrategyPtr make_role_strategy();
+StrategyPtr make_cluster_role_strategy();
+StrategyPtr make_role_binding_strategy();
+StrategyPtr make_cluster_role_binding_strategy();
 
 /// Adds every built-in resource type to `registry`. `store` is where the server keeps
 /// its objects: the Service strategy reads which addresses the stored Services hold.
