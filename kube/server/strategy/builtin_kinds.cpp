@@ -53,6 +53,7 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
       {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}, false, true, "", make_config_map_strategy()},
       {"", "v1", "events", "event", "Event", true, {"ev"}, {}, false, true, "", events},
       {"", "v1", "pods", "pod", "Pod", true, {"po"}, {"all"}, true, true, "", make_pod_strategy()},
+      {"", "v1", "secrets", "secret", "Secret", true, {}, {}, false, true, "", make_secret_strategy()},
       {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, {}, false, true, "",
        make_service_account_strategy()},
       {"", "v1", "services", "service", "Service", true, {"svc"}, {"all"}, true, false, "",

@@ -25,6 +25,7 @@ StrategyPtr make_priority_class_strategy();
 StrategyPtr make_config_map_strategy();
 StrategyPtr make_service_account_strategy();
 StrategyPtr make_crd_strategy();
+StrategyPtr make_secret_strategy();
 /// Services get their cluster IPs and node ports from `allocator`.
 StrategyPtr make_service_strategy(std::shared_ptr<ServiceAllocator> allocator);
 StrategyPtr make_deployment_strategy();
