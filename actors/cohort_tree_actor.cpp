@@ -128,7 +128,7 @@ void record_event(Self self, const client_object& wl, std::string reason, std::s
   if (!st.links.events) return;
   self->send(st.links.events, RecordEvent{ObjectKind::Workload, std::string(wl.namespace_name()),
                                           std::string(wl.name()), std::string(wl.uid()), false, std::move(reason),
-                                          std::move(message)});
+                                          std::move(message), st.shard});
 }
 
 /// An admission landed: Kueue's events and metrics.

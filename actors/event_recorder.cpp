@@ -79,6 +79,7 @@ void record(Self self, const RecordEvent& e) {
   req.kind = ObjectKind::Event;
   req.ns = event_namespace(e);
   req.name = a.event_name;
+  req.shard = e.shard;
   if (a.kind == EventAction::Kind::Create) {
     ++st.created;
     req.verb = WriteVerb::Create;

@@ -242,8 +242,9 @@ void on_write_done(Self self, const std::string& key, ObjectKind kind, const std
 
 void carry_out(Self self, const std::string& key, JobStep step, std::optional<std::uint32_t> shard) {
   auto& st = self->state;
-  for (auto& e : step.events) self->send(st.links.events, RecordEvent{e.kind, e.ns, e.name, e.uid, e.warning,
-                                                                       e.reason, e.message});
+  for (auto& e : step.events) {
+    self->send(st.links.events, RecordEvent{e.kind, e.ns, e.name, e.uid, e.warning, e.reason, e.message, shard});
+  }
   if (step.recheck_at) schedule_wake(self, key, *step.recheck_at);
   if (step.writes.empty()) {
     st.steps.erase(key);

@@ -3,6 +3,8 @@
 // Any actor -> event recorder: record a Kubernetes Event about an object (fire and
 // forget; the recorder rate-limits and aggregates, and dropping one is harmless).
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "messages/object_kind.hpp"
@@ -17,6 +19,9 @@ struct RecordEvent {
   bool warning = false;  ///< type Warning, else Normal
   std::string reason;
   std::string message;
+  /// The shard of the tree the event is about (sharding): the writer sends it only while
+  /// this replica holds the shard, like every other write about the tree.
+  std::optional<std::uint32_t> shard;
 };
 
 }  // namespace kueuepp::messages
