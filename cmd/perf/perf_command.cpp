@@ -274,7 +274,10 @@ class PerfRun {
   }
 
   void start_controller() {
-    std::vector<std::string> args = {"controller", "--kubeconfig", kubeconfig_, "--probe-listen", "127.0.0.1:0"};
+    // One replica, measured alone: no Leases (leader election and sharding have their own
+    // figures, bench/sharding_throughput.sh).
+    std::vector<std::string> args = {"controller", "--kubeconfig", kubeconfig_, "--probe-listen", "127.0.0.1:0",
+                                     "--leader-elect", "false"};
     auto p = perf::ChildProcess::spawn("controller", exe_, args, out_dir_ + "/controller.log");
     if (!p) throw Abort{p.error().message};
     controller_ = std::move(*p);
