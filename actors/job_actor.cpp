@@ -216,8 +216,18 @@ void on_write_done(Self self, const std::string& key, ObjectKind kind, const std
   if (o.ok) {
     // Our own write is the freshest state we know: do not act on the stale cache.
     if (o.object) {
-      if (Table* t = table_for(st, kind)) (*t)[o.object->key()] = o.object;
-      if (kind == ObjectKind::Workload) index_workload(st, o.object, false);
+      // An object being deleted whose last finalizer this write removed is gone from the
+      // server: caching it would resurrect it if its DELETED event came first (a Job then
+      // waits for a Workload it believes it has).
+      const bool gone = o.object->being_deleted() && o.object->finalizers().empty();
+      if (Table* t = table_for(st, kind)) {
+        if (gone) {
+          t->erase(o.object->key());
+        } else {
+          (*t)[o.object->key()] = o.object;
+        }
+      }
+      if (kind == ObjectKind::Workload) index_workload(st, o.object, gone);
     }
     spdlog::info("{}: {}", key, what);
     progressed = true;

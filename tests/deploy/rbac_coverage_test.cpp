@@ -406,6 +406,12 @@ spec: {{}}
     auto wl = get(kc::resources::kWorkload, kTeam, first_low_workload);
     return !wl || wl->uid() != first_low_workload_uid;
   });
+  // The deletion's finalizer removal may answer after the DELETED event: the job actor
+  // must not take the answer for a live Workload (it once did, and the Job waited).
+  wait_for("Job low gets a new Workload", [&] {
+    auto wl = workload_of("low");
+    return wl && wl->uid() != first_low_workload_uid;
+  });
 
   // Leases renewed at least once, then a clean stop (the member Lease is deleted).
   std::this_thread::sleep_for(1500ms);
