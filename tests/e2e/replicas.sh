@@ -1,7 +1,7 @@
 # Several controller replicas against one embedded API server, for the leader-election
 # and sharding tests. Source it after lib.sh and e2e_init.
 #
-#   rep_start_apiserver [ARGS...]   `kueuepp apiserver` on a free port with the shared CRDs
+#   rep_start_apiserver [ARGS...]   `kueuepp apiserver` on a free port with the CRDs we ship
 #                                   (ARGS appended, e.g. --audit-log FILE); sets $E2E_TMP/kc
 #   api PATH                        GET PATH from the API server with curl (samplers)
 #   rep_config LEASE RENEW RETRY    writes $REP_CONFIG: Kueue's Configuration with these
@@ -34,7 +34,7 @@ rep_cleanup() {
 trap rep_cleanup EXIT
 
 rep_start_apiserver() {
-  "$E2E_BIN" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$E2E_TMP/kc" --crds "$E2E_SHARED/kueue-crds" "$@" \
+  "$E2E_BIN" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$E2E_TMP/kc" --crds "$E2E_CRDS" "$@" \
     >>"$E2E_LOG" 2>&1 &
   REP_API_PID=$!
   # lib.sh's watchdog and failure report know the API server as "the" process.
