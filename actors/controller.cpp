@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <limits>
 #include <vector>
 
 #include "actors/cohort_tree_actor.hpp"
@@ -139,11 +140,25 @@ struct Controller::Impl {
     return {};
   }
 
-  /// Gives the shards up before anything else stops: the sinks hear "nothing held" (no
-  /// more writes), then the Leases are released so other replicas take over at once.
+  /// Gives the shards up before anything else stops: the writer and the trees hear
+  /// "nothing held" (no new writes), the writes already in flight complete (bounded by
+  /// half the renew deadline), and only then are the Leases released, so no write of this
+  /// replica lands after another replica took a tree over.
   void stop_sharding() {
     if (!shards) return;
     caf::scoped_actor self{*system};
+    ShardOwnership nothing;
+    nothing.shard_count = options.sharding.shards;
+    nothing.version = std::numeric_limits<std::uint64_t>::max();  // final: later ones are late
+    for (const auto& sink : {caf::actor_cast<ownership_sink>(writer), caf::actor_cast<ownership_sink>(snapshot),
+                             caf::actor_cast<ownership_sink>(metrics)}) {
+      self->send(sink, nothing);
+    }
+    self->request(writer, options.sharding.renew_deadline / 2, DrainWrites{})
+        .receive([](const WritesDrained& d) { spdlog::debug("stop: {} write(s) in flight completed", d.waited_for); },
+                 [](caf::error& err) {
+                   spdlog::warn("stop: writes still in flight when the Leases are released: {}", caf::to_string(err));
+                 });
     self->request(shards, caf::infinite, ShardStop{})
         .receive(
             [](const ShardStopped& r) {

@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "kube/json/json.hpp"
 
@@ -49,6 +51,8 @@ struct WriterState {
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
   /// With sharding: the shards this replica holds (writes of other shards are refused).
   std::optional<ShardOwnership> ownership;
+  /// DrainWrites waiting for the tree-scoped writes in flight to complete.
+  std::vector<std::pair<caf::typed_response_promise<WritesDrained>, std::size_t>> drains;
   std::uint64_t next_id = 1;
   std::uint64_t handled = 0;
   std::uint64_t written = 0;
@@ -98,6 +102,18 @@ WriteOutcome not_owner(const WriteRequest& r) {
   o.reason = "NotOwner";
   o.message = "shard " + std::to_string(*r.shard) + " is not held by this replica (or its Lease was not renewed in time)";
   return o;
+}
+
+std::size_t tree_scoped_in_flight(const WriterState& st) {
+  std::size_t n = 0;
+  for (const auto& [id, p] : st.in_flight) n += p->request.shard ? 1 : 0;
+  return n;
+}
+
+void answer_drains(WriterState& st) {
+  if (st.drains.empty() || tree_scoped_in_flight(st) != 0) return;
+  for (auto& [promise, waited] : st.drains) promise.deliver(WritesDrained{waited});
+  st.drains.clear();
 }
 
 void pump(Self self) {
@@ -186,12 +202,21 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           }
           p->promise.deliver(std::move(done.outcome));
           pump(self);
+          answer_drains(st);
         },
         [self](ShardOwnership& ownership) {
           auto& st = self->state;
           ++st.handled;
           if (st.ownership && st.ownership->version > ownership.version) return;  // late
           st.ownership = std::move(ownership);
+        },
+        [self](DrainWrites) -> caf::result<WritesDrained> {
+          auto& st = self->state;
+          ++st.handled;
+          std::size_t waiting = tree_scoped_in_flight(st);
+          if (waiting == 0) return WritesDrained{0};
+          st.drains.emplace_back(self->make_response_promise<WritesDrained>(), waiting);
+          return st.drains.back().first;
         },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;

@@ -29,7 +29,7 @@ using object_sink = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::react
 
 /// The API budget: writes in, outcomes back.
 using writer_actor = caf::typed_actor<caf::replies_to<WriteRequest>::with<WriteOutcome>, caf::reacts_to<WriteDone>,
-                                      caf::reacts_to<ShardOwnership>,
+                                      caf::reacts_to<ShardOwnership>, caf::replies_to<DrainWrites>::with<WritesDrained>,
                                       caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// One per ClusterQueue: its status, its LocalQueues' status, its pending list.
@@ -119,6 +119,8 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RoundDone)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WriteRequest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WriteOutcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WriteDone)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::DrainWrites)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WritesDrained)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::PublishStatus)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ClusterQueueSnapshot)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::IntrospectActor)

@@ -4,6 +4,7 @@
 // (a request/response pair; the writer always answers, also when a later request for
 // the same object superseded this one).
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -50,6 +51,15 @@ struct WriteOutcome {
   std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...), or NotOwner
   std::string message;
   ObjectPtr object;  ///< the object as written (ok only)
+};
+
+/// Graceful hand-over: answered (WritesDrained) once no tree-scoped write (one carrying a
+/// shard) is in flight any more. Sent after the writer was told that nothing is held, so
+/// it refuses new ones; a Lease released after the answer can no longer be followed by a
+/// write of this replica landing on a tree another replica already acts on.
+struct DrainWrites {};
+struct WritesDrained {
+  std::size_t waited_for = 0;  ///< tree-scoped writes that were in flight when asked
 };
 
 /// The writer's own message: a write it issued has completed (sent from the client's

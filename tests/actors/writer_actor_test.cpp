@@ -9,6 +9,8 @@
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -155,6 +157,36 @@ TEST_F(WriterActorTest, EveryRequestIsAnsweredOnceInEveryLane) {
   drain();
   EXPECT_EQ(static_cast<int>(api_.order.size()), sent);
   EXPECT_EQ(static_cast<int>(outcomes_.size()), sent);
+}
+
+TEST_F(WriterActorTest, ADrainIsAnsweredOnlyOnceTheTreeScopedWritesInFlightCompleted) {
+  // Graceful stop: nothing is held any more, then the drain; the Lease is released on its
+  // answer, so a write sent earlier must have landed (or failed) by then.
+  WriteRequest admission = write(ObjectKind::Workload, "admit", false, true);
+  admission.shard = 2u;
+  send(admission);  // in flight, held by the API
+  ShardOwnership nothing;
+  nothing.version = 1;
+  caf::anon_send(writer_, nothing);
+  std::optional<WritesDrained> drained;
+  system_->spawn([writer = writer_, &drained](caf::event_based_actor* self) {
+    self->request(writer, caf::infinite, DrainWrites{}).then([&drained](const WritesDrained& d) { drained = d; });
+  });
+  sched_->run();
+  EXPECT_FALSE(drained.has_value()) << "answered while the admission is still in flight";
+  ASSERT_TRUE(api_.answer_one());
+  sched_->run();
+  ASSERT_TRUE(drained.has_value());
+  EXPECT_EQ(drained->waited_for, 1u);
+  // With nothing tree-scoped in flight, a drain is answered at once.
+  drained.reset();
+  send(write(ObjectKind::Event, "not-tree-scoped"));  // in flight, but carries no shard
+  system_->spawn([writer = writer_, &drained](caf::event_based_actor* self) {
+    self->request(writer, caf::infinite, DrainWrites{}).then([&drained](const WritesDrained& d) { drained = d; });
+  });
+  sched_->run();
+  ASSERT_TRUE(drained.has_value());
+  EXPECT_EQ(drained->waited_for, 0u);
 }
 
 }  // namespace
