@@ -74,6 +74,7 @@ struct Controller::Impl {
     o.lease_duration = s.lease_duration;
     o.renew_deadline = s.renew_deadline;
     o.retry_period = s.retry_period;
+    o.writes = writer;
     std::vector<ownership_sink> sinks = {caf::actor_cast<ownership_sink>(writer),
                                          caf::actor_cast<ownership_sink>(snapshot),
                                          caf::actor_cast<ownership_sink>(metrics)};

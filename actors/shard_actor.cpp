@@ -161,6 +161,8 @@ struct ShardState {
   LocalTime announced_until = LocalTime::max();
   /// When the pending renew-deadline check fires.
   std::optional<LocalTime> deadline_timer;
+  /// Shards announced as given up whose release waits for the writer's drain.
+  std::set<std::uint32_t> draining;
   bool list_in_flight = false;
   std::uint64_t list_round = 0;
   std::mt19937_64 rng{std::random_device{}()};
@@ -237,7 +239,7 @@ void publish(Self self, const std::set<std::uint32_t>& leaving = {}, bool force 
   if (!st.stop.active) {
     for (std::uint32_t i = 0; i < st.options.shard_count; ++i) {
       auto deadline = st.slots[i].election.leading_until();
-      if (!deadline || now >= *deadline || leaving.count(i) != 0) continue;
+      if (!deadline || now >= *deadline || leaving.count(i) != 0 || st.draining.count(i) != 0) continue;
       held.insert(i);
       until = std::min(until, *deadline);
     }
@@ -364,6 +366,28 @@ void observe_members(ShardState& st, const ByName& listed, LocalTime now) {
   }
 }
 
+/// Releases (on a hand-over) shards already announced as given up.
+void release_given_up(Self self, const std::set<std::uint32_t>& shards, const Instant& now) {
+  auto& st = self->state;
+  for (auto i : shards) {
+    auto& e = st.slots[i].election;
+    if (e.observation().holder() == st.options.identity) {
+      spdlog::info("shard election: handing over shard={} lease={} identity={}", i, st.slots[i].name,
+                   st.options.identity);
+    }
+    execute(self, i, e.set_wanted(false, now));
+  }
+}
+
+/// The writer drained (or did not in time): the given-up shards are released, unless a
+/// stop began meanwhile (it releases everything itself).
+void after_drain(Self self, const std::set<std::uint32_t>& shards) {
+  auto& st = self->state;
+  for (auto i : shards) st.draining.erase(i);
+  if (st.stop.active) return;
+  release_given_up(self, shards, instant(st));
+}
+
 /// Who should hold what, from this replica's view; acts on the changes. Shards given up
 /// leave the announced set before their releases are written.
 void reassign(Self self, const Instant& now) {
@@ -391,7 +415,7 @@ void reassign(Self self, const Instant& now) {
   std::set<std::uint32_t> giving_up;
   for (std::uint32_t i = 0; i < st.options.shard_count; ++i) {
     auto& e = st.slots[i].election;
-    if (wanted[i] == e.wanted()) continue;
+    if (wanted[i] == e.wanted() || st.draining.count(i) != 0) continue;
     if (wanted[i]) {
       execute(self, i, e.set_wanted(true, now));
     } else {
@@ -400,14 +424,20 @@ void reassign(Self self, const Instant& now) {
   }
   if (giving_up.empty()) return;
   publish(self, giving_up);
-  for (auto i : giving_up) {
-    auto& e = st.slots[i].election;
-    if (e.observation().holder() == st.options.identity) {
-      spdlog::info("shard election: handing over shard={} lease={} identity={}", i, st.slots[i].name,
-                   st.options.identity);
-    }
-    execute(self, i, e.set_wanted(false, now));
+  if (!st.options.writes) {
+    release_given_up(self, giving_up, now);
+    return;
   }
+  // The sinks were told; the writes already in flight land before the Lease goes.
+  st.draining.insert(giving_up.begin(), giving_up.end());
+  self->request(st.options.writes, std::max(st.timing.renew_deadline / 2, std::chrono::milliseconds(1)),
+                messages::DrainWrites{})
+      .then([self, giving_up](const messages::WritesDrained&) { after_drain(self, giving_up); },
+            [self, giving_up](caf::error& err) {
+              spdlog::warn("shard election: writes still in flight when shards {} are released: {}",
+                           describe(giving_up), caf::to_string(err));
+              after_drain(self, giving_up);
+            });
 }
 
 // -- stopping -----------------------------------------------------------------------------

@@ -56,6 +56,10 @@ struct ShardOptions {
   std::chrono::milliseconds request_timeout{0};
   /// How long a stop waits for its releases (0: the renew deadline).
   std::chrono::milliseconds stop_timeout{0};
+  /// Drained (DrainWrites) between announcing that a shard is given up and releasing its
+  /// Lease on a hand-over, so no write of this replica lands after the next holder took
+  /// over (bounded by half the renew deadline). Null: released at once.
+  messages::writer_actor writes;
   /// The local monotonic clock (tests inject one); valid_until is on it.
   std::function<std::chrono::steady_clock::time_point()> clock;
 };

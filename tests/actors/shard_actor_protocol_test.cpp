@@ -194,6 +194,7 @@ class ShardActorProtocolTest : public ::testing::Test {
 
   ~ShardActorProtocolTest() override {
     if (actor_) caf::anon_send_exit(actor_, caf::exit_reason::kill);
+    if (writes_) caf::anon_send_exit(writes_, caf::exit_reason::kill);
     caf::anon_send_exit(sink_, caf::exit_reason::kill);
     caf::anon_send_exit(introspection_, caf::exit_reason::kill);
     sched_->run();
@@ -210,6 +211,7 @@ class ShardActorProtocolTest : public ::testing::Test {
     o.stop_timeout = 1000ms;
     auto* sched = sched_;
     o.clock = [sched] { return sched->clock().now(); };
+    o.writes = writes_;
     // Runs inside the shard actor's handler: only the sink's pending messages are handled
     // here (the sink is moved to the front of the job queue and run alone).
     api_->before_write = [this] {
@@ -250,6 +252,8 @@ class ShardActorProtocolTest : public ::testing::Test {
   messages::introspection_actor introspection_;
   messages::shard_actor actor_;
   std::vector<ShardOwnership> received_;
+  /// With a drain target: the writer the shard actor drains before a hand-over release.
+  messages::writer_actor writes_;
   /// The other replica is live (renews its member Lease) and holds these shards.
   bool other_renews_ = false;
   std::set<std::uint32_t> other_shards_;
@@ -329,6 +333,49 @@ TEST_F(ShardActorProtocolTest, TheSinksHearOfAHandOverBeforeAReleaseWrittenAtOnc
   EXPECT_EQ(releases, 2u);
   EXPECT_TRUE(violations.empty()) << violations.front();
   EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 1}));
+}
+
+TEST_F(ShardActorProtocolTest, AHandOverReleasesOnlyAfterTheWriterDrained) {
+  // A fake writer that keeps every drain waiting until the test answers it (promises are
+  // delivered from inside the actor: a ShardOwnership of version kAnswer says so).
+  constexpr std::uint64_t kAnswer = 424242;
+  std::vector<caf::typed_response_promise<messages::WritesDrained>> drains;
+  writes_ = system_->spawn([&drains](messages::writer_actor::pointer self) -> messages::writer_actor::behavior_type {
+    return {
+        [](messages::WriteRequest&) { return messages::WriteOutcome{}; },
+        [](messages::WriteDone&) {},
+        [&drains](ShardOwnership& o) {
+          if (o.version != kAnswer) return;
+          for (auto& d : drains) d.deliver(messages::WritesDrained{1});
+          drains.clear();
+        },
+        [self, &drains](messages::DrainWrites) -> caf::result<messages::WritesDrained> {
+          drains.push_back(self->make_response_promise<messages::WritesDrained>());
+          return drains.back();
+        },
+        [](messages::IntrospectActor) { return messages::ActorInfo{}; },
+    };
+  });
+  start_holding_everything();
+  std::size_t releases = 0;
+  api_->on_write = [&](const std::string& request, const Object& lease) {
+    if (request.rfind("update", 0) == 0 && lease.string_at({"spec", "holderIdentity"}).empty()) ++releases;
+  };
+  other_renews_ = true;  // b_02 joins: shards 2 and 3 are to be handed over
+  ASSERT_TRUE(advance(3s, [&] { return !drains.empty(); })) << "no drain asked";
+  EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 1})) << "the sinks were told first";
+  advance(200ms);
+  EXPECT_EQ(releases, 0u) << "released while writes may still be in flight";
+  EXPECT_EQ(api_->holder(shard_lease(2)), kMe) << "still renewed while draining";
+  EXPECT_EQ(held(), (std::set<std::uint32_t>{0, 1})) << "a renewal while draining must not announce it again";
+  ShardOwnership answer;
+  answer.version = kAnswer;
+  caf::anon_send(writes_, answer);
+  sched_->run();
+  EXPECT_TRUE(drains.empty());
+  EXPECT_EQ(releases, 2u);
+  EXPECT_EQ(api_->holder(shard_lease(2)), "");
+  EXPECT_EQ(api_->holder(shard_lease(3)), "");
 }
 
 TEST_F(ShardActorProtocolTest, TheRenewDeadlineTimerEndsOwnershipWhileRenewalsHang) {
