@@ -8,6 +8,8 @@
 #      within the lease duration (plus a retry period) and admissions continue in its trees;
 #   4. a replica stopped with SIGTERM hands its shards over at once (it releases them);
 #   5. Jobs beyond a queue's quota stay pending.
+# Between 2 and 3, a ClusterQueue moves from its own tree (shard 2) into a cohort of
+# shard 1, held by another replica, and its next Job is admitted there.
 # All along, a sampler reads the API objects (not the controllers' memory) and checks that
 # no ClusterQueue's admitted usage exceeds its quota and that no Workload is admitted
 # twice (its QuotaReserved transition never changes; nothing is evicted in this test).
@@ -113,6 +115,15 @@ shard_holders | sed 's/^/  shard /'
 submit one 2 "${queues[@]}"
 expect_eventually 60 "two Jobs admitted in each of the 13 queues" 'admitted_in "${queues[@]}"' 26
 
+# 2b. A tree changes shards: cq-solo-4 (its own tree, shard 2) joins cohort team-h (shard
+#     1, another replica's), keeping its two admitted Workloads; it must not borrow (the
+#     sampler's bound), and its next Job is admitted by the new tree's holder.
+k patch clusterqueue cq-solo-4 --type merge -p '{"spec": {"cohortName": "team-h", "resourceGroups": [{"coveredResources": ["cpu"],
+  "flavors": [{"name": "default", "resources": [{"name": "cpu", "nominalQuota": 4, "borrowingLimit": 0}]}]}]}}' >/dev/null
+submit moved 1 solo-4
+expect_eventually 30 "cq-solo-4, moved to another shard's tree, admits its third Job" 'admitted_in solo-4' 3
+expect_eq "the moved queue's first two Workloads still hold quota, once each" "$(admitted_in "${queues[@]}")" 27
+
 # 3. The replica with two shards dies. Its trees: those whose Workloads it admitted are
 #    not known from outside, so every queue gets a Job at once and all must be admitted.
 victim=$(shard_holders | awk '{print $2}' | sort | uniq -c | awk '$1 == 2 {print $2}' | head -n 1)
@@ -124,7 +135,7 @@ submit two 1 "${queues[@]}"
 wait_until $((lease * 4)) "shards $victim_shards of the killed $victim taken over" \
   '! shard_holders | grep -q " $victim$" && [ "$(shard_holders | grep -vc " -$")" = 4 ]'
 t_moved=$(now_ms)
-wait_until 60 "a third Job admitted in every queue" '[ "$(admitted_in "${queues[@]}")" = 39 ]'
+wait_until 60 "another Job admitted in every queue" '[ "$(admitted_in "${queues[@]}")" = 40 ]'
 t_admitted=$(now_ms)
 moved_ms=$((t_moved - t0))
 echo "failover after SIGKILL of $victim (shards $victim_shards): Leases taken over in ${moved_ms} ms," \
@@ -149,7 +160,7 @@ expect_eq "a released shard is taken within the lease duration" \
   "$([ "$handover_ms" -lt $((lease * 1000)) ] && echo yes || echo "no: ${handover_ms} ms")" yes
 expect_eventually 10 "one replica holds the four shards" holder_counts "4"
 
-# 5. A fourth Job per queue fits, a fifth does not.
+# 5. A fourth Job per queue fits, a fifth does not (cq-solo-4 was full already).
 submit three 2 "${queues[@]}"
 expect_eventually 60 "a fourth Job admitted in every queue (quota 4)" 'admitted_in "${queues[@]}"' 52
 sleep 2
