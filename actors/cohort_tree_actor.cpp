@@ -314,8 +314,22 @@ ObjectPtr with_requeued(const ObjectPtr& object, const core::PendingDecision* re
 /// conditions list is replaced, so written over a newer object (an admission that landed
 /// meanwhile) it would undo that. Refused, it is recomputed on the newer object.
 void write_pending_status(Self self, const std::string& key, json::value patch) {
-  write_workload_status(self, key, std::move(patch), false, true, [self, key](const WriteOutcome& o) {
-    if (o.http_status == 409) self->state.recheck_pending.insert(key);
+  auto& st = self->state;
+  auto it = st.workloads.find(key);
+  std::string based_on = it != st.workloads.end() && it->second ? std::string(it->second->resource_version()) : "";
+  write_workload_status(self, key, std::move(patch), false, true, [self, key, based_on](const WriteOutcome& o) {
+    if (o.http_status != 409) return;
+    // Refused: the object changed. If the newer version already arrived (before this
+    // answer), nothing else will bring it: rewrite now, from the engine's current view.
+    auto& s = self->state;
+    auto current = s.workloads.find(key);
+    const bool newer_here = current != s.workloads.end() && current->second &&
+                            current->second->resource_version() != based_on;
+    if (newer_here) {
+      rewrite_pending(self, key);
+    } else {
+      s.recheck_pending.insert(key);
+    }
   });
 }
 

@@ -15,6 +15,7 @@
 #include <set>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "actors/cohort_tree_actor.hpp"
@@ -37,10 +38,30 @@ struct ScriptedApi {
   std::vector<WriteRequest> writes;
   std::deque<WriteOutcome> fail_next;
   std::deque<WriteOutcome> fail_next_eviction;
+  /// Pending-reason writes are held here (unanswered) while `hold_pending` is set.
+  bool hold_pending = false;
+  std::vector<std::function<void(WriteOutcome)>> held_pending;
+
+  static bool is_pending_write(const WriteRequest& req) {
+    return req.kind == ObjectKind::Workload && req.body &&
+           json::dump(*req.body).find(R"("type":"QuotaReserved","status":"False")") != std::string::npos;
+  }
+
+  std::vector<const WriteRequest*> pending_writes(std::string_view workload) const {
+    std::vector<const WriteRequest*> out;
+    for (const auto& w : writes) {
+      if (w.name == workload && is_pending_write(w)) out.push_back(&w);
+    }
+    return out;
+  }
 
   WriteTransport transport() {
     return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
       writes.push_back(req);
+      if (hold_pending && is_pending_write(req)) {
+        held_pending.push_back(std::move(done));
+        return;
+      }
       bool is_admission = req.kind == ObjectKind::Workload && req.body &&
                           json::dump(*req.body).find("\"admission\":{") != std::string::npos;
       bool is_eviction = req.kind == ObjectKind::Workload && req.body &&
@@ -280,6 +301,29 @@ TEST_F(ControllerProtocolTest, AnEvictionIsWrittenOnTheAdmittedVersionNeverOverI
   EXPECT_NE(body.find(R"("type":"Preempted","status":"True")"), std::string::npos) << body;
 }
 
+
+TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedIsWrittenAgainAtOnce) {
+  // The 409 answer of a pending-reason write can come after the watch already delivered
+  // the version that caused it: nothing else would bring the rewrite, so it happens now.
+  start();
+  cluster("1");
+  api_.hold_pending = true;
+  relist(ObjectKind::Workload, {workload("big", "2", 10)});
+  settle();
+  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  EXPECT_EQ(api_.pending_writes("big")[0]->precondition_rv, "10");
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
+  settle();
+  api_.hold_pending = false;
+  WriteOutcome conflict;
+  conflict.http_status = 409;
+  conflict.reason = "Conflict";
+  for (auto& done : std::exchange(api_.held_pending, {})) done(conflict);
+  settle();
+  auto writes = api_.pending_writes("big");
+  ASSERT_EQ(writes.size(), 2u) << "rewritten on the version already here";
+  EXPECT_EQ(writes[1]->precondition_rv, "11");
+}
 
 // Sharding: a replica acts only on the trees of the shards it holds. The tree of "cq"
 // (no cohort) is in shard shard_of_root("cq", 4).
