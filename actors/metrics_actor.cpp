@@ -63,6 +63,30 @@ void on_gauges(MetricsState& st, const QueueGauges& g) {
   known = std::move(now);
 }
 
+/// This binary's build, in kueue_build_info's labels (go_version holds the C++ toolchain).
+metrics::BuildInfo build_info() {
+  metrics::BuildInfo b;
+  b.git_version = "v" KUEUEPP_VERSION_STRING;
+  b.git_commit = KUEUEPP_GIT_COMMIT;
+  b.build_date = KUEUEPP_BUILD_DATE;
+#if defined(__clang__)
+  b.go_version = "clang " __clang_version__;
+#elif defined(__GNUC__)
+  b.go_version = "gcc " __VERSION__;
+#else
+  b.go_version = "unknown";
+#endif
+  b.compiler = "c++20";
+#if defined(__x86_64__)
+  b.platform = "linux/amd64";
+#elif defined(__aarch64__)
+  b.platform = "linux/arm64";
+#else
+  b.platform = "linux/unknown";
+#endif
+  return b;
+}
+
 std::string summary(const MetricsState& st) {
   json::object o;
   o["clusterQueues"] = st.local_queues.size();
@@ -76,6 +100,9 @@ messages::metrics_actor spawn_metrics(caf::actor_system& system, metrics::KueueM
                                       messages::introspection_actor introspection) {
   return system.spawn([options, introspection](Self self) -> metrics_actor::behavior_type {
     self->state.metrics = std::make_unique<metrics::KueueMetrics>(options);
+    // Kueue always exports kueue_build_info: a scrape is never empty, and dashboards
+    // tell versions apart by it.
+    self->state.metrics->set_build_info(build_info());
     self->send(introspection,
                ActorRegistered{"metrics", "metrics", self->address(), caf::actor_cast<caf::strong_actor_ptr>(self)});
     return {

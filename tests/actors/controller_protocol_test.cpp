@@ -213,6 +213,15 @@ class ControllerProtocolTest : public ::testing::Test {
   snapshot_actor snapshot_;
 };
 
+TEST_F(ControllerProtocolTest, AScrapeBeforeAnyQueueExistsShowsTheBuild) {
+  // As Kueue: kueue_build_info is always there, so /metrics is never empty.
+  start();
+  const std::string text = scrape();
+  EXPECT_NE(text.find("kueue_build_info{build_date="), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(git_version="v0.1.0",go_version=")"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(platform="linux/)"), std::string::npos) << text;
+}
+
 TEST_F(ControllerProtocolTest, AdmitsAndCountsTheAdmissionOnceItsWriteLanded) {
   start();
   cluster("2");
