@@ -15,45 +15,9 @@ if ! command -v kubectl >/dev/null; then
   echo "skipped: needs kubectl"
   exit 77
 fi
-tmp=$(mktemp -d)
-"$bin" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" >"$tmp/log" 2>&1 &
-pid=$!
-cleanup() {
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  echo "--- kueuepp log"
-  tail -30 "$tmp/log"
-  exit 1
-}
-# A cache of its own: discovery is cached per server address, and the port is new each run.
-k() { kubectl --kubeconfig "$tmp/kc" --cache-dir "$tmp/cache" --request-timeout=20s "$@"; }
-# expect WANT COMMAND...: the command succeeds and prints exactly WANT.
-expect() {
-  local want=$1 got
-  shift
-  got=$("$@" 2>&1) || fail "$* failed: $got"
-  [ "$got" = "$want" ] || fail "$*: got '$got', want '$want'"
-}
-# refused WORDS COMMAND...: the command fails and its output contains WORDS.
-refused() {
-  local words=$1 out
-  shift
-  if out=$("$@" 2>&1); then fail "$* succeeded, expected a refusal: $out"; fi
-  grep -qF -- "$words" <<<"$out" || fail "$* was refused without '$words': $out"
-}
+. "$(dirname "$0")/kubectl_lib.sh"
 # count PATTERN TEXT: how many lines of TEXT match the extended regular expression.
 count() { grep -cE -- "$1" <<<"$2" || true; }
-
-for _ in $(seq 100); do
-  [ -s "$tmp/kc" ] && k get ns default >/dev/null 2>&1 && break
-  sleep 0.1
-done
-k get ns default >/dev/null || fail "the API server did not come up"
 
 # The namespace is applied on its own first: a server-side dry run cannot create into a
 # namespace that does not exist (kube-apiserver's NamespaceLifecycle admission refuses it).
@@ -249,12 +213,12 @@ after=$(k get -f "$tmp/app.yaml" -o jsonpath='{..metadata.resourceVersion}')
 [ "$before" = "$after" ] || fail "re-applying wrote: resourceVersions $before -> $after"
 
 # -- kube-apiserver's refusals -------------------------------------------------------------------
-refused 'field is immutable' k patch deploy web -n demo --type=merge -p '{"spec":{"selector":{"matchLabels":{"app":"v2"}},"template":{"metadata":{"labels":{"app":"v2"}}}}}'
-refused '`selector` does not match template `labels`' k patch deploy web -n demo --type=merge -p '{"spec":{"template":{"metadata":{"labels":{"app":"other"}}}}}'
-refused 'cannot change roleRef' k patch rolebinding leases -n demo --type=merge -p '{"roleRef":{"name":"other"}}'
-refused 'may not change once set' k patch svc web -n demo --type=merge -p '{"spec":{"clusterIP":"10.96.0.200","clusterIPs":null}}'
-refused 'minAvailable and maxUnavailable cannot be both set' k patch pdb web -n demo --type=merge -p '{"spec":{"maxUnavailable":1}}'
-refused 'verbs must contain at least one value' k patch clusterrole demo-reader --type=json -p '[{"op":"remove","path":"/rules/0/verbs"}]'
+refused_with 'field is immutable' k patch deploy web -n demo --type=merge -p '{"spec":{"selector":{"matchLabels":{"app":"v2"}},"template":{"metadata":{"labels":{"app":"v2"}}}}}'
+refused_with '`selector` does not match template `labels`' k patch deploy web -n demo --type=merge -p '{"spec":{"template":{"metadata":{"labels":{"app":"other"}}}}}'
+refused_with 'cannot change roleRef' k patch rolebinding leases -n demo --type=merge -p '{"roleRef":{"name":"other"}}'
+refused_with 'may not change once set' k patch svc web -n demo --type=merge -p '{"spec":{"clusterIP":"10.96.0.200","clusterIPs":null}}'
+refused_with 'minAvailable and maxUnavailable cannot be both set' k patch pdb web -n demo --type=merge -p '{"spec":{"maxUnavailable":1}}'
+refused_with 'verbs must contain at least one value' k patch clusterrole demo-reader --type=json -p '[{"op":"remove","path":"/rules/0/verbs"}]'
 # A spec change bumps the Deployment's generation; the strategic merge patch merges
 # containers by name.
 k patch deploy web -n demo -p '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.26"}]}}}}' >/dev/null
@@ -273,7 +237,7 @@ after=$(k get -f "$tmp/ssa.yaml" -o jsonpath='{..metadata.resourceVersion}')
 [ "$before" = "$after" ] || fail "re-applying server-side wrote: resourceVersions $before -> $after"
 # Another manager changing an owned field conflicts.
 sed 's/replicas: 2/replicas: 3/' "$tmp/ssa.yaml" >"$tmp/ssa3.yaml"
-refused 'conflict' k apply --server-side --field-manager=other -f "$tmp/ssa3.yaml"
+refused_with 'conflict' k apply --server-side --field-manager=other -f "$tmp/ssa3.yaml"
 
 # -- delete --------------------------------------------------------------------------------------
 out=$(k delete -f "$tmp/app.yaml" 2>&1) || fail "kubectl delete: $out"

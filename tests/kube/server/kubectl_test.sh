@@ -15,52 +15,7 @@ if [ ! -d "$shared/kueue-crds" ] || [ ! -d "$shared/kueue-examples" ] || ! comma
   exit 77
 fi
 examples=$shared/kueue-examples
-tmp=$(mktemp -d)
-"$bin" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" >"$tmp/log" 2>&1 &
-pid=$!
-background=()
-cleanup() {
-  for p in "${background[@]}"; do kill "$p" 2>/dev/null || true; done
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  echo "--- kueuepp log"
-  tail -30 "$tmp/log"
-  exit 1
-}
-# A cache of its own: discovery is cached per server address, and the port is new each run.
-k() { kubectl --kubeconfig "$tmp/kc" --cache-dir "$tmp/cache" --request-timeout=20s "$@"; }
-# expect WANT COMMAND...: the command succeeds and prints exactly WANT.
-expect() {
-  local want=$1 got
-  shift
-  got=$("$@" 2>&1) || fail "$* failed: $got"
-  [ "$got" = "$want" ] || fail "$*: got '$got', want '$want'"
-}
-# refused COMMAND...: the command fails (the server refused it).
-refused() {
-  local out
-  if out=$("$@" 2>&1); then fail "$* succeeded, expected a refusal: $out"; fi
-}
-# eventually SECONDS COMMAND...: polls the command until it succeeds.
-eventually() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@" >/dev/null 2>&1; do
-    [ "$SECONDS" -lt "$deadline" ] || fail "timed out waiting for: $*"
-    sleep 0.1
-  done
-}
-
-for _ in $(seq 100); do
-  [ -s "$tmp/kc" ] && k get ns default >/dev/null 2>&1 && break
-  sleep 0.1
-done
-k get ns default >/dev/null || fail "the API server did not come up"
+. "$(dirname "$0")/kubectl_lib.sh"
 
 # -- Kueue's CRDs -------------------------------------------------------------------------
 # One apply for all but the Workload CRD, which is 1.4 MB of YAML: client-side apply's
