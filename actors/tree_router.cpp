@@ -63,11 +63,13 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, O
   Table& t = table(kind);
   if (deleted) {
     t.erase(key);
+    track_routing(kind, key);
     return false;
   }
   auto model = decode(kind, object->json());
   Entry& e = t[key];
   e.json = object;
+  track_routing(kind, key);
   if (!model) {
     // Keep the JSON (for introspection) but nothing the engine could misread.
     e.model.reset();
@@ -117,17 +119,19 @@ std::optional<std::string> TreeRouter::tree_of_workload(const std::string& key) 
 
 std::size_t TreeRouter::object_count(ObjectKind kind) const { return table(kind).size(); }
 
-std::size_t TreeRouter::unrouted_workloads() const {
-  return table(ObjectKind::Workload).size() - placed_[index(ObjectKind::Workload)].size();
-}
+std::size_t TreeRouter::unrouted_workloads() const { return unrouted_.size(); }
 
-std::vector<std::string> TreeRouter::unrouted_workload_keys() const {
-  std::vector<std::string> keys;
-  const auto& placed = placed_[index(ObjectKind::Workload)];
-  for (const auto& [key, entry] : table(ObjectKind::Workload)) {
-    if (placed.find(key) == placed.end()) keys.push_back(key);
+std::vector<std::string> TreeRouter::unrouted_workload_keys() const { return {unrouted_.begin(), unrouted_.end()}; }
+
+void TreeRouter::track_routing(ObjectKind kind, const std::string& key) {
+  if (kind != ObjectKind::Workload) return;
+  const bool stored = table(kind).count(key) != 0;
+  const bool placed = placed_[index(kind)].count(key) != 0;
+  if (stored && !placed) {
+    unrouted_.insert(key);
+  } else {
+    unrouted_.erase(key);
   }
-  return keys;
 }
 
 std::optional<TreeRouter::Blocker> TreeRouter::why_unrouted(const std::string& key) const {
@@ -200,11 +204,11 @@ void TreeRouter::place(ObjectKind kind, const std::string& key, Output& out, boo
     placed.erase(current);
     current = placed.end();
   }
-  if (!desired) return;
-  if (current == placed.end() || content_changed) {
+  if (desired && (current == placed.end() || content_changed)) {
     send(*desired, kind, key, false, out);
     placed[key] = *desired;
   }
+  track_routing(kind, key);
 }
 
 void TreeRouter::seed_tree(const std::string& tree, Output& out) {
@@ -301,7 +305,10 @@ void TreeRouter::on_relisted(const messages::ObjectsRelisted& event, Output& out
   for (const auto& [key, entry] : t) {
     if (fresh.count(key) == 0) gone.push_back(key);
   }
-  for (const auto& key : gone) t.erase(key);
+  for (const auto& key : gone) {
+    t.erase(key);
+    track_routing(event.kind, key);
+  }
   for (const auto& object : *event.items) store(event.kind, object, false, out);
 
   if (is_global(event.kind)) {

@@ -104,6 +104,12 @@ class TreeRouter {
   /// Where each tree-scoped object currently lives, per kind.
   std::map<std::string, std::string, std::less<>> placed_[kKinds];
   std::set<std::string> trees_;
+  /// Workloads stored but placed in no tree, kept as they change: the snapshot actor
+  /// asks for them after every queue event, and a scan of every workload there cost a
+  /// third of the controller's CPU on a deep queue.
+  std::set<std::string, std::less<>> unrouted_;
+  /// Brings unrouted_ up to date for one object after its table entry or placement changed.
+  void track_routing(messages::ObjectKind kind, const std::string& key);
 };
 
 }  // namespace kueuepp::actors

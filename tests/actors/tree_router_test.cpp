@@ -90,6 +90,36 @@ TEST(TreeRouter, WorkloadsFollowTheirLocalQueueAndWaitForIt) {
   EXPECT_EQ(r.tree_of_workload("ns/w"), "cq/a");
 }
 
+TEST(TreeRouter, TheUnroutedWorkloadsFollowEveryChangeOfTheirQueuesAndThemselves) {
+  // Kept incrementally (the snapshot actor asks after every queue event): each step
+  // that routes or un-routes a workload must show in the set.
+  using Keys = std::vector<std::string>;
+  TreeRouter r;
+  change(r, ObjectKind::Workload, workload("w1", "lq"));
+  change(r, ObjectKind::Workload, workload("w2", "other"));
+  EXPECT_EQ(r.unrouted_workload_keys(), (Keys{"ns/w1", "ns/w2"}));
+  change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  EXPECT_EQ(r.unrouted_workloads(), 2u);  // its ClusterQueue does not exist yet
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
+  EXPECT_EQ(r.unrouted_workload_keys(), (Keys{"ns/w2"}));
+  change(r, ObjectKind::LocalQueue, local_queue("lq", "a"), /*deleted=*/true);
+  EXPECT_EQ(r.unrouted_workload_keys(), (Keys{"ns/w1", "ns/w2"}));
+  change(r, ObjectKind::Workload, workload("w1", "lq"), /*deleted=*/true);
+  EXPECT_EQ(r.unrouted_workload_keys(), (Keys{"ns/w2"}));
+  // An undecodable version keeps the workload known but routed nowhere.
+  change(r, ObjectKind::LocalQueue, local_queue("other", "a"));
+  EXPECT_TRUE(r.unrouted_workload_keys().empty());
+  change(r, ObjectKind::Workload,
+         object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"w2","namespace":"ns"},"spec":{"podSets":"nope"}})"));
+  EXPECT_EQ(r.unrouted_workload_keys(), (Keys{"ns/w2"}));
+  // A relist without it forgets it.
+  TreeRouter::Output out;
+  auto items = std::make_shared<std::vector<ObjectPtr>>();
+  r.on_relisted(messages::ObjectsRelisted{ObjectKind::Workload, items}, out);
+  EXPECT_TRUE(r.unrouted_workload_keys().empty());
+  EXPECT_EQ(r.unrouted_workloads(), 0u);
+}
+
 TEST(TreeRouter, AQueueChangingCohortMovesWithEverythingItHolds) {
   TreeRouter r;
   change(r, ObjectKind::ClusterQueue, cluster_queue("a", "x"));
