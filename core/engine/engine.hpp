@@ -79,6 +79,10 @@ struct CycleSummary {
   std::size_t admitted = 0;
   std::size_t preempted = 0;
   bool changed = false;  ///< anything happened that makes the next cycle differ
+  /// A head left with flavors still to try (flavor fungibility): the next cycle resumes
+  /// its scan, so it may differ even when nothing changed. Without this and `changed`, a
+  /// next cycle at the same time would repeat this one exactly.
+  bool untried_flavors = false;
 };
 
 class Engine {

@@ -135,6 +135,7 @@ CycleSummary Engine::run_cycle(Time now) {
     total.admitted += s.admitted;
     total.preempted += s.preempted;
     total.changed = total.changed || s.changed;
+    total.untried_flavors = total.untried_flavors || s.untried_flavors;
   }
   return total;
 }
@@ -309,6 +310,7 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
 
   for (auto& e : entries) {
     if (e.status == Entry::Status::Assumed) continue;
+    if (workloads_[static_cast<std::size_t>(e.wl)]->scan) summary.untried_flavors = true;
     requeue(e);
     if (cqs_[static_cast<std::size_t>(e.cq)].queue.is_parked(workloads_[static_cast<std::size_t>(e.wl)]->slot)) {
       summary.changed = true;
