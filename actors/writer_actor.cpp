@@ -162,12 +162,24 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
             auto key = coalesce_key(p->request);
             auto it = st.waiting_by_key.find(key);
             if (it != st.waiting_by_key.end()) {
+              Pending& older = *it->second;
               WriteOutcome superseded;
               superseded.superseded = true;
               superseded.message = "superseded by a newer write of the same object";
-              it->second->cancelled = true;
-              it->second->promise.deliver(superseded);
+              older.promise.deliver(superseded);
               ++st.coalesced;
+              if (older.request.urgent == p->request.urgent) {
+                // The newer write takes the older one's place in its lane: nothing is
+                // added, so a status rewritten a thousand times while the budget is short
+                // holds one entry and one body, and keeps its turn.
+                older.request = std::move(p->request);
+                older.promise = std::move(p->promise);
+                auto promise = older.promise;
+                pump(self);
+                return promise;
+              }
+              older.cancelled = true;
+              older.request.body.reset();  // skipped when its turn comes; hold nothing till then
             }
             st.waiting_by_key[key] = p;
           }

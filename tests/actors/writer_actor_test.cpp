@@ -144,6 +144,19 @@ TEST_F(WriterActorTest, AWaitingStatusRewriteIsReplacedByTheNewerOne) {
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "ClusterQueue/cq ok"), 1);
 }
 
+TEST_F(WriterActorTest, ARewrittenStatusKeepsItsPlaceInItsLane) {
+  send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
+  send(write(ObjectKind::Workload, "a"));
+  send(write(ObjectKind::Workload, "b"));
+  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Workload, "a"));
+  drain();
+  // "a" was rewritten while it waited, not sent after "b": the newest body went out in
+  // the place of the first, once.
+  EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Workload/a", "Workload/b"}));
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded"), 5);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 1);
+}
+
 TEST_F(WriterActorTest, EveryRequestIsAnsweredOnceInEveryLane) {
   const ObjectKind kinds[] = {ObjectKind::Workload, ObjectKind::Job, ObjectKind::Event, ObjectKind::ClusterQueue,
                               ObjectKind::LocalQueue};
