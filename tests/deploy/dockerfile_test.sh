@@ -24,6 +24,15 @@ froms=$(grep -E '^FROM ' "$dockerfile")
 [ "$(wc -l <<<"$froms")" -eq 2 ] || fail "expected two stages, got: $froms"
 grep -Eq '^FROM debian:bookworm AS ' <<<"$froms" || fail "the build stage is not debian:bookworm: $froms"
 [ "$(tail -n 1 <<<"$froms")" = "FROM debian:bookworm-slim" ] || fail "the runtime stage is not debian:bookworm-slim"
+# Both builders leave out build trees and .git: BuildKit reads deploy/Dockerfile.dockerignore,
+# the classic builder only the root .dockerignore, which must say the same.
+cmp -s "$src/.dockerignore" "$src/deploy/Dockerfile.dockerignore" \
+  || fail ".dockerignore and deploy/Dockerfile.dockerignore differ (the classic builder reads only .dockerignore)"
+# The build stage configures a fresh build/ all the same: a context sent without the ignore
+# files brings the host's build/, and CMake refuses its cache (another source directory).
+build_stage=$(awk '/^FROM /{stage++} stage == 1' "$dockerfile" | sed -e ':a' -e '/\\$/N; s/\\\n//; ta')
+grep -Eq 'rm -rf build +&& +scripts/build\.sh' <<<"$build_stage" \
+  || fail "the build stage does not remove build/ before scripts/build.sh"
 if [ -r /etc/os-release ] && ! grep -q 'VERSION_CODENAME=bookworm' /etc/os-release; then
   echo "skipped: this machine is not Debian 12, its packages need not be the image's"
   exit 77
