@@ -18,7 +18,9 @@ bool PendingQueue::is_parked(const QueueSlot& slot) const {
       return true;
     case QueueSlot::Where::Queued:
       if (&slot == sticky_) return hash_parked(slot);
-      return (slot.parked && slot.parked_epoch == epoch_) || (!slot.parked && hash_parked(slot));
+      // A slot parked individually in an earlier epoch is active again (the flush was
+      // lazy) and, like any active entry, goes with its class when the class is parked.
+      return (slot.parked && slot.parked_epoch == epoch_) || hash_parked(slot);
     default:
       return false;
   }

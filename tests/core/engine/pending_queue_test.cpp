@@ -133,6 +133,25 @@ TEST(PendingQueue, EquivalentWorkloadsAreParkedTogether) {
   EXPECT_EQ(f.pop(), 3);
 }
 
+TEST(PendingQueue, WorkloadsParkedBeforeAFlushGoWithTheirClassAfterIt) {
+  // Parked one by one, then flushed (lazily: they still carry their old park); when the
+  // class is found not to fit again, all of them wait, not one per cycle. Before this
+  // held, the perf baseline popped thousands of such workloads one cycle at a time.
+  Fixture f;
+  for (int wl = 0; wl < 4; ++wl) f.push(wl, 0, wl + 1, 42);
+  for (int wl = 0; wl < 4; ++wl) {
+    ASSERT_EQ(f.pop(), wl);
+    f.requeue(wl, RequeueReason::Generic);  // parked alone, its class not
+    ASSERT_TRUE(f.parked(wl));
+  }
+  EXPECT_EQ(f.pop(), -1);
+  f.q.flush([](int) { return true; });
+  ASSERT_EQ(f.pop(), 0);
+  f.requeue(0, RequeueReason::PreemptionNoCandidates);  // the class does not fit
+  for (int wl = 1; wl < 4; ++wl) EXPECT_TRUE(f.parked(wl)) << wl;
+  EXPECT_EQ(f.pop(), -1);
+}
+
 TEST(PendingQueue, AnImmediateRequeueStaysActiveDespiteAParkedClass) {
   Fixture f;
   f.push(0, 0, 1, 42);
