@@ -20,8 +20,11 @@ json::value to_boost(simdjson::dom::element element) {
       return out;
     }
     case element_type::OBJECT: {
-      json::object out;
       const simdjson::dom::object object = element.get_object().value_unsafe();
+      // Sized once: growing by insertion rehashes into tables up to twice the size
+      // needed, and the watch caches keep every decoded object for its lifetime (this
+      // was most of the controller's heap).
+      json::object out(object.size());
       for (simdjson::dom::key_value_pair field : object) {
         out[field.key] = to_boost(field.value);  // duplicate keys: the last wins, like Go
       }
