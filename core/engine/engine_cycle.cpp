@@ -564,8 +564,42 @@ void Engine::requeue(Entry& e) {
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }
   rec.slot.key = queue_key(rec);
-  rec.slot.hash = rec.hash;
+  cq.queue.set_class(rec.slot, rec.hash);
   cq.queue.requeue(rec.slot, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
+  if (e.requeue_reason == RequeueReason::NoFit || e.requeue_reason == RequeueReason::PreemptionNoCandidates) {
+    explain_class(cq, rec);
+  }
+}
+
+void Engine::explain_class(const ClusterQueueState& cq, const WorkloadRecord& evaluated) {
+  // The rest of the class waits without an evaluation of its own (Kueue's equivalence
+  // hashing); each says why, with the words of the one evaluated, so that "why is my
+  // job pending" has an answer for every member. Written only when it changes.
+  cq.queue.for_each_parked_in_class(evaluated.slot.hash, [&](const QueueSlot& s) {
+    if (&s == &evaluated.slot) return true;
+    WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
+    if (member.pending == evaluated.pending) return true;
+    member.pending = evaluated.pending;
+    PendingStatus text = render(member.pending, member);
+    outbox_.pending.push_back({member.key, std::move(text.reason), std::move(text.message)});
+    return true;
+  });
+}
+
+void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec) {
+  // A workload that joins a class parked earlier waits with it: it takes the class's
+  // explanation from a member that has one.
+  cq.queue.for_each_parked_in_class(rec.slot.hash, [&](const QueueSlot& s) {
+    if (&s == &rec.slot) return true;
+    const WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
+    if (member.pending.reason.empty()) return true;
+    if (!(member.pending == rec.pending)) {
+      rec.pending = member.pending;
+      PendingStatus text = render(rec.pending, rec);
+      outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
+    }
+    return false;
+  });
 }
 
 std::string Engine::cq_path(int cq) const {

@@ -252,6 +252,9 @@ void Engine::enqueue(WorkloadRecord& rec, bool may_have_become_admissible) {
     return;
   }
   queue.push_or_update(rec.slot, queue_key(rec), rec.hash, may_have_become_admissible, backoff_expired(rec));
+  if (rec.pending.reason.empty() && queue.is_parked(rec.slot)) {
+    adopt_class_explanation(cqs_[static_cast<std::size_t>(rec.cq)], rec);
+  }
 }
 
 void Engine::reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at) {

@@ -77,8 +77,25 @@ void PendingQueue::erase(QueueSlot& slot) {
   slot.where = QueueSlot::Where::None;
 }
 
+void PendingQueue::join_class(QueueSlot& slot, std::uint64_t hash) {
+  if (slot.where != QueueSlot::Where::None) {
+    if (slot.hash == hash) return;
+    leave_class(slot);
+  }
+  if (hash != 0) classes_[hash].insert(&slot);
+}
+
+void PendingQueue::leave_class(QueueSlot& slot) {
+  if (slot.hash == 0) return;
+  auto it = classes_.find(slot.hash);
+  if (it == classes_.end()) return;
+  it->second.erase(&slot);
+  if (it->second.empty()) classes_.erase(it);
+}
+
 void PendingQueue::push_or_update(QueueSlot& slot, const QueueOrderKey& key, std::uint64_t hash,
                                   bool may_have_become_admissible, bool backoff_expired) {
+  join_class(slot, hash);
   if (slot.where == QueueSlot::Where::Inflight) {
     // The scheduler is processing it; its requeue places the latest version.
     slot.key = key;
@@ -187,6 +204,7 @@ bool PendingQueue::requeue(QueueSlot& slot, RequeueReason reason, bool backoff_e
 }
 
 void PendingQueue::remove(QueueSlot& slot) {
+  if (slot.where != QueueSlot::Where::None) leave_class(slot);
   erase(slot);
   if (preemptor_ == &slot) {
     preemptor_ = nullptr;

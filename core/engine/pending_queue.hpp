@@ -85,6 +85,7 @@ class PendingQueue {
     epoch_ = other.epoch_;
     seq_ = other.seq_;
     hash_parked_seq_ = std::move(other.hash_parked_seq_);
+    classes_ = std::move(other.classes_);
     pop_cycle_ = other.pop_cycle_;
     flush_pop_cycle_ = other.flush_pop_cycle_;
     other.cursor_ = other.ordered_.end();
@@ -100,6 +101,12 @@ class PendingQueue {
   /// parked. `backoff_expired` is false while a requeue backoff holds it.
   void push_or_update(QueueSlot& slot, const QueueOrderKey& key, std::uint64_t hash,
                       bool may_have_become_admissible, bool backoff_expired);
+
+  /// A workload's class changed while the scheduler held it (in flight).
+  void set_class(QueueSlot& slot, std::uint64_t hash) {
+    join_class(slot, hash);
+    slot.hash = hash;
+  }
 
   /// Pops the head (the sticky preemptor first), marking it in flight; nullptr if none.
   QueueSlot* pop();
@@ -118,6 +125,12 @@ class PendingQueue {
   void remove(QueueSlot& slot);
 
   bool is_parked(const QueueSlot& slot) const;
+  /// Calls `f(slot)` for every workload of equivalence class `hash` that waits parked
+  /// with its class (not held, not in flight) until `f` returns false. The engine gives
+  /// them the explanation the class was parked with: they are never evaluated on their
+  /// own while it holds.
+  template <class F>
+  void for_each_parked_in_class(std::uint64_t hash, F f) const;
   bool is_preemptor(const QueueSlot& slot) const { return preemptor_ == &slot; }
   std::size_t size() const { return ordered_.size() + held_.size() + inflight_ + (sticky_ ? 1 : 0); }
   /// Counts by state (O(size): for status and metrics, not the hot path).
@@ -140,6 +153,8 @@ class PendingQueue {
   void erase(QueueSlot& slot);
   void bulk_park(std::uint64_t hash);
   bool hash_parked(const QueueSlot& slot) const;
+  void join_class(QueueSlot& slot, std::uint64_t hash);
+  void leave_class(QueueSlot& slot);
 
   QueueingStrategy strategy_;
   Set ordered_;
@@ -152,9 +167,21 @@ class PendingQueue {
   std::int64_t epoch_ = 0;
   std::uint64_t seq_ = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> hash_parked_seq_;  ///< class -> when parked (this epoch)
+  /// Every workload in the queue (in flight included) by equivalence class.
+  std::unordered_map<std::uint64_t, std::unordered_set<QueueSlot*>> classes_;
   std::int64_t pop_cycle_ = 0;
   std::int64_t flush_pop_cycle_ = -1;
 };
+
+template <class F>
+void PendingQueue::for_each_parked_in_class(std::uint64_t hash, F f) const {
+  if (hash == 0) return;
+  auto it = classes_.find(hash);
+  if (it == classes_.end()) return;
+  for (QueueSlot* s : it->second) {
+    if (s->where == QueueSlot::Where::Queued && is_parked(*s) && !f(*s)) return;
+  }
+}
 
 template <class Eligible>
 void PendingQueue::flush(Eligible eligible) {
