@@ -18,18 +18,21 @@ enum class FungibilityPreference { BorrowingOverPreemption, PreemptionOverBorrow
 struct BorrowWithinCohort {
   bool lower_priority = false;  ///< policy LowerPriority (else Never)
   std::optional<std::int32_t> max_priority_threshold;
+  bool operator==(const BorrowWithinCohort&) const = default;
 };
 
 struct ClusterQueuePreemption {
   PreemptionPolicy within_cluster_queue = PreemptionPolicy::Never;
   PreemptionPolicy reclaim_within_cohort = PreemptionPolicy::Never;
   std::optional<BorrowWithinCohort> borrow_within_cohort;
+  bool operator==(const ClusterQueuePreemption&) const = default;
 };
 
 struct FlavorFungibility {
   FungibilityPolicy when_can_borrow = FungibilityPolicy::MayStopSearch;
   FungibilityPolicy when_can_preempt = FungibilityPolicy::TryNextFlavor;
   std::optional<FungibilityPreference> preference;
+  bool operator==(const FlavorFungibility&) const = default;
 };
 
 /// kueue.x-k8s.io ClusterQueue spec.
@@ -49,10 +52,12 @@ struct ClusterQueue {
   struct AdmissionCheckRef {
     std::string name;
     std::vector<std::string> on_flavors;
+    bool operator==(const AdmissionCheckRef&) const = default;
   };
   std::vector<AdmissionCheckRef> admission_checks;
   /// True when the ClusterQueue is being deleted (deletionTimestamp set).
   bool terminating = false;
+  bool operator==(const ClusterQueue&) const = default;
 };
 
 /// kueue.x-k8s.io Cohort spec: a node of the cohort tree with its own quota.
@@ -70,6 +75,7 @@ struct LocalQueue {
   std::string cluster_queue;
   StopPolicy stop_policy = StopPolicy::None;
   double fair_weight = 1.0;
+  bool operator==(const LocalQueue&) const = default;
 };
 
 /// kueue.x-k8s.io AdmissionCheck (the parts admission depends on).

@@ -15,6 +15,7 @@ struct LabelSelectorRequirement {
   std::string key;
   Op op = Op::In;
   std::vector<std::string> values;
+  bool operator==(const LabelSelectorRequirement&) const = default;
 };
 
 /// An empty selector matches everything. (A ClusterQueue without a namespaceSelector is
@@ -24,6 +25,7 @@ struct LabelSelector {
   std::vector<LabelSelectorRequirement> match_expressions;
 
   bool matches(const Labels& labels) const;
+  bool operator==(const LabelSelector&) const = default;
 };
 
 }  // namespace kueuepp::core

@@ -76,5 +76,47 @@ TEST(EngineReapply, ReappliedWorkloadsKeepOneRecordAndQuotaHolds) {
   EXPECT_EQ(distinct.size(), order.size());
 }
 
+TEST(EngineReapply, AnUnchangedQueueAppliedAgainReEvaluatesItsTreeAndAChangedOneTakesEffect) {
+  // Our own ClusterQueue and LocalQueue status writes come back as unchanged specs: the
+  // engine keeps its topology but, as on any queue event, looks at the parked workloads
+  // again; a changed spec (more quota) takes effect.
+  Engine e;
+  setup(e);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(e.apply(job(i)));
+  for (int c = 0; c < 4; ++c) e.run_cycle(time_from_seconds(2000 + c));
+  auto view = e.cluster_queue("cluster-queue");
+  ASSERT_TRUE(view);
+  ASSERT_EQ(view->reserving, 3u);
+  EXPECT_EQ(e.run_cycle(time_from_seconds(2010)).heads, 0u) << "the fourth stays parked";
+
+  ClusterQueue cq;
+  cq.name = "cluster-queue";
+  cq.namespace_selector = LabelSelector{};
+  ResourceGroup rg;
+  rg.covered_resources = {"cpu"};
+  FlavorQuotas fq;
+  fq.name = "default-flavor";
+  ResourceQuota q;
+  q.name = "cpu";
+  q.nominal = Quantity::from_units(9);
+  fq.resources.push_back(q);
+  rg.flavors.push_back(fq);
+  cq.resource_groups.push_back(rg);
+  e.apply(cq);
+  CycleSummary again = e.run_cycle(time_from_seconds(2011));
+  EXPECT_EQ(again.heads, 1u);
+  EXPECT_EQ(again.admitted, 0u);
+  EXPECT_EQ(e.run_cycle(time_from_seconds(2012)).heads, 0u);
+
+  e.apply(LocalQueue{"default", "user-queue", "cluster-queue", StopPolicy::None, 1.0});
+  EXPECT_EQ(e.run_cycle(time_from_seconds(2013)).heads, 1u);
+
+  cq.resource_groups[0].flavors[0].resources[0].nominal = Quantity::from_units(12);
+  e.apply(cq);
+  EXPECT_EQ(e.run_cycle(time_from_seconds(2014)).admitted, 1u);
+  view = e.cluster_queue("cluster-queue");
+  EXPECT_EQ(view->reserving, 4u);
+}
+
 }  // namespace
 }  // namespace kueuepp::core
