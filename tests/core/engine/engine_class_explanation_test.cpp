@@ -7,46 +7,22 @@
 #include <set>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/test_objects.hpp"
 
 namespace kueuepp::core {
 namespace {
 
+using testing::cpu_cluster_queue;
+using testing::cpu_quota;
+
 void setup(Engine& e) {
   e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
-  ClusterQueue cq;
-  cq.name = "cq";
-  cq.namespace_selector = LabelSelector{};
-  ResourceGroup rg;
-  rg.covered_resources = {"cpu"};
-  FlavorQuotas fq;
-  fq.name = "default-flavor";
-  ResourceQuota q;
-  q.name = "cpu";
-  q.nominal = Quantity::from_units(4);
-  fq.resources.push_back(q);
-  rg.flavors.push_back(fq);
-  cq.resource_groups.push_back(rg);
-  e.apply(cq);
+  e.apply(cpu_cluster_queue("cq", {cpu_quota("default-flavor", 4)}));
   e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
-  Namespace ns;
-  ns.name = "default";
-  e.apply(ns);
+  e.apply(testing::default_namespace());
 }
 
-Workload job(const std::string& name, int created) {
-  Workload wl;
-  wl.ns = "default";
-  wl.name = name;
-  wl.uid = "uid-" + name;
-  wl.creation = time_from_seconds(created);
-  wl.queue_name = "lq";
-  PodSet ps;
-  ps.name = "main";
-  ps.count = 1;
-  ps.per_pod_requests["cpu"] = Quantity::from_units(4);
-  wl.pod_sets.push_back(ps);
-  return wl;
-}
+Workload job(const std::string& name, int created) { return testing::cpu_workload(name, 4, 0, created, "lq"); }
 
 std::set<std::string> explained(const Decisions& d, const std::string& reason) {
   std::set<std::string> out;

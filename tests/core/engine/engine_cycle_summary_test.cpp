@@ -5,58 +5,34 @@
 #include <gtest/gtest.h>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/test_objects.hpp"
 
 namespace kueuepp::core {
 namespace {
 
 const Time kNow = time_from_seconds(5000);
 
-FlavorQuotas cpu_quota(const std::string& flavor, int units) {
-  FlavorQuotas fq;
-  fq.name = flavor;
-  ResourceQuota q;
-  q.name = "cpu";
-  q.nominal = Quantity::from_units(units);
-  fq.resources.push_back(q);
-  return fq;
-}
+using testing::cpu_cluster_queue;
+using testing::cpu_quota;
 
 /// One ClusterQueue "cq" over the given flavors (4 CPU each), preempting lower
 /// priorities within itself, with LocalQueue default/lq.
 void setup(Engine& e, const std::vector<std::string>& flavors, FungibilityPolicy when_can_preempt) {
-  ResourceGroup rg;
-  rg.covered_resources = {"cpu"};
+  std::vector<FlavorQuotas> quotas;
   for (const auto& f : flavors) {
     e.apply(ResourceFlavor{f, {}, {}, {}, {}});
-    rg.flavors.push_back(cpu_quota(f, 4));
+    quotas.push_back(cpu_quota(f, 4));
   }
-  ClusterQueue cq;
-  cq.name = "cq";
-  cq.namespace_selector = LabelSelector{};
-  cq.resource_groups.push_back(rg);
+  ClusterQueue cq = cpu_cluster_queue("cq", quotas);
   cq.preemption.within_cluster_queue = PreemptionPolicy::LowerPriority;
   cq.flavor_fungibility.when_can_preempt = when_can_preempt;
   e.apply(cq);
   e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
-  Namespace ns;
-  ns.name = "default";
-  e.apply(ns);
+  e.apply(testing::default_namespace());
 }
 
 Workload workload(const std::string& name, int cpu, std::int32_t priority, int created) {
-  Workload wl;
-  wl.ns = "default";
-  wl.name = name;
-  wl.uid = "uid-" + name;
-  wl.creation = time_from_seconds(created);
-  wl.queue_name = "lq";
-  wl.priority = priority;
-  PodSet ps;
-  ps.name = "main";
-  ps.count = 1;
-  ps.per_pod_requests["cpu"] = Quantity::from_units(cpu);
-  wl.pod_sets.push_back(ps);
-  return wl;
+  return testing::cpu_workload(name, cpu, priority, created, "lq");
 }
 
 TEST(EngineCycleSummary, AHeadWaitingForItsPreemptionsRepeatsTheCycleExactly) {
@@ -101,22 +77,14 @@ TEST(EngineCycleSummary, AHeadWithFlavorsLeftToTrySaysSoAndTheNextCycleTriesThem
   Engine e;
   for (const char* f : {"f1", "f2"}) e.apply(ResourceFlavor{f, {}, {}, {}, {}});
   auto queue = [&](const std::string& name, int f1_units) {
-    ResourceGroup rg;
-    rg.covered_resources = {"cpu"};
-    rg.flavors = {cpu_quota("f1", f1_units), cpu_quota("f2", 4)};
-    ClusterQueue cq;
-    cq.name = name;
+    ClusterQueue cq = cpu_cluster_queue(name, {cpu_quota("f1", f1_units), cpu_quota("f2", 4)});
     cq.cohort = "co";
-    cq.namespace_selector = LabelSelector{};
-    cq.resource_groups.push_back(rg);
     e.apply(cq);
     e.apply(LocalQueue{"default", "lq-" + name, name, StopPolicy::None, 1.0});
   };
   queue("a", 4);
   queue("b", 0);
-  Namespace ns;
-  ns.name = "default";
-  e.apply(ns);
+  e.apply(testing::default_namespace());
   Workload a = workload("wa", 4, 0, 100);
   a.queue_name = "lq-a";
   Workload b = workload("wb", 4, 0, 100);

@@ -7,26 +7,18 @@
 #include <set>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/test_objects.hpp"
 
 namespace kueuepp::core {
 namespace {
 
+ClusterQueue cluster_queue(int cpu_units) {
+  return testing::cpu_cluster_queue("cluster-queue", {testing::cpu_quota("default-flavor", cpu_units)});
+}
+
 void setup(Engine& e) {
   e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
-  ClusterQueue cq;
-  cq.name = "cluster-queue";
-  cq.namespace_selector = LabelSelector{};  // {}: every namespace
-  ResourceGroup rg;
-  rg.covered_resources = {"cpu"};
-  FlavorQuotas fq;
-  fq.name = "default-flavor";
-  ResourceQuota q;
-  q.name = "cpu";
-  q.nominal = Quantity::from_units(9);
-  fq.resources.push_back(q);
-  rg.flavors.push_back(fq);
-  cq.resource_groups.push_back(rg);
-  e.apply(cq);
+  e.apply(cluster_queue(9));
   LocalQueue lq;
   lq.ns = "default";
   lq.name = "user-queue";
@@ -89,19 +81,7 @@ TEST(EngineReapply, AnUnchangedQueueAppliedAgainReEvaluatesItsTreeAndAChangedOne
   ASSERT_EQ(view->reserving, 3u);
   EXPECT_EQ(e.run_cycle(time_from_seconds(2010)).heads, 0u) << "the fourth stays parked";
 
-  ClusterQueue cq;
-  cq.name = "cluster-queue";
-  cq.namespace_selector = LabelSelector{};
-  ResourceGroup rg;
-  rg.covered_resources = {"cpu"};
-  FlavorQuotas fq;
-  fq.name = "default-flavor";
-  ResourceQuota q;
-  q.name = "cpu";
-  q.nominal = Quantity::from_units(9);
-  fq.resources.push_back(q);
-  rg.flavors.push_back(fq);
-  cq.resource_groups.push_back(rg);
+  ClusterQueue cq = cluster_queue(9);
   e.apply(cq);
   CycleSummary again = e.run_cycle(time_from_seconds(2011));
   EXPECT_EQ(again.heads, 1u);
@@ -111,8 +91,7 @@ TEST(EngineReapply, AnUnchangedQueueAppliedAgainReEvaluatesItsTreeAndAChangedOne
   e.apply(LocalQueue{"default", "user-queue", "cluster-queue", StopPolicy::None, 1.0});
   EXPECT_EQ(e.run_cycle(time_from_seconds(2013)).heads, 1u);
 
-  cq.resource_groups[0].flavors[0].resources[0].nominal = Quantity::from_units(12);
-  e.apply(cq);
+  e.apply(cluster_queue(12));
   EXPECT_EQ(e.run_cycle(time_from_seconds(2014)).admitted, 1u);
   view = e.cluster_queue("cluster-queue");
   EXPECT_EQ(view->reserving, 4u);

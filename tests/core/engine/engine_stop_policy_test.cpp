@@ -8,24 +8,13 @@
 #include <algorithm>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/test_objects.hpp"
 
 namespace kueuepp::core {
 namespace {
 
 ClusterQueue queue(StopPolicy stop) {
-  ClusterQueue cq;
-  cq.name = "cq";
-  cq.namespace_selector = LabelSelector{};
-  ResourceGroup rg;
-  rg.covered_resources = {"cpu"};
-  FlavorQuotas fq;
-  fq.name = "default";
-  ResourceQuota q;
-  q.name = "cpu";
-  q.nominal = Quantity::from_units(4);
-  fq.resources.push_back(q);
-  rg.flavors.push_back(fq);
-  cq.resource_groups.push_back(rg);
+  ClusterQueue cq = testing::cpu_cluster_queue("cq", {testing::cpu_quota("default", 4)});
   cq.stop_policy = stop;
   return cq;
 }

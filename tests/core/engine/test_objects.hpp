@@ -1,0 +1,63 @@
+#pragma once
+
+// Builders for the engine tests: the queue and workload shapes most tests need (one
+// resource, cpu), so that each test states only what it is about.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/engine/engine.hpp"
+
+namespace kueuepp::core::testing {
+
+/// A flavor's quota of `units` CPUs.
+inline FlavorQuotas cpu_quota(const std::string& flavor, int units) {
+  FlavorQuotas fq;
+  fq.name = flavor;
+  ResourceQuota q;
+  q.name = "cpu";
+  q.nominal = Quantity::from_units(units);
+  fq.resources.push_back(q);
+  return fq;
+}
+
+/// ClusterQueue `name` open to every namespace, one resource group covering cpu with
+/// the given flavor quotas, in that order.
+inline ClusterQueue cpu_cluster_queue(const std::string& name, std::vector<FlavorQuotas> flavors) {
+  ClusterQueue cq;
+  cq.name = name;
+  cq.namespace_selector = LabelSelector{};
+  ResourceGroup rg;
+  rg.covered_resources = {"cpu"};
+  rg.flavors = std::move(flavors);
+  cq.resource_groups.push_back(std::move(rg));
+  return cq;
+}
+
+/// Workload default/`name` in LocalQueue `queue`: one pod asking for `cpu` CPUs.
+inline Workload cpu_workload(const std::string& name, int cpu, std::int32_t priority, int created_seconds,
+                             const std::string& queue) {
+  Workload wl;
+  wl.ns = "default";
+  wl.name = name;
+  wl.uid = "uid-" + name;
+  wl.creation = time_from_seconds(created_seconds);
+  wl.queue_name = queue;
+  wl.priority = priority;
+  PodSet ps;
+  ps.name = "main";
+  ps.count = 1;
+  ps.per_pod_requests["cpu"] = Quantity::from_units(cpu);
+  wl.pod_sets.push_back(ps);
+  return wl;
+}
+
+/// The namespace "default", without labels.
+inline Namespace default_namespace() {
+  Namespace ns;
+  ns.name = "default";
+  return ns;
+}
+
+}  // namespace kueuepp::core::testing
