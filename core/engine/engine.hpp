@@ -198,6 +198,25 @@ class Engine {
   void release_expired_backoffs();
   void reprioritize(const std::string& wpc_name, std::int32_t value);
 
+  // -- admission checks (engine_checks.cpp) -----------------------------------------------
+  /// The checks its ClusterQueue requires for the flavors a reserved workload was given.
+  std::vector<std::string> required_checks(const WorkloadRecord& rec) const;
+  /// The record's checks become exactly `required` (kept, or new and Pending).
+  void sync_checks(WorkloadRecord& rec, const std::vector<std::string>& required);
+  /// At a reservation: the checks required (synced into the record) and whether all are
+  /// Ready already (then the workload is admitted at once).
+  bool checks_at_reservation(WorkloadRecord& rec, std::vector<std::string>& required);
+  /// As Kueue's eviction does: every check that is not Pending is reset to Pending.
+  void reset_checks_after_eviction(WorkloadRecord& rec);
+  void load_checks(WorkloadRecord& rec, const Workload& wl);
+  /// Kueue's Workload controller on the checks of a workload holding quota: sync the
+  /// list, admit when all are Ready, deactivate on Rejected, evict on Retry.
+  void review_admission_checks(WorkloadRecord& rec);
+  /// After a topology change: every workload holding quota in a queue with checks (or
+  /// listing some) is reviewed, as Kueue does for a ClusterQueue's workloads when the
+  /// queue changes.
+  void review_checks_of_cluster_queues();
+
   // -- the cycle (engine_cycle.cpp) ------------------------------------------------------
   CycleSummary run_tree_cycle(Tree& tree);
   std::pair<Assignment, std::vector<PreemptionTarget>> assignments(
