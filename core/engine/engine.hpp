@@ -123,6 +123,12 @@ class Engine {
   /// requeued as Kueue requeues it (at once after a preemption; held after a stop
   /// policy until the queue is restarted).
   Status complete_eviction(std::string_view key);
+  /// spec.active became false for `cause` (e.g. AdmissionCheck, after a Deactivate
+  /// decision), for a replay that has no objects to apply: the workload leaves its queue
+  /// and, if it holds quota, is evicted (DeactivatedDueTo<cause>, "The workload is
+  /// deactivated due to <message>"), as Kueue's Workload controller does. The controller
+  /// applies the updated object instead.
+  Status deactivate(std::string_view key, std::string_view cause, std::string_view message);
   /// An admission could not be written: undo it and requeue the workload. With
   /// `hold_until_update` (the write was refused because the object changed) it competes
   /// again only once a newer object is applied.
@@ -213,9 +219,12 @@ class Engine {
   /// list, admit when all are Ready, deactivate on Rejected, evict on Retry.
   void review_admission_checks(WorkloadRecord& rec);
   /// After a topology change: every workload holding quota in a queue with checks (or
-  /// listing some) is reviewed, as Kueue does for a ClusterQueue's workloads when the
-  /// queue changes.
+  /// listing some) is due for a review, as Kueue reviews a ClusterQueue's workloads when
+  /// the queue changes.
   void review_checks_of_cluster_queues();
+  /// The reviews due (workloads applied holding quota, queues changed), at the start of
+  /// a cycle: decisions are made at the cycle's time, not at an object's arrival.
+  void review_due_checks();
 
   // -- the cycle (engine_cycle.cpp) ------------------------------------------------------
   CycleSummary run_tree_cycle(Tree& tree);
@@ -266,6 +275,7 @@ class Engine {
   /// a cycle only scans for expired backoffs when one can have expired.
   Time earliest_backoff_ = Time::max();
   Decisions outbox_;
+  std::unordered_set<int> checks_due_;  ///< workload ids whose admission checks the next cycle reviews
   bool blocked_ = false;  ///< the current cycle waits for PodsReady
 };
 

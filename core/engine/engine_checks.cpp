@@ -174,6 +174,7 @@ void Engine::review_admission_checks(WorkloadRecord& rec) {
   }
   if (requeue_at && *requeue_at <= now_) requeue_at.reset();
   evict(rec, "AdmissionCheck", "Evicted due to " + checks_message(std::move(retry), "Retry"));
+  rec.evicted_by_timeout_at = now_;  // queue order: the Evicted(AdmissionCheck) time
   outbox_.evictions.back().requeue_at = requeue_at;
   rec.extra().check_requeue_at = requeue_at;
 }
@@ -183,8 +184,41 @@ void Engine::review_checks_of_cluster_queues() {
     if (!w || !w->reserved || w->finished || w->cq < 0) continue;
     const auto& cq = cqs_[static_cast<std::size_t>(w->cq)];
     if (cq.spec.admission_checks.empty() && checks_of(*w).empty()) continue;
-    review_admission_checks(*w);
+    checks_due_.insert(w->id);
   }
+}
+
+void Engine::review_due_checks() {
+  if (checks_due_.empty()) return;
+  std::vector<int> due(checks_due_.begin(), checks_due_.end());
+  checks_due_.clear();
+  std::sort(due.begin(), due.end());  // deterministic decision order
+  for (int id : due) {
+    if (id < 0 || static_cast<std::size_t>(id) >= workloads_.size() || !workloads_[static_cast<std::size_t>(id)]) continue;
+    review_admission_checks(*workloads_[static_cast<std::size_t>(id)]);
+  }
+}
+
+Status Engine::deactivate(std::string_view key, std::string_view cause, std::string_view message) {
+  ensure_topology();
+  auto it = by_key_.find(key);
+  if (it == by_key_.end()) return fail("workload " + std::string(key) + " not found");
+  WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(it->second)];
+  rec.active = false;
+  if (rec.reserved) {
+    if (!rec.evicted) {
+      std::string reason = "Deactivated";
+      std::string text = "The workload is deactivated";
+      if (!cause.empty()) {
+        reason += "DueTo" + std::string(cause);
+        text += " due to " + std::string(message);
+      }
+      evict(rec, std::move(reason), std::move(text));
+    }
+    return {};
+  }
+  route(rec);
+  return {};
 }
 
 }  // namespace kueuepp::core

@@ -127,6 +127,7 @@ CycleSummary Engine::run_cycle(Time now) {
   now_ = now;
   ensure_topology();
   release_expired_backoffs();
+  review_due_checks();
   ++cycle_;
   CycleSummary total;
   for (auto& tree : trees_) {

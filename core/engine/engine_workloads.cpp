@@ -462,7 +462,7 @@ Status Engine::apply(const Workload& wl) {
       rec.evicted = true;
       rec.extra().eviction_reason = evicted->reason;
     }
-    review_admission_checks(rec);
+    checks_due_.insert(rec.id);  // reviewed at the next cycle's time
     return {};
   }
 

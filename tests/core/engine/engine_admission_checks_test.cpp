@@ -121,6 +121,8 @@ TEST(EngineAdmissionChecks, ReservationListsChecksPendingAndReadyAdmits) {
   // The check's controller sets it Ready: Admitted=True.
   set_check(wl, "prov", CheckState::Ready, time_from_seconds(2005));
   ASSERT_TRUE(e.apply(wl));
+  EXPECT_FALSE(e.workload("ns/w1")->admitted);  // decided by the next cycle, at its time
+  e.run_cycle(time_from_seconds(2006));
   auto ready = e.take_decisions();
   const AdmissionCheckDecision* admit = check_decision(ready, AdmissionCheckDecision::Kind::Admit);
   ASSERT_NE(admit, nullptr);
@@ -133,6 +135,7 @@ TEST(EngineAdmissionChecks, ReservationListsChecksPendingAndReadyAdmits) {
   // Once the object says Admitted, nothing more.
   wl.conditions[1] = cond("Admitted", true, "Admitted", time_from_seconds(2006));
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2007));
   EXPECT_TRUE(e.take_decisions().checks.empty());
 }
 
@@ -157,6 +160,7 @@ TEST(EngineAdmissionChecks, WithoutChecksAReservationIsAnAdmission) {
   EXPECT_TRUE(d.admissions[0].admitted);
   EXPECT_TRUE(d.admissions[0].admission_checks.empty());
   ASSERT_TRUE(e.apply(as_admitted(job(1, 1), d.admissions[0])));
+  e.run_cycle(time_from_seconds(2001));
   EXPECT_TRUE(e.take_decisions().checks.empty());
 }
 
@@ -170,6 +174,7 @@ TEST(EngineAdmissionChecks, RetryEvictsAndRequeuesAfterTheDelayWithChecksPending
   Workload wl = as_admitted(job(1, 2), reserved.admissions[0]);
   set_check(wl, "prov", CheckState::Retry, time_from_seconds(2001), "no capacity", 30);
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2002));
   auto retry = e.take_decisions();
   ASSERT_EQ(retry.evictions.size(), 1u);
   const EvictionDecision& ev = retry.evictions[0];
@@ -207,12 +212,13 @@ TEST(EngineAdmissionChecks, RetryWithoutDelayRequeuesAtOnce) {
   Workload wl = as_admitted(job(1, 2), reserved.admissions[0]);
   set_check(wl, "prov", CheckState::Retry, time_from_seconds(2001));
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2001));
   auto retry = e.take_decisions();
   ASSERT_EQ(retry.evictions.size(), 1u);
   EXPECT_FALSE(retry.evictions[0].requeue_at.has_value());
   EXPECT_EQ(retry.evictions[0].message, "Evicted due to AdmissionCheck in Retry state: \"prov\"");
   ASSERT_TRUE(e.complete_eviction("ns/w1"));
-  e.run_cycle(time_from_seconds(2002));
+  e.run_cycle(time_from_seconds(2003));
   EXPECT_EQ(e.take_decisions().admissions.size(), 1u);
 }
 
@@ -227,6 +233,7 @@ TEST(EngineAdmissionChecks, RejectedDeactivatesAndIsNotRequeued) {
   set_check(wl, "b-check", CheckState::Rejected, time_from_seconds(2001), "not allowed");
   set_check(wl, "a-check", CheckState::Rejected, time_from_seconds(2001));
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2002));
   auto rejected = e.take_decisions();
   EXPECT_TRUE(rejected.evictions.empty());  // deactivation first, then the eviction
   const AdmissionCheckDecision* d = check_decision(rejected, AdmissionCheckDecision::Kind::Deactivate);
@@ -237,6 +244,7 @@ TEST(EngineAdmissionChecks, RejectedDeactivatesAndIsNotRequeued) {
   // DeactivationTarget written: nothing asked again.
   wl.conditions.push_back(cond("DeactivationTarget", true, "AdmissionCheck", time_from_seconds(2002)));
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2003));
   EXPECT_TRUE(e.take_decisions().checks.empty());
 
   // spec.active=false, evicted (DeactivatedDueToAdmissionCheck), then the quota released
@@ -245,6 +253,7 @@ TEST(EngineAdmissionChecks, RejectedDeactivatesAndIsNotRequeued) {
   wl.conditions.pop_back();
   wl.conditions.push_back(cond("Evicted", true, "DeactivatedDueToAdmissionCheck", time_from_seconds(2003)));
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2004));
   auto evicted = e.take_decisions();
   EXPECT_TRUE(evicted.checks.empty());
   EXPECT_TRUE(evicted.evictions.empty());
@@ -292,6 +301,7 @@ TEST(EngineAdmissionChecks, ACheckAddedToTheQueueIsListedWithoutEvictingAdmitted
   late.last_transition = time_from_seconds(2001);
   wl.admission_checks = {late};
   ASSERT_TRUE(e.apply(wl));
+  e.run_cycle(time_from_seconds(2002));
   auto quiet = e.take_decisions();
   EXPECT_TRUE(quiet.checks.empty());
   EXPECT_TRUE(quiet.evictions.empty());
