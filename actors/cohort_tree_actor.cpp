@@ -123,11 +123,11 @@ void report_finished(Self self, const client_object& wl) {
   self->send(st.links.metrics, std::move(e));
 }
 
-void record_event(Self self, const client_object& wl, std::string reason, std::string message) {
+void record_event(Self self, const client_object& wl, std::string reason, std::string message, bool warning = false) {
   auto& st = self->state;
   if (!st.links.events) return;
   self->send(st.links.events, RecordEvent{ObjectKind::Workload, std::string(wl.namespace_name()),
-                                          std::string(wl.name()), std::string(wl.uid()), false, std::move(reason),
+                                          std::string(wl.name()), std::string(wl.uid()), warning, std::move(reason),
                                           std::move(message), st.shard});
 }
 
@@ -146,6 +146,26 @@ void on_admitted(Self self, const core::AdmissionDecision& a, const ObjectPtr& w
   auto e = workload_event(WorkloadMetricEvent::What::Admitted, *wl, cq);
   e.seconds = wait;
   e.cohort_ancestors = st.engine->cohort_ancestors(cq);
+  e.admitted = a.admitted;
+  if (a.admitted && !a.admission_checks.empty()) e.checks_wait_seconds = 0.0;
+  self->send(st.links.metrics, std::move(e));
+}
+
+/// Every admission check turned Ready and Admitted=True landed: Kueue's Workload
+/// controller's event and metrics (the quota was counted at the reservation).
+void on_checks_admitted(Self self, const core::AdmissionCheckDecision& d, const ObjectPtr& wl, core::Time now) {
+  auto& st = self->state;
+  auto reserved = wl->condition("QuotaReserved");
+  double since_reservation = reserved ? seconds_since(reserved->last_transition_time, now) : 0;
+  record_event(self, *wl, "Admitted",
+               fmt::format("Admitted by ClusterQueue {}, wait time since reservation was {:.0f}s", d.cluster_queue,
+                           since_reservation));
+  if (!st.links.metrics) return;
+  auto e = workload_event(WorkloadMetricEvent::What::Admitted, *wl, d.cluster_queue);
+  e.seconds = queued_wait_seconds(*wl, now);
+  e.cohort_ancestors = st.engine->cohort_ancestors(d.cluster_queue);
+  e.reserved = false;
+  e.checks_wait_seconds = since_reservation;
   self->send(st.links.metrics, std::move(e));
 }
 
@@ -153,6 +173,7 @@ void on_admitted(Self self, const core::AdmissionDecision& a, const ObjectPtr& w
 void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl) {
   auto& st = self->state;
   if (!ev.preemption_reason.empty()) record_event(self, *wl, "Preempted", ev.message);
+  if (ev.reason == "AdmissionCheck") record_event(self, *wl, "EvictedDueToAdmissionCheck", ev.message);
   if (!st.links.metrics) return;
   auto e = workload_event(WorkloadMetricEvent::What::Evicted, *wl, ev.cluster_queue);
   e.reason = ev.reason;
@@ -393,6 +414,40 @@ void write_eviction(Self self, core::EvictionDecision ev) {
   });
 }
 
+/// Kueue's Workload controller on the admission checks of a workload holding quota: the
+/// list synced, Admitted=True, or DeactivationTarget for a Rejected check. Conditional on
+/// the version the patch is computed from; a refused write is not retried here, as the
+/// newer version that refused it makes the engine ask again if it is still due.
+void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core::Time now) {
+  auto& st = self->state;
+  using Kind = core::AdmissionCheckDecision::Kind;
+  // An admission being written says it all; its version brings the rest.
+  if (st.writing_admissions.count(d.workload) != 0) return;
+  auto it = st.workloads.find(d.workload);
+  if (it == st.workloads.end() || !it->second || !holds_quota(it->second)) return;
+  ObjectPtr object = it->second;
+  kube::jobs::StatusPatch patch;
+  switch (d.kind) {
+    case Kind::SyncChecks: patch = kube::jobs::admission_checks_patch(*object, d.checks, now); break;
+    case Kind::Admit: patch = kube::jobs::admitted_patch(*object, now); break;
+    case Kind::Deactivate: patch = kube::jobs::deactivation_target_patch(*object, d.message, now); break;
+  }
+  if (!patch) return;
+  write_workload_status(self, d.workload, std::move(*patch), true, true, [self, d, object, now](const WriteOutcome& o) {
+    if (!o.ok) {
+      if (!o.superseded && o.http_status != 409 && o.http_status != 404 && o.reason != "NotOwner") {
+        spdlog::warn("tree {}: admission checks of {} not written: {} {}", self->state.name, d.workload, o.reason,
+                     o.message);
+      }
+      return;
+    }
+    if (d.kind == Kind::Admit) on_checks_admitted(self, d, object, now);
+    if (d.kind == Kind::Deactivate) {
+      record_event(self, *object, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
+    }
+  });
+}
+
 void carry_out(Self self, core::Decisions decisions) {
   auto& st = self->state;
   core::Time now = now_of(st);
@@ -444,6 +499,13 @@ void carry_out(Self self, core::Decisions decisions) {
     });
   }
   for (auto& ev : decisions.evictions) write_eviction(self, std::move(ev));
+  // The same workload reviewed twice in a round (two versions applied) asks twice: the
+  // latest decision of each kind is the one carried out.
+  std::map<std::pair<std::string, int>, const core::AdmissionCheckDecision*> checks;
+  for (const auto& c : decisions.checks) checks[{c.workload, static_cast<int>(c.kind)}] = &c;
+  for (const auto& [key, c] : checks) {
+    if (admitted_now.count(c->workload) == 0) write_check_decision(self, *c, now);
+  }
   for (auto& p : decisions.pending) {
     // Admitted in this same round, or an admission of it is being written: that write
     // says everything, and a pending write would only invalidate its resourceVersion.

@@ -43,7 +43,9 @@ struct JobState {
   Table pcs;
   std::set<ObjectKind> listed;
   bool synced = false;
-  std::map<std::string, std::string> workload_of_job;  ///< job uid -> workload key
+  /// job uid -> the keys of the Workloads it owns (more than one: duplicates, which the
+  /// reconciler deletes).
+  std::map<std::string, std::set<std::string>> workloads_of_job;
   std::map<std::string, int> in_flight;                ///< job key -> writes outstanding
   std::map<std::string, int> steps;                    ///< job key -> steps since the last outside change
   std::set<std::string> again;                         ///< changed while writes were in flight
@@ -89,10 +91,12 @@ void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
   auto ref = owner_job(*wl);
   if (!ref) return;
   if (deleted) {
-    auto it = st.workload_of_job.find(ref->uid);
-    if (it != st.workload_of_job.end() && it->second == wl->key()) st.workload_of_job.erase(it);
+    auto it = st.workloads_of_job.find(ref->uid);
+    if (it == st.workloads_of_job.end()) return;
+    it->second.erase(wl->key());
+    if (it->second.empty()) st.workloads_of_job.erase(it);
   } else {
-    st.workload_of_job[ref->uid] = wl->key();
+    st.workloads_of_job[ref->uid].insert(wl->key());
   }
 }
 
@@ -210,16 +214,18 @@ WriteRequest to_request(JobWrite& w) {
 /// Keys: a Job's "ns/name", or "workload:ns/name" for a Workload without a Job.
 bool is_job_key(const std::string& key) { return key.rfind("workload:", 0) != 0; }
 
-void on_write_done(Self self, const std::string& key, ObjectKind kind, const std::string& what, const WriteOutcome& o) {
+void on_write_done(Self self, const std::string& key, ObjectKind kind, const std::string& what, bool deleting,
+                   const WriteOutcome& o) {
   auto& st = self->state;
   bool progressed = false;
   if (o.ok) {
     // Our own write is the freshest state we know: do not act on the stale cache.
     if (o.object) {
       // An object being deleted whose last finalizer this write removed is gone from the
-      // server: caching it would resurrect it if its DELETED event came first (a Job then
-      // waits for a Workload it believes it has).
-      const bool gone = o.object->being_deleted() && o.object->finalizers().empty();
+      // server (so is one this write deleted that had no finalizer to keep it): caching it
+      // would resurrect it if its DELETED event came first (a Job then waits for a
+      // Workload it believes it has).
+      const bool gone = (o.object->being_deleted() || deleting) && o.object->finalizers().empty();
       if (Table* t = table_for(st, kind)) {
         if (gone) {
           t->erase(o.object->key());
@@ -273,27 +279,33 @@ void carry_out(Self self, const std::string& key, JobStep step, std::optional<st
     ++st.in_flight[key];
     ObjectKind kind = w.kind;
     std::string what = w.what;
+    const bool deleting = w.verb == JobWrite::Verb::Delete;
     auto counted = std::move(w.on_success);
     WriteRequest req = to_request(w);
     req.shard = shard;
     self->request(st.links.writer, caf::infinite, std::move(req))
-        .then([self, key, kind, what, counted = std::move(counted)](WriteOutcome& o) mutable {
+        .then([self, key, kind, what, deleting, counted = std::move(counted)](WriteOutcome& o) mutable {
                 if (o.ok && counted && self->state.links.metrics) self->send(self->state.links.metrics, std::move(*counted));
-                on_write_done(self, key, kind, what, o);
+                on_write_done(self, key, kind, what, deleting, o);
               },
-              [self, key, kind, what](caf::error& err) {
+              [self, key, kind, what, deleting](caf::error& err) {
                 WriteOutcome o;
                 o.message = caf::to_string(err);
-                on_write_done(self, key, kind, what, o);
+                on_write_done(self, key, kind, what, deleting, o);
               });
   }
 }
 
-const kube::client::Object* workload_of(JobState& st, const kube::client::Object& job) {
-  auto wl_key = st.workload_of_job.find(std::string(job.uid()));
-  if (wl_key == st.workload_of_job.end()) return nullptr;
-  auto it = st.workloads.find(wl_key->second);
-  return it == st.workloads.end() ? nullptr : it->second.get();
+/// Every cached Workload the Job owns (kept alive by the returned pointers).
+std::vector<ObjectPtr> workloads_of(JobState& st, const kube::client::Object& job) {
+  std::vector<ObjectPtr> out;
+  auto keys = st.workloads_of_job.find(std::string(job.uid()));
+  if (keys == st.workloads_of_job.end()) return out;
+  for (const auto& key : keys->second) {
+    auto it = st.workloads.find(key);
+    if (it != st.workloads.end() && it->second) out.push_back(it->second);
+  }
+  return out;
 }
 
 void reconcile(Self self, const std::string& job_key) {
@@ -318,7 +330,10 @@ void reconcile(Self self, const std::string& job_key) {
       return;
     }
   }
-  carry_out(self, job_key, reconcile_job(*keep, workload_of(st, *keep), ctx), shard.shard);
+  std::vector<ObjectPtr> owned = workloads_of(st, *keep);
+  std::vector<const kube::client::Object*> views;
+  for (const auto& w : owned) views.push_back(w.get());
+  carry_out(self, job_key, reconcile_job(*keep, std::span<const kube::client::Object* const>(views), ctx), shard.shard);
 }
 
 /// A Workload whose Job is gone (deleted while we were down, or just now).
@@ -395,9 +410,8 @@ void on_change(Self self, ObjectKind kind, const ObjectPtr& object, bool deleted
       st.steps.erase(key);
       if (!deleted) {
         reconcile(self, key);
-      } else if (auto wl = st.workload_of_job.find(std::string(object->uid())); wl != st.workload_of_job.end()) {
-        auto it = st.workloads.find(wl->second);
-        if (it != st.workloads.end()) release_orphan_workload(self, *it->second);
+      } else {
+        for (const auto& wl : workloads_of(st, *object)) release_orphan_workload(self, *wl);
       }
       break;
     case ObjectKind::WorkloadPriorityClass:
@@ -426,7 +440,7 @@ void on_relist(Self self, ObjectsRelisted& event) {
   Table* t = table_for(st, event.kind);
   if (t == nullptr || !event.items) return;
   t->clear();
-  if (event.kind == ObjectKind::Workload) st.workload_of_job.clear();
+  if (event.kind == ObjectKind::Workload) st.workloads_of_job.clear();
   for (const auto& object : *event.items) {
     (*t)[object->key()] = object;
     if (event.kind == ObjectKind::Workload) index_workload(st, object, false);

@@ -246,6 +246,77 @@ std::optional<JobWrite> sync_workload_priority(const Object& wl, std::int32_t va
                   std::string(wl.resource_version()), "priority set to " + std::to_string(value)};
 }
 
+namespace {
+
+/// Whether a Workload belongs to the Job as it is now (Kueue's EquivalentToWorkload); a
+/// finished or deleted one is the Job's whatever its spec.
+bool matches_job(const Object& job, const Object& wl, const JobContext& ctx) {
+  if (wl.condition_true("Finished") || wl.being_deleted()) return true;
+  jobs::EquivalenceOptions eq;
+  return jobs::equivalent_to_workload(job, wl, ctx.flavor, eq);
+}
+
+}  // namespace
+
+JobStep reconcile_job(const Object& job, std::span<const Object* const> workloads, const JobContext& ctx) {
+  std::vector<const Object*> all;
+  for (const Object* w : workloads) {
+    if (w != nullptr) all.push_back(w);
+  }
+  if (all.size() <= 1) return reconcile_job(job, all.empty() ? nullptr : all.front(), ctx);
+  JobStep step;
+  if (!managed_queue(job, ctx)) return step;
+  if (job.being_deleted()) {
+    for (const Object* w : all) {
+      if (has_finalizer(*w, jobs::kResourceInUseFinalizer)) step.writes.push_back(finalizer_removal(*w));
+    }
+    return step;
+  }
+  // Kueue's FindMatchingWorkloads takes the first that matches; which one is first is up
+  // to its cache. Here: live before deleted, matching before not, admitted, then holding
+  // quota, then the oldest (then the name), so the one the Job may be running under stays.
+  struct Candidate {
+    const Object* wl;
+    bool live, matches, admitted, reserved;
+  };
+  std::vector<Candidate> candidates;
+  for (const Object* w : all) {
+    candidates.push_back({w, !w->being_deleted(), matches_job(job, *w, ctx), is_admitted(*w), has_reservation(*w)});
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.live != b.live) return a.live;
+    if (a.matches != b.matches) return a.matches;
+    if (a.admitted != b.admitted) return a.admitted;
+    if (a.reserved != b.reserved) return a.reserved;
+    if (a.wl->creation_timestamp() != b.wl->creation_timestamp()) {
+      return a.wl->creation_timestamp() < b.wl->creation_timestamp();  // RFC 3339 in UTC orders as text
+    }
+    return a.wl->name() < b.wl->name();
+  });
+  const Object* keep = nullptr;
+  const Candidate& best = candidates.front();
+  if (best.matches) {
+    keep = best.wl;
+  } else if (best.live && jobs::job_suspended(job) && !best.reserved) {
+    keep = best.wl;  // updated in place to match the Job (Kueue's toUpdate)
+  }
+  for (const Candidate& c : candidates) {
+    if (c.wl == keep) continue;
+    if (c.wl->being_deleted()) {
+      if (has_finalizer(*c.wl, jobs::kResourceInUseFinalizer)) step.writes.push_back(finalizer_removal(*c.wl));
+      continue;
+    }
+    step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::Delete, std::string(c.wl->namespace_name()),
+                                   std::string(c.wl->name()), json::value(), std::string(c.wl->resource_version()),
+                                   keep != nullptr && c.matches ? "deleted a duplicate workload"
+                                                                : "deleted the workload that no longer matches its job"});
+    step.events.push_back(
+        event_on(job, ObjectKind::Job, false, "DeletedWorkload", "Deleted not matching Workload: " + c.wl->key()));
+  }
+  if (!step.writes.empty()) return step;
+  return reconcile_job(job, keep, ctx);
+}
+
 JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx) {
   JobStep step;
   if (!managed_queue(job, ctx)) return step;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +78,14 @@ std::optional<std::string> managed_queue(const kube::client::Object& job, const 
 
 /// The next step for a Job and its Workload (null: none yet).
 JobStep reconcile_job(const kube::client::Object& job, const kube::client::Object* workload, const JobContext& ctx);
+
+/// The next step for a Job and every Workload it owns (ownerReference to its uid). Kueue
+/// keeps one: the Workload that matches the Job (preferring one that is admitted, then
+/// one holding quota, then the oldest), or, with none matching, one to update in place
+/// while the Job is suspended and it holds no quota; the others are deleted first
+/// (event DeletedWorkload), and those already being deleted lose Kueue's finalizer.
+JobStep reconcile_job(const kube::client::Object& job, std::span<const kube::client::Object* const> workloads,
+                      const JobContext& ctx);
 
 /// The Job is gone: its Workload's finalizer is dropped so garbage collection can delete
 /// it (and the quota it holds is released when it goes). Empty when nothing to do.

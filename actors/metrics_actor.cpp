@@ -34,9 +34,11 @@ void on_event(MetricsState& st, const WorkloadMetricEvent& e) {
   metrics::KueueMetrics& m = *st.metrics;
   switch (e.what) {
     case WorkloadMetricEvent::What::Admitted:
-      // Without admission checks, quota reservation and admission are one step.
-      m.quota_reserved(labels_of(e), e.seconds);
-      m.admitted(labels_of(e), e.seconds, e.cohort_ancestors);
+      // Without admission checks, quota reservation and admission are one step; with
+      // them, the admission follows once every check is Ready.
+      if (e.reserved) m.quota_reserved(labels_of(e), e.seconds);
+      if (e.admitted) m.admitted(labels_of(e), e.seconds, e.cohort_ancestors);
+      if (e.checks_wait_seconds) m.admission_checks_wait(labels_of(e), *e.checks_wait_seconds);
       break;
     case WorkloadMetricEvent::What::Evicted:
       m.evicted(labels_of(e), e.reason, e.underlying_cause);

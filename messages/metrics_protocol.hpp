@@ -5,6 +5,7 @@
 // renders them for /metrics; nothing waits on it.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,13 @@ struct WorkloadMetricEvent {
   std::string preemption_reason;
   /// Admitted: the ClusterQueue's cohorts, parent first, up to the root.
   std::vector<std::string> cohort_ancestors;
+  /// Admitted: whether the event reserved quota (the scheduler's admission; false when
+  /// admission checks turned Ready later) and whether it admitted (false while admission
+  /// checks are pending).
+  bool reserved = true;
+  bool admitted = true;
+  /// Admitted with admission checks: seconds from the reservation to the admission.
+  std::optional<double> checks_wait_seconds;
 };
 
 /// One admission round: each scheduling cycle's outcome and duration.

@@ -159,9 +159,21 @@ class Runner {
 
   void settle_evictions() {
     core::Decisions d = engine_.take_decisions();
+    carry_out_checks(d);
     for (const auto& e : d.evictions) {
       if (e.reason == "Preempted") preempted_.insert(e.workload);
       (void)engine_.complete_eviction(e.workload);
+    }
+  }
+
+  // A Rejected admission check deactivates its workload (Kueue's Workload controller:
+  // DeactivationTarget, then spec.active=false, then the eviction, completed below). The
+  // other check decisions only write what the engine already holds.
+  void carry_out_checks(const core::Decisions& d) {
+    for (const auto& c : d.checks) {
+      if (c.kind == core::AdmissionCheckDecision::Kind::Deactivate) {
+        (void)engine_.deactivate(c.workload, "AdmissionCheck", c.message);
+      }
     }
   }
 
@@ -175,6 +187,12 @@ class Runner {
       now_ += std::chrono::seconds(1);
       ++cycles_;
       core::Decisions d = engine_.take_decisions();
+      carry_out_checks(d);
+      if (!d.checks.empty()) {
+        // A deactivation evicts now: its eviction completes with the others.
+        core::Decisions more = engine_.take_decisions();
+        d.evictions.insert(d.evictions.end(), more.evictions.begin(), more.evictions.end());
+      }
       for (const auto& e : d.evictions) {
         if (e.reason == "Preempted") preempted_.insert(e.workload);
         (void)engine_.complete_eviction(e.workload);

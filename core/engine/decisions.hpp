@@ -3,6 +3,7 @@
 // What the engine decided, for the caller to carry out (write to the API server, or, in
 // a scenario replay, apply at once).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,15 @@
 namespace kueuepp::core {
 
 /// A workload got quota: write status.admission and QuotaReserved=True (and Admitted=True
-/// when `admitted`, i.e. the queue requires no admission checks).
+/// when `admitted`, i.e. every admission check it needs is Ready: none, usually).
 struct AdmissionDecision {
   std::string workload;  ///< ns/name
   Admission admission;
   bool admitted = true;
+  /// The admission checks its ClusterQueue requires for the flavors assigned, by name:
+  /// status.admissionChecks lists exactly these (entries already there kept as they are,
+  /// new ones Pending).
+  std::vector<std::string> admission_checks;
   Time at{};
 };
 
@@ -32,6 +37,33 @@ struct EvictionDecision {
   /// Counted apart in metrics and schedulingStats (WaitForStart, WaitForRecovery, ...);
   /// for "DeactivatedDueTo<cause>" reasons the cause is taken from the reason.
   std::string underlying_cause;
+  /// AdmissionCheck evictions: when the workload may compete again (the latest
+  /// lastTransitionTime + requeueAfterSeconds of its Retry checks, when in the future),
+  /// written to status.requeueState.requeueAt.
+  std::optional<Time> requeue_at;
+  Time at{};
+};
+
+/// Kueue's Workload controller acting on the admission checks of a workload that holds
+/// quota (../shared/reference/kueue-semantics.md section 2.9). A check in Retry evicts
+/// the workload: that is an EvictionDecision with reason AdmissionCheck.
+struct AdmissionCheckDecision {
+  enum class Kind {
+    /// status.admissionChecks must list exactly `checks` (entries already there kept as
+    /// they are, new ones Pending, the others dropped).
+    SyncChecks,
+    /// Every check is Ready: write Admitted=True (the Job may start).
+    Admit,
+    /// A check rejected the workload: write DeactivationTarget=True (reason
+    /// AdmissionCheck, `message`) and the AdmissionCheckRejected event; the workload is
+    /// then deactivated (spec.active=false) and evicted, and not requeued.
+    Deactivate,
+  };
+  Kind kind = Kind::SyncChecks;
+  std::string workload;  ///< ns/name
+  std::string cluster_queue;
+  std::vector<std::string> checks;  ///< SyncChecks: the names, sorted
+  std::string message;              ///< Deactivate: "AdmissionCheck in Rejected state: ..."
   Time at{};
 };
 
@@ -52,8 +84,9 @@ struct Decisions {
   std::vector<AdmissionDecision> admissions;
   std::vector<EvictionDecision> evictions;
   std::vector<PendingDecision> pending;
+  std::vector<AdmissionCheckDecision> checks;
 
-  bool empty() const { return admissions.empty() && evictions.empty() && pending.empty(); }
+  bool empty() const { return admissions.empty() && evictions.empty() && pending.empty() && checks.empty(); }
 };
 
 }  // namespace kueuepp::core

@@ -394,6 +394,7 @@ void Engine::rebuild_topology() {
     if (w && !w->reserved && !w->finished) route(*w);
   }
   apply_stop_policies();
+  review_checks_of_cluster_queues();
   flush_all();
 }
 

@@ -123,6 +123,12 @@ class Engine {
   /// requeued as Kueue requeues it (at once after a preemption; held after a stop
   /// policy until the queue is restarted).
   Status complete_eviction(std::string_view key);
+  /// spec.active became false for `cause` (e.g. AdmissionCheck, after a Deactivate
+  /// decision), for a replay that has no objects to apply: the workload leaves its queue
+  /// and, if it holds quota, is evicted (DeactivatedDueTo<cause>, "The workload is
+  /// deactivated due to <message>"), as Kueue's Workload controller does. The controller
+  /// applies the updated object instead.
+  Status deactivate(std::string_view key, std::string_view cause, std::string_view message);
   /// An admission could not be written: undo it and requeue the workload. With
   /// `hold_until_update` (the write was refused because the object changed) it competes
   /// again only once a newer object is applied.
@@ -198,6 +204,28 @@ class Engine {
   void release_expired_backoffs();
   void reprioritize(const std::string& wpc_name, std::int32_t value);
 
+  // -- admission checks (engine_checks.cpp) -----------------------------------------------
+  /// The checks its ClusterQueue requires for the flavors a reserved workload was given.
+  std::vector<std::string> required_checks(const WorkloadRecord& rec) const;
+  /// The record's checks become exactly `required` (kept, or new and Pending).
+  void sync_checks(WorkloadRecord& rec, const std::vector<std::string>& required);
+  /// At a reservation: the checks required (synced into the record) and whether all are
+  /// Ready already (then the workload is admitted at once).
+  bool checks_at_reservation(WorkloadRecord& rec, std::vector<std::string>& required);
+  /// As Kueue's eviction does: every check that is not Pending is reset to Pending.
+  void reset_checks_after_eviction(WorkloadRecord& rec);
+  void load_checks(WorkloadRecord& rec, const Workload& wl);
+  /// Kueue's Workload controller on the checks of a workload holding quota: sync the
+  /// list, admit when all are Ready, deactivate on Rejected, evict on Retry.
+  void review_admission_checks(WorkloadRecord& rec);
+  /// After a topology change: every workload holding quota in a queue with checks (or
+  /// listing some) is due for a review, as Kueue reviews a ClusterQueue's workloads when
+  /// the queue changes.
+  void review_checks_of_cluster_queues();
+  /// The reviews due (workloads applied holding quota, queues changed), at the start of
+  /// a cycle: decisions are made at the cycle's time, not at an object's arrival.
+  void review_due_checks();
+
   // -- the cycle (engine_cycle.cpp) ------------------------------------------------------
   CycleSummary run_tree_cycle(Tree& tree);
   std::pair<Assignment, std::vector<PreemptionTarget>> assignments(
@@ -247,6 +275,7 @@ class Engine {
   /// a cycle only scans for expired backoffs when one can have expired.
   Time earliest_backoff_ = Time::max();
   Decisions outbox_;
+  std::unordered_set<int> checks_due_;  ///< workload ids whose admission checks the next cycle reviews
   bool blocked_ = false;  ///< the current cycle waits for PodsReady
 };
 

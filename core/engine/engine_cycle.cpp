@@ -127,6 +127,7 @@ CycleSummary Engine::run_cycle(Time now) {
   now_ = now;
   ensure_topology();
   release_expired_backoffs();
+  review_due_checks();
   ++cycle_;
   CycleSummary total;
   for (auto& tree : trees_) {
@@ -496,7 +497,6 @@ bool Engine::admission_blocked_by_pods_ready() const {
 
 void Engine::admit(Entry& e, CycleSummary& summary) {
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(e.wl)];
-  const ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
   std::vector<AdmittedPodSet> admission;
   for (const auto& ps : e.assignment.pod_sets) {
     AdmittedPodSet a;
@@ -512,7 +512,8 @@ void Engine::admit(Entry& e, CycleSummary& summary) {
   reserve(rec, e.cq, std::move(admission), now_);
   rec.assumed = true;
   rec.reserved_cycle = cycle_;
-  rec.admitted = cq.spec.admission_checks.empty();
+  std::vector<std::string> checks;
+  rec.admitted = checks_at_reservation(rec, checks);
   rec.requeued_false = false;
   rec.requeue_at.reset();
   rec.pending = {};
@@ -524,6 +525,7 @@ void Engine::admit(Entry& e, CycleSummary& summary) {
   d.workload = rec.key;
   d.admission = admission_of(rec);
   d.admitted = rec.admitted;
+  d.admission_checks = std::move(checks);
   d.at = now_;
   outbox_.admissions.push_back(std::move(d));
 }

@@ -331,6 +331,7 @@ void Engine::flush_all() {
 
 void Engine::evict(WorkloadRecord& rec, std::string reason, std::string message) {
   rec.evicted = true;
+  reset_checks_after_eviction(rec);
   rec.extra().eviction_reason = reason;
   EvictionDecision d;
   d.workload = rec.key;
@@ -371,6 +372,7 @@ Status Engine::apply(const Workload& wl) {
   rec.awaiting_object = false;
 
   Status loaded = load_record(rec, wl);
+  load_checks(rec, wl);
 
   // Status.
   rec.requeue_at = wl.requeue_at;
@@ -453,12 +455,14 @@ Status Engine::apply(const Workload& wl) {
       reserve(rec, cq, std::move(admission), at);
       rec.reserved_at = at;
     }
-    rec.admitted = wl.condition_true("Admitted") ||
-                   (cq >= 0 && cqs_[static_cast<std::size_t>(cq)].spec.admission_checks.empty());
+    // Admitted as the object says; review_admission_checks admits it once every check it
+    // needs (often none) is Ready.
+    rec.admitted = wl.condition_true("Admitted");
     if (evicted != nullptr && evicted->status && !rec.evicted) {
       rec.evicted = true;
       rec.extra().eviction_reason = evicted->reason;
     }
+    checks_due_.insert(rec.id);  // reviewed at the next cycle's time
     return {};
   }
 
@@ -524,8 +528,17 @@ Status Engine::complete_eviction(std::string_view key) {
   // Preempted workloads compete again at once (Requeued=True); stop-policy evictions
   // wait for the queue to be restarted (Requeued=False).
   rec.requeued_false = reason == "ClusterQueueStopped" || reason == "LocalQueueStopped" ||
-                       reason == "Deactivated";
+                       reason.starts_with("Deactivated");
   rec.extra().eviction_reason = reason;
+  // Kueue resets the admission checks to Pending at every eviction (preemptions too).
+  reset_checks_after_eviction(rec);
+  if (reason == "AdmissionCheck" && rec.extras->check_requeue_at) {
+    // A Retry check asked for a delay: held until then (Requeued=False, then
+    // BackoffFinished).
+    rec.requeue_at = rec.extras->check_requeue_at;
+    rec.extras->check_requeue_at.reset();
+    earliest_backoff_ = std::min(earliest_backoff_, *rec.requeue_at);
+  }
   rec.scan.reset();
   route(rec);
   return {};

@@ -99,6 +99,11 @@ struct WorkloadExtras {
   std::optional<std::string> invalid_requests;
   std::optional<PreemptionRecord> preempted;  ///< the last preemption of this workload
   std::string eviction_reason;  ///< Preempted, ClusterQueueStopped, ...
+  /// status.admissionChecks as last seen, and as this engine's decisions changed them.
+  std::vector<AdmissionCheckState> checks;
+  bool deactivation_target = false;  ///< DeactivationTarget=True on the object
+  /// Evicted by a Retry check: when it may compete again (requeueAfterSeconds).
+  std::optional<Time> check_requeue_at;
 };
 
 struct WorkloadRecord {

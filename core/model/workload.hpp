@@ -53,6 +53,21 @@ struct PriorityClassRef {
   std::string name;
 };
 
+/// The state of one admission check on a Workload (status.admissionChecks[].state).
+enum class CheckState { Pending, Ready, Retry, Rejected };
+
+/// status.admissionChecks[]: what the check's controller says of this workload.
+struct AdmissionCheckState {
+  std::string name;
+  CheckState state = CheckState::Pending;
+  Time last_transition{};
+  std::string message;
+  /// Set by the check's controller with Retry: wait at least this long after
+  /// last_transition before the workload competes again.
+  std::optional<std::int32_t> requeue_after_seconds;
+  std::int32_t retry_count = 0;
+};
+
 struct ReclaimablePod {
   std::string name;
   std::int32_t count = 0;
@@ -79,6 +94,7 @@ struct Workload {
   std::vector<ReclaimablePod> reclaimable_pods;
   std::optional<Time> requeue_at;
   std::int32_t requeue_count = 0;
+  std::vector<AdmissionCheckState> admission_checks;
 
   std::string key() const { return ns + "/" + name; }
   const Condition* condition(std::string_view type) const;

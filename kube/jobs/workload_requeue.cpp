@@ -198,7 +198,8 @@ RequeueStep deactivation_step(const client::Object& wl, core::Time now) {
     step.target = RequeueStep::Target::Status;
     step.patch = std::move(*patch);
     step.what = "evicted: " + eviction.message;
-    step.event_reason = "EvictedDueToDeactivated";
+    // Kueue's reportEvictedWorkload: "EvictedDueTo" + reason, + "DueTo" + cause.
+    step.event_reason = "EvictedDueTo" + eviction.reason;
     step.event_message = eviction.message;
     // Kueue counts a deactivation under reason Deactivated, with the DeactivationTarget's
     // reason (if any) as the underlying cause.

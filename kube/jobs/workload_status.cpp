@@ -1,5 +1,7 @@
 #include "kube/jobs/workload_status.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "kube/jobs/conditions_list.hpp"
@@ -122,6 +124,65 @@ json::value admission_json(const core::Admission& admission) {
   return o;
 }
 
+std::optional<json::value> synced_admission_checks(const client::Object& wl, const std::vector<std::string>& names,
+                                                   core::Time now) {
+  const json::value* current = wl.find({"status", "admissionChecks"});
+  const json::array* listed = current != nullptr && current->is_array() ? &current->get_array() : nullptr;
+  if (names.empty()) {
+    if (listed == nullptr || listed->empty()) return std::nullopt;
+    return json::value(nullptr);
+  }
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  json::array out;
+  for (const auto& name : sorted) {
+    const json::value* existing = nullptr;
+    if (listed != nullptr) {
+      for (const json::value& c : *listed) {
+        if (json::get_string(c, "name") == name) existing = &c;
+      }
+    }
+    if (existing != nullptr) {
+      out.push_back(*existing);
+      continue;
+    }
+    json::object fresh;
+    fresh["name"] = name;
+    fresh["state"] = "Pending";
+    fresh["lastTransitionTime"] = core::format_rfc3339(now);
+    fresh["message"] = "";
+    out.push_back(std::move(fresh));
+  }
+  json::value result(std::move(out));
+  if (semantically_equal(current, &result)) return std::nullopt;
+  return result;
+}
+
+StatusPatch admission_checks_patch(const client::Object& wl, const std::vector<std::string>& names, core::Time now) {
+  auto checks = synced_admission_checks(wl, names, now);
+  if (!checks) return std::nullopt;
+  json::object status;
+  status["admissionChecks"] = std::move(*checks);
+  return json::value(json::object{{"status", std::move(status)}});
+}
+
+StatusPatch admitted_patch(const client::Object& wl, core::Time now) {
+  if (!holds_admission(wl) || !wl.condition_true("QuotaReserved") || wl.condition_true("Admitted")) return std::nullopt;
+  json::object status;
+  status["conditions"] = conditions_after(
+      wl, {condition("Admitted", true, "Admitted", "The workload is admitted", generation_of(wl))}, now);
+  return patch_if_changed(wl, std::move(status));
+}
+
+StatusPatch deactivation_target_patch(const client::Object& wl, std::string_view message, core::Time now) {
+  if (auto current = wl.condition("DeactivationTarget"); current && current->status == "True") return std::nullopt;
+  json::object status;
+  status["conditions"] = conditions_after(
+      wl, {condition("DeactivationTarget", true, "AdmissionCheck", std::string(message), generation_of(wl))}, now);
+  return patch_if_changed(wl, std::move(status));
+}
+
 StatusPatch admission_patch(const client::Object& wl, const core::AdmissionDecision& d, core::Time now) {
   const std::string reason = "QuotaReserved";
   std::vector<Condition> changes;
@@ -138,6 +199,7 @@ StatusPatch admission_patch(const client::Object& wl, const core::AdmissionDecis
   // The admission's resourceUsage supersedes the pending workload's resourceRequests.
   status["resourceRequests"] = nullptr;
   status["conditions"] = conditions_after(wl, changes, now);
+  if (auto checks = synced_admission_checks(wl, d.admission_checks, now)) status["admissionChecks"] = std::move(*checks);
   return patch_if_changed(wl, std::move(status));
 }
 
@@ -185,6 +247,18 @@ StatusPatch eviction_patch(const client::Object& wl, const core::EvictionDecisio
   bool already = evicted && evicted->status == "True" && evicted->reason == d.reason &&
                  evicted->message == truncate_condition_message(d.message);
   if (!already) status["schedulingStats"] = scheduling_stats_after(wl, stats_reason, cause);
+  if (d.requeue_at) {
+    // Kueue's SetRequeueState for an admission check's requeueAfterSeconds: requeueAt
+    // only ever moves later, the count is left as it is.
+    json::object requeue_state;
+    if (const json::value* rs = wl.find({"status", "requeueState"}); rs != nullptr && rs->is_object()) {
+      requeue_state = rs->get_object();
+    }
+    core::Time at = std::chrono::floor<std::chrono::seconds>(*d.requeue_at);
+    auto current = core::parse_rfc3339(json::get_string(requeue_state, "requeueAt"));
+    if (!current || *current < at) requeue_state["requeueAt"] = core::format_rfc3339(at);
+    status["requeueState"] = std::move(requeue_state);
+  }
   return patch_if_changed(wl, std::move(status));
 }
 

@@ -10,7 +10,9 @@
 // that, so callers skip the write.
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/engine/decisions.hpp"
 #include "core/model/time.hpp"
@@ -36,9 +38,30 @@ json::value admission_json(const core::Admission& admission);
 /// The scheduler's admission: status.admission set, QuotaReserved=True (QuotaReserved,
 /// "Quota reserved in ClusterQueue <cq>"), an active Evicted, Preempted or
 /// BlockedOnPreemptionGates reset to False (reason QuotaReserved, "Previously: <message>"),
-/// status.resourceRequests dropped, and Admitted=True (Admitted, "The workload is admitted")
-/// or, while admission checks are pending, Admitted=False (UnsatisfiedAdmissionChecks).
+/// status.resourceRequests dropped, status.admissionChecks synced to the decision's checks,
+/// and Admitted=True (Admitted, "The workload is admitted") or, while admission checks are
+/// pending, Admitted=False (UnsatisfiedAdmissionChecks).
 StatusPatch admission_patch(const client::Object& workload, const core::AdmissionDecision& decision, core::Time now);
+
+/// status.admissionChecks listing exactly `names` (Kueue's syncAdmissionCheckConditions):
+/// entries already on the Workload kept as they are, new ones {state Pending,
+/// lastTransitionTime now, message ""}, the others dropped, sorted by name. nullopt when
+/// the Workload lists exactly these already; JSON null when `names` is empty.
+std::optional<json::value> synced_admission_checks(const client::Object& workload, const std::vector<std::string>& names,
+                                                   core::Time now);
+
+/// The Workload controller's sync of status.admissionChecks to the checks its
+/// ClusterQueue requires (see synced_admission_checks); nullopt when already so.
+StatusPatch admission_checks_patch(const client::Object& workload, const std::vector<std::string>& names,
+                                   core::Time now);
+
+/// Every admission check is Ready: Admitted=True (Admitted, "The workload is admitted").
+/// nullopt unless the Workload holds a reservation and is not Admitted yet.
+StatusPatch admitted_patch(const client::Object& workload, core::Time now);
+
+/// An admission check rejected the Workload: DeactivationTarget=True (reason
+/// AdmissionCheck, the message naming the rejected checks). nullopt when it is already so.
+StatusPatch deactivation_target_patch(const client::Object& workload, std::string_view message, core::Time now);
 
 /// The scheduler's requeue: QuotaReserved=False with the engine's reason and message,
 /// any admission cleared, Admitted=False (NoReservation, "The workload has no reservation").
@@ -48,7 +71,9 @@ StatusPatch pending_patch(const client::Object& workload, const core::PendingDec
 /// preemption also Preempted=True with the preemption reason (InClusterQueue,
 /// InCohortReclamation, ...); BlockedOnPreemptionGates=False if it was True; admission
 /// checks reset to Pending; MultiKueue cluster nomination and unhealthy nodes cleared;
-/// status.schedulingStats.evictions counted. The reservation stays until the Job stops.
+/// status.schedulingStats.evictions counted; with a requeue_at (an admission check's
+/// requeueAfterSeconds) status.requeueState.requeueAt set to it. The reservation stays
+/// until the Job stops.
 StatusPatch eviction_patch(const client::Object& workload, const core::EvictionDecision& decision, core::Time now);
 
 /// The Job of an evicted Workload has stopped: the quota is released. Requeued (True for

@@ -383,6 +383,34 @@ Expected<core::Workload> decode_workload(const json::value& obj) {
     }
     wl.admission = std::move(a);
   }
+  std::string acp = "status.admissionChecks";
+  if (const json::array* checks = r.array(FieldReader::get(status, "admissionChecks"), acp)) {
+    for (std::size_t i = 0; i < checks->size(); ++i) {
+      const json::value& check = (*checks)[i];
+      std::string p = sub(acp, i);
+      core::AdmissionCheckState out;
+      out.name = r.string(FieldReader::get(&check, "name"), sub(p, "name"));
+      if (out.name.empty() && !r.failed()) r.fail(sub(p, "name"), "Required value");
+      std::string state = r.enumeration(FieldReader::get(&check, "state"), sub(p, "state"),
+                                        {"Pending", "Ready", "Retry", "Rejected"}, "");
+      if (state.empty() && !r.failed()) r.fail(sub(p, "state"), "Required value");
+      if (state == "Ready") out.state = core::CheckState::Ready;
+      if (state == "Retry") out.state = core::CheckState::Retry;
+      if (state == "Rejected") out.state = core::CheckState::Rejected;
+      out.last_transition =
+          r.time(FieldReader::get(&check, "lastTransitionTime"), sub(p, "lastTransitionTime")).value_or(core::Time{});
+      out.message = r.string(FieldReader::get(&check, "message"), sub(p, "message"));
+      if (auto after = r.integer(FieldReader::get(&check, "requeueAfterSeconds"), sub(p, "requeueAfterSeconds"))) {
+        if (*after < 0 || *after > INT32_MAX) r.fail(sub(p, "requeueAfterSeconds"), "must be between 0 and 2147483647");
+        out.requeue_after_seconds = static_cast<std::int32_t>(*after);
+      }
+      if (auto n = r.integer(FieldReader::get(&check, "retryCount"), sub(p, "retryCount"))) {
+        if (*n < 0 || *n > INT32_MAX) r.fail(sub(p, "retryCount"), "must be between 0 and 2147483647");
+        out.retry_count = static_cast<std::int32_t>(*n);
+      }
+      wl.admission_checks.push_back(std::move(out));
+    }
+  }
   if (const json::value* rs = FieldReader::get(status, "requeueState")) {
     wl.requeue_at = r.time(FieldReader::get(rs, "requeueAt"), "status.requeueState.requeueAt");
     wl.requeue_count = static_cast<std::int32_t>(r.integer(FieldReader::get(rs, "count"), "status.requeueState.count").value_or(0));

@@ -423,6 +423,115 @@ TEST(JobReconciler, DeactivatedWorkloadIsEvictedAndReactivated) {
   EXPECT_EQ(c.workload->condition("Requeued")->reason, "Reactivated");
 }
 
+/// Another Workload owned by the same Job: a copy of `original` under another name, uid
+/// and creation time, holding no quota.
+Object duplicate_of(const Object& original, std::string name, std::string created) {
+  Object dup = original;
+  auto& meta = dup.json().as_object()["metadata"].as_object();
+  meta["name"] = std::move(name);
+  meta["uid"] = "dup-uid";
+  meta["resourceVersion"] = "99";
+  meta["creationTimestamp"] = std::move(created);
+  dup.json().as_object().erase("status");
+  return dup;
+}
+
+void set_created(Object& o, std::string created) {
+  o.json().as_object()["metadata"].as_object()["creationTimestamp"] = std::move(created);
+}
+
+JobStep reconcile_all(const FakeCluster& c, std::vector<const Object*> workloads) {
+  return reconcile_job(c.job, std::span<const Object* const>(workloads), c.ctx);
+}
+
+TEST(JobReconciler, DuplicateWorkloadsTheAdmittedOneStaysTheOthersAreDeleted) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.suspended());
+  set_created(*c.workload, "2026-01-01T00:00:10Z");
+  // An older duplicate that matches the Job too, but holds no quota.
+  Object dup = duplicate_of(*c.workload, "job-sample-job-older", "2026-01-01T00:00:01Z");
+  for (auto order : {std::vector<const Object*>{&*c.workload, &dup}, std::vector<const Object*>{&dup, &*c.workload}}) {
+    auto step = reconcile_all(c, order);
+    ASSERT_EQ(step.writes.size(), 1u);
+    EXPECT_EQ(step.writes[0].verb, JobWrite::Verb::Delete);
+    EXPECT_EQ(step.writes[0].kind, ObjectKind::Workload);
+    EXPECT_EQ(step.writes[0].name, "job-sample-job-older");
+    EXPECT_EQ(step.writes[0].precondition_rv, "99");
+    ASSERT_EQ(step.events.size(), 1u);
+    EXPECT_EQ(step.events[0].reason, "DeletedWorkload");
+    EXPECT_EQ(step.events[0].message, "Deleted not matching Workload: ns/job-sample-job-older");
+    EXPECT_EQ(step.events[0].kind, ObjectKind::Job);
+  }
+  // The delete leaves it terminating behind Kueue's finalizer: the finalizer goes, and
+  // the Job keeps running under the admitted Workload.
+  ASSERT_FALSE(dup.finalizers().empty());
+  dup.json().as_object()["metadata"].as_object()["deletionTimestamp"] = "2026-01-01T00:00:20Z";
+  auto release = reconcile_all(c, {&dup, &*c.workload});
+  ASSERT_EQ(release.writes.size(), 1u);
+  EXPECT_EQ(release.writes[0].name, "job-sample-job-older");
+  EXPECT_EQ(release.writes[0].verb, JobWrite::Verb::MergePatch);
+  EXPECT_EQ(release.writes[0].what, "removed the workload's finalizer");
+  EXPECT_TRUE(release.events.empty());
+  EXPECT_TRUE(reconcile_all(c, {&*c.workload}).writes.empty());
+  EXPECT_FALSE(c.suspended());
+}
+
+TEST(JobReconciler, DuplicatePendingWorkloadsTheOldestStays) {
+  FakeCluster c;
+  c.settle();
+  ASSERT_TRUE(c.suspended());
+  set_created(*c.workload, "2026-01-01T00:00:05Z");
+  Object newer = duplicate_of(*c.workload, "job-sample-job-newer", "2026-01-01T00:00:09Z");
+  auto step = reconcile_all(c, {&newer, &*c.workload});
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].verb, JobWrite::Verb::Delete);
+  EXPECT_EQ(step.writes[0].name, "job-sample-job-newer");
+  // Reserved beats older.
+  Object reserved = newer;
+  reserved.json().as_object()["status"] = json::object{};
+  auto& st = reserved.json().as_object()["status"].as_object();
+  st["admission"] = json::parse_yaml("{clusterQueue: cq, podSetAssignments: [{name: main, flavors: {cpu: on-demand}, "
+                                     "resourceUsage: {cpu: '2'}, count: 2}]}").value();
+  st["conditions"] = json::parse_yaml("[{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: m, "
+                                      "lastTransitionTime: '2026-01-01T00:00:10Z'}]").value();
+  auto keep_reserved = reconcile_all(c, {&*c.workload, &reserved});
+  ASSERT_EQ(keep_reserved.writes.size(), 1u);
+  EXPECT_EQ(keep_reserved.writes[0].name, c.workload->name());
+}
+
+TEST(JobReconciler, DuplicatesNoneMatchingTheSuspendedJobOneIsUpdatedInPlace) {
+  FakeCluster c;
+  c.settle();
+  ASSERT_TRUE(c.suspended());
+  set_created(*c.workload, "2026-01-01T00:00:05Z");
+  Object newer = duplicate_of(*c.workload, "job-sample-job-newer", "2026-01-01T00:00:09Z");
+  c.job.json().as_object()["spec"].as_object()["parallelism"] = 1;
+  c.job.json().as_object()["spec"].as_object()["completions"] = 1;
+  auto step = reconcile_all(c, {&*c.workload, &newer});
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].verb, JobWrite::Verb::Delete);
+  EXPECT_EQ(step.writes[0].name, "job-sample-job-newer");
+  EXPECT_EQ(step.writes[0].what, "deleted the workload that no longer matches its job");
+  // With the duplicate gone, the one left is updated to the Job's new spec.
+  c.settle();
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(json::find(c.workload->find({"spec", "podSets"})->as_array()[0], "count")->as_int64(), 1);
+  EXPECT_TRUE(c.has_event("UpdatedWorkload"));
+}
+
+TEST(JobReconciler, DeletedJobReleasesEveryWorkloadItOwned) {
+  FakeCluster c;
+  c.settle();
+  Object dup = duplicate_of(*c.workload, "job-sample-job-dup", "2026-01-01T00:00:09Z");
+  c.job.json().as_object()["metadata"].as_object()["deletionTimestamp"] = "2026-01-01T00:01:00Z";
+  auto step = reconcile_all(c, {&*c.workload, &dup});
+  ASSERT_EQ(step.writes.size(), 2u);
+  for (const auto& w : step.writes) EXPECT_EQ(w.what, "removed the workload's finalizer");
+}
+
 TEST(JobReconciler, OrphanReleaseDropsOnlyKueuesFinalizer) {
   Object wl = yaml_object(R"(
 apiVersion: kueue.x-k8s.io/v1beta2

@@ -203,11 +203,29 @@ TEST(Deactivation, TargetDeactivatesThenEvictionFollows) {
   EXPECT_TRUE(evict.patch.at("status").at("requeueState").is_null());
 }
 
+TEST(Deactivation, ARejectedAdmissionCheckDeactivatesAndEvicts) {
+  auto target = "  - {type: DeactivationTarget, status: \"True\", reason: AdmissionCheck, "
+                "message: 'AdmissionCheck in Rejected state: \"prov\" (no capacity)', "
+                "lastTransitionTime: \"2026-01-01T00:00:00Z\"}\n";
+  auto step = deactivation_step(admitted(kReady, target), at(10));
+  ASSERT_TRUE(step.has_write());
+  EXPECT_EQ(step.target, RequeueStep::Target::Spec);
+  auto evict = deactivation_step(admitted(kReady, target, ", active: false"), at(20));
+  ASSERT_TRUE(evict.has_write());
+  auto evicted = cond(evict.patch, "Evicted");
+  EXPECT_EQ(evicted.reason, "DeactivatedDueToAdmissionCheck");
+  EXPECT_EQ(evicted.message, "The workload is deactivated due to AdmissionCheck in Rejected state: \"prov\" (no capacity)");
+  EXPECT_EQ(evict.event_reason, "EvictedDueToDeactivatedDueToAdmissionCheck");
+  EXPECT_EQ(evict.evicted_reason, "Deactivated");
+  EXPECT_EQ(evict.evicted_cause, "AdmissionCheck");
+}
+
 TEST(Deactivation, PlainDeactivationEvicts) {
   auto step = deactivation_step(admitted(kReady, "", ", active: false"), at(10));
   ASSERT_TRUE(step.has_write());
   EXPECT_EQ(cond(step.patch, "Evicted").reason, "Deactivated");
   EXPECT_EQ(cond(step.patch, "Evicted").message, "The workload is deactivated");
+  EXPECT_EQ(step.event_reason, "EvictedDueToDeactivated");
   // Once evicted, nothing more: the job reconciler stops the Job and releases the quota.
   auto evicted = admitted(kReady,
                           "  - {type: Evicted, status: \"True\", reason: Deactivated, message: x, "

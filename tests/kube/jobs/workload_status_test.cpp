@@ -83,6 +83,103 @@ TEST(WorkloadStatus, AdmissionWithPendingChecks) {
   EXPECT_EQ(ad.message, "The workload has not all checks ready");
 }
 
+TEST(WorkloadStatus, AdmissionListsTheRequiredChecksPending) {
+  auto d = admission(false);
+  d.admission_checks = {"prov", "approval"};
+  auto p = admission_patch(pending_workload(), d, testing::at(60));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->at("status").at("admissionChecks"), yaml(R"(
+- {name: approval, state: Pending, lastTransitionTime: "2026-01-01T00:01:00Z", message: ""}
+- {name: prov, state: Pending, lastTransitionTime: "2026-01-01T00:01:00Z", message: ""}
+)"));
+  // Without checks the field is left alone.
+  auto none = admission_patch(pending_workload(), admission(), testing::at(60));
+  EXPECT_FALSE(none->at("status").as_object().contains("admissionChecks"));
+}
+
+TEST(WorkloadStatus, AdmissionKeepsChecksAlreadyListedAndDropsOthers) {
+  client::Object wl = pending_workload();
+  wl.ensure({"status", "admissionChecks"}) = yaml(R"(
+- {name: gone, state: Pending, message: "", lastTransitionTime: "2025-01-01T00:00:00Z"}
+- {name: prov, state: Pending, message: "Reset to Pending after eviction. Previously: Retry", retryCount: 1, lastTransitionTime: "2025-01-01T00:00:00Z"}
+)");
+  auto d = admission(false);
+  d.admission_checks = {"prov"};
+  auto p = admission_patch(wl, d, testing::at(0));
+  EXPECT_EQ(p->at("status").at("admissionChecks"), yaml(R"(
+- {name: prov, state: Pending, message: "Reset to Pending after eviction. Previously: Retry", retryCount: 1, lastTransitionTime: "2025-01-01T00:00:00Z"}
+)"));
+}
+
+TEST(WorkloadStatus, AdmissionChecksSync) {
+  client::Object wl = object(testing::kAdmittedWorkload);
+  EXPECT_FALSE(admission_checks_patch(wl, {}, testing::at(0)));  // none listed, none required
+  auto p = admission_checks_patch(wl, {"late"}, testing::at(5));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(*p, yaml(R"(
+status:
+  admissionChecks:
+  - {name: late, state: Pending, lastTransitionTime: "2026-01-01T00:00:05Z", message: ""}
+)"));
+  wl.ensure({"status", "admissionChecks"}) = p->at("status").at("admissionChecks");
+  EXPECT_FALSE(admission_checks_patch(wl, {"late"}, testing::at(9)));
+  // The queue dropped its checks: the list goes.
+  auto cleared = admission_checks_patch(wl, {}, testing::at(9));
+  ASSERT_TRUE(cleared);
+  EXPECT_TRUE(cleared->at("status").at("admissionChecks").is_null());
+}
+
+TEST(WorkloadStatus, AdmittedOnceChecksAreReady) {
+  client::Object wl = pending_workload();
+  EXPECT_FALSE(admitted_patch(wl, testing::at(0)));  // no reservation
+  auto d = admission(false);
+  d.admission_checks = {"prov"};
+  wl.ensure({"status"}) = admission_patch(wl, d, testing::at(0))->at("status");
+  auto p = admitted_patch(wl, testing::at(30));
+  ASSERT_TRUE(p);
+  auto ad = cond(*p, "Admitted");
+  EXPECT_EQ(ad.status, "True");
+  EXPECT_EQ(ad.reason, "Admitted");
+  EXPECT_EQ(ad.message, "The workload is admitted");
+  EXPECT_EQ(ad.last_transition_time, "2026-01-01T00:00:30Z");
+  EXPECT_EQ(cond(*p, "QuotaReserved").last_transition_time, "2026-01-01T00:00:00Z");
+  wl.ensure({"status", "conditions"}) = p->at("status").at("conditions");
+  EXPECT_FALSE(admitted_patch(wl, testing::at(40)));
+}
+
+TEST(WorkloadStatus, DeactivationTargetForARejectedCheck) {
+  client::Object wl = object(testing::kAdmittedWorkload);
+  auto p = deactivation_target_patch(wl, "AdmissionCheck in Rejected state: \"prov\" (no)", testing::at(0));
+  ASSERT_TRUE(p);
+  auto t = cond(*p, "DeactivationTarget");
+  EXPECT_EQ(t.status, "True");
+  EXPECT_EQ(t.reason, "AdmissionCheck");
+  EXPECT_EQ(t.message, "AdmissionCheck in Rejected state: \"prov\" (no)");
+  EXPECT_EQ(cond(*p, "Admitted").status, "True");  // the rest of the list is kept
+  wl.ensure({"status", "conditions"}) = p->at("status").at("conditions");
+  EXPECT_FALSE(deactivation_target_patch(wl, "again", testing::at(5)));
+}
+
+TEST(WorkloadStatus, EvictionByARetryCheckSetsRequeueAt) {
+  client::Object wl = object(testing::kAdmittedWorkload);
+  wl.ensure({"status", "requeueState"}) = yaml("{count: 2}");
+  core::EvictionDecision d;
+  d.workload = "ns/w";
+  d.reason = "AdmissionCheck";
+  d.message = "Evicted due to AdmissionCheck in Retry state: \"prov\"";
+  d.requeue_at = testing::at(90);
+  auto p = eviction_patch(wl, d, testing::at(0));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->at("status").at("requeueState"), yaml(R"({count: 2, requeueAt: "2026-01-01T00:01:30Z"})"));
+  auto ev = cond(*p, "Evicted");
+  EXPECT_EQ(ev.reason, "AdmissionCheck");
+  EXPECT_EQ(ev.message, "Evicted due to AdmissionCheck in Retry state: \"prov\"");
+  // requeueAt only moves later.
+  wl.ensure({"status", "requeueState"}) = yaml(R"({requeueAt: "2026-01-01T01:00:00Z"})");
+  auto later = eviction_patch(wl, d, testing::at(0));
+  EXPECT_EQ(later->at("status").at("requeueState"), yaml(R"({requeueAt: "2026-01-01T01:00:00Z"})"));
+}
+
 TEST(WorkloadStatus, AdmissionResetsEvictionConditions) {
   client::Object wl = object(R"(
 metadata: {name: w, generation: 1}

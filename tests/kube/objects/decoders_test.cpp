@@ -144,6 +144,52 @@ status:
   EXPECT_TRUE(wl->condition_true("QuotaReserved"));
 }
 
+TEST(Decoders, WorkloadAdmissionCheckStates) {
+  auto wl = decode_workload(doc(R"(
+metadata: {name: w, namespace: ns}
+spec:
+  queueName: lq
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]
+status:
+  admissionChecks:
+  - {name: prov, state: Retry, lastTransitionTime: "2026-01-01T00:02:00Z", message: "no capacity", requeueAfterSeconds: 30, retryCount: 2}
+  - {name: approve, state: Ready, lastTransitionTime: "2026-01-01T00:01:00Z", message: ""}
+  - {name: pending, state: Pending, lastTransitionTime: "2026-01-01T00:00:00Z", message: ""}
+  - {name: veto, state: Rejected, lastTransitionTime: "2026-01-01T00:03:00Z", message: "not allowed"}
+)"));
+  ASSERT_TRUE(wl.has_value()) << wl.error().message;
+  ASSERT_EQ(wl->admission_checks.size(), 4u);
+  const auto& retry = wl->admission_checks[0];
+  EXPECT_EQ(retry.name, "prov");
+  EXPECT_EQ(retry.state, core::CheckState::Retry);
+  EXPECT_EQ(retry.last_transition, *core::parse_rfc3339("2026-01-01T00:02:00Z"));
+  EXPECT_EQ(retry.message, "no capacity");
+  EXPECT_EQ(retry.requeue_after_seconds, 30);
+  EXPECT_EQ(retry.retry_count, 2);
+  EXPECT_EQ(wl->admission_checks[1].state, core::CheckState::Ready);
+  EXPECT_FALSE(wl->admission_checks[1].requeue_after_seconds.has_value());
+  EXPECT_EQ(wl->admission_checks[1].retry_count, 0);
+  EXPECT_EQ(wl->admission_checks[2].state, core::CheckState::Pending);
+  EXPECT_EQ(wl->admission_checks[3].state, core::CheckState::Rejected);
+  EXPECT_EQ(wl->admission_checks[3].message, "not allowed");
+
+  auto bad_state = decode_workload(doc(R"(
+metadata: {name: w}
+spec: {podSets: [{name: main, template: {spec: {containers: [{name: c}]}}}]}
+status: {admissionChecks: [{name: prov, state: Done}]}
+)"));
+  ASSERT_FALSE(bad_state.has_value());
+  EXPECT_NE(bad_state.error().message.find("status.admissionChecks[0].state"), std::string::npos)
+      << bad_state.error().message;
+  auto no_name = decode_workload(doc(R"(
+metadata: {name: w}
+spec: {podSets: [{name: main, template: {spec: {containers: [{name: c}]}}}]}
+status: {admissionChecks: [{state: Ready}]}
+)"));
+  ASSERT_FALSE(no_name.has_value());
+  EXPECT_NE(no_name.error().message.find("status.admissionChecks[0].name"), std::string::npos);
+}
+
 TEST(Decoders, JobDefaultsParallelismAndCompletionsLikeKubeApiserver) {
   auto both_absent = decode_job(doc("metadata: {name: j}\nspec: {template: {spec: {containers: []}}}\n"));
   ASSERT_TRUE(both_absent.has_value());
