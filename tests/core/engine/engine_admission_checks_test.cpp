@@ -9,24 +9,13 @@
 #include <algorithm>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/test_objects.hpp"
 
 namespace kueuepp::core {
 namespace {
 
 ClusterQueue queue(std::vector<ClusterQueue::AdmissionCheckRef> checks) {
-  ClusterQueue cq;
-  cq.name = "cq";
-  cq.namespace_selector = LabelSelector{};
-  ResourceGroup rg;
-  rg.covered_resources = {"cpu"};
-  FlavorQuotas fq;
-  fq.name = "default";
-  ResourceQuota q;
-  q.name = "cpu";
-  q.nominal = Quantity::from_units(4);
-  fq.resources.push_back(q);
-  rg.flavors.push_back(fq);
-  cq.resource_groups.push_back(rg);
+  ClusterQueue cq = testing::cpu_cluster_queue("cq", {testing::cpu_quota("default", 4)});
   cq.admission_checks = std::move(checks);
   return cq;
 }
@@ -43,17 +32,8 @@ void setup(Engine& e, std::vector<ClusterQueue::AdmissionCheckRef> checks) {
 }
 
 Workload job(int i, int cpus) {
-  Workload wl;
-  wl.ns = "ns";
-  wl.name = "w" + std::to_string(i);
+  Workload wl = testing::cpu_workload("w" + std::to_string(i), cpus, 0, 1000 + i, "lq", "ns");
   wl.uid = "uid-" + std::to_string(i);
-  wl.creation = time_from_seconds(1000 + i);
-  wl.queue_name = "lq";
-  PodSet ps;
-  ps.name = "main";
-  ps.count = 1;
-  ps.per_pod_requests["cpu"] = Quantity::from_units(cpus);
-  wl.pod_sets.push_back(ps);
   return wl;
 }
 

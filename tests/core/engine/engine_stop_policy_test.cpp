@@ -33,17 +33,8 @@ void setup(Engine& e) {
 }
 
 Workload job(int i, int cpus) {
-  Workload wl;
-  wl.ns = "ns";
-  wl.name = "w" + std::to_string(i);
+  Workload wl = testing::cpu_workload("w" + std::to_string(i), cpus, 0, 1000 + i, "lq", "ns");
   wl.uid = "uid-" + std::to_string(i);
-  wl.creation = time_from_seconds(1000 + i);
-  wl.queue_name = "lq";
-  PodSet ps;
-  ps.name = "main";
-  ps.count = 1;
-  ps.per_pod_requests["cpu"] = Quantity::from_units(cpus);
-  wl.pod_sets.push_back(ps);
   return wl;
 }
 

@@ -35,11 +35,11 @@ inline ClusterQueue cpu_cluster_queue(const std::string& name, std::vector<Flavo
   return cq;
 }
 
-/// Workload default/`name` in LocalQueue `queue`: one pod asking for `cpu` CPUs.
+/// Workload `ns`/`name` in LocalQueue `queue`: one pod asking for `cpu` CPUs.
 inline Workload cpu_workload(const std::string& name, int cpu, std::int32_t priority, int created_seconds,
-                             const std::string& queue) {
+                             const std::string& queue, const std::string& ns = "default") {
   Workload wl;
-  wl.ns = "default";
+  wl.ns = ns;
   wl.name = name;
   wl.uid = "uid-" + name;
   wl.creation = time_from_seconds(created_seconds);
