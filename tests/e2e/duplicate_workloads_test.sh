@@ -9,27 +9,7 @@ set -euo pipefail
 e2e_init "$@"
 e2e_start --job-time-scale 10
 
-k apply -f - >/dev/null <<'EOF'
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default
-      resources: [{name: cpu, nominalQuota: 4}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq, namespace: default}
-spec: {clusterQueue: cq}
-EOF
+apply_one_queue 4
 
 job_yaml name=d1 queue=lq cpu=1 sleep=600 | k create -f - >/dev/null
 wl=$(wait_wl_of_job d1)

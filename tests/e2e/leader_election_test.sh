@@ -21,27 +21,7 @@ lease=3
 audit=$E2E_TMP/audit.jsonl
 rep_start_apiserver --audit-log "$audit"
 rep_config ${lease}s 2s 500ms
-k apply -f - >/dev/null <<'EOF'
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default
-      resources: [{name: cpu, nominalQuota: 10}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq, namespace: default}
-spec: {clusterQueue: cq}
-EOF
+apply_one_queue 10
 
 leader() { shard_holders | awk '$1 == 0 {print $2}'; }
 admitted() { # JOB: the Job's Workload holds quota

@@ -241,6 +241,33 @@ wait_until() {
   done
 }
 
+# The queue most tests need: ResourceFlavor "default", ClusterQueue "cq" open to every
+# namespace with QUOTA cpu on it, and LocalQueue default/lq pointing at it.
+# usage: apply_one_queue QUOTA
+apply_one_queue() {
+  k apply -f - >/dev/null <<EOF
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources: [{name: cpu, nominalQuota: $1}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: default}
+spec: {clusterQueue: cq}
+EOF
+}
+
 # job_yaml name=N queue=LQ [cpu=1] [parallelism=1] [completions=PARALLELISM] [sleep=10]
 #          [ns=default] [labels='k: v, k2: v2'] [annotations='k: v'] [priorityClassName=PC]
 # A Job of `parallelism` pods, each requesting `cpu`, whose container runs `sleep N`

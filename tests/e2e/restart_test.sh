@@ -15,27 +15,7 @@ data=$E2E_TMP/data
 mkdir -p "$data"
 e2e_start --job-time-scale 10 --data-dir "$data"
 
-k apply -f - >/dev/null <<'EOF'
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default
-      resources: [{name: cpu, nominalQuota: 3}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq, namespace: default}
-spec: {clusterQueue: cq}
-EOF
+apply_one_queue 3
 
 total=30
 submit() { # FIRST LAST: jobs job-FIRST .. job-LAST, 1 CPU, 2 s each (sleep 20 at scale 10)

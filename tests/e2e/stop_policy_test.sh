@@ -17,27 +17,7 @@ set -euo pipefail
 e2e_init "$@"
 e2e_start --job-time-scale 10
 
-k apply -f - >/dev/null <<'EOF'
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default
-      resources: [{name: cpu, nominalQuota: 2}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq, namespace: default}
-spec: {clusterQueue: cq}
-EOF
+apply_one_queue 2
 
 admitted() { [ "$(wl_cond "$1" Admitted)" = True ]; }
 finished() { [ "$(wl_cond "$1" Finished)" = True ]; }
