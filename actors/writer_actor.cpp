@@ -174,9 +174,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
                 // holds one entry and one body, and keeps its turn.
                 older.request = std::move(p->request);
                 older.promise = std::move(p->promise);
-                auto promise = older.promise;
-                pump(self);
-                return promise;
+                return older.promise;  // nothing new is queued: no pump
               }
               older.cancelled = true;
               older.request.body.reset();  // skipped when its turn comes; hold nothing till then
