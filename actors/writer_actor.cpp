@@ -29,6 +29,9 @@ struct Pending {
   WriteRequest request;
   Promise promise;
   bool cancelled = false;  ///< superseded while waiting
+  /// When the first write of this entry was asked for: a rewrite that replaces it in
+  /// place keeps it, so it measures how stale the object's status is.
+  std::chrono::steady_clock::time_point since{};
 };
 
 using CoalesceKey = std::tuple<ObjectKind, WriteVerb, std::string, std::string>;
@@ -47,6 +50,8 @@ struct WriterState {
   std::array<std::deque<std::shared_ptr<Pending>>, kLanes> lanes;
   std::size_t next_lane = 0;  ///< where the round-robin over `lanes` resumes
   std::size_t queued = 0;     ///< requests in `lanes`, cancelled ones included
+  std::size_t urgent_streak = 0;    ///< urgent writes sent since the last normal one
+  std::size_t next_queue_lane = 0;  ///< 0: ClusterQueue status goes next, 1: LocalQueue
   std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
   /// With sharding: the shards this replica holds (writes of other shards are refused).
@@ -58,6 +63,7 @@ struct WriterState {
   std::uint64_t written = 0;
   std::uint64_t failed = 0;
   std::uint64_t coalesced = 0;
+  std::uint64_t dropped_events = 0;
   std::uint64_t refused_not_owner = 0;
 };
 
@@ -78,8 +84,7 @@ std::shared_ptr<Pending> pop_live(WriterState& st, std::deque<std::shared_ptr<Pe
   return nullptr;
 }
 
-std::shared_ptr<Pending> next_pending(WriterState& st) {
-  if (auto p = pop_live(st, st.urgent, false)) return p;
+std::shared_ptr<Pending> next_normal(WriterState& st) {
   for (std::size_t k = 0; k < kLanes; ++k) {
     const std::size_t lane = (st.next_lane + k) % kLanes;
     if (auto p = pop_live(st, st.lanes[lane], true)) {
@@ -88,6 +93,94 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
     }
   }
   return nullptr;
+}
+
+constexpr std::size_t kQueueLanes[] = {static_cast<std::size_t>(ObjectKind::ClusterQueue),
+                                       static_cast<std::size_t>(ObjectKind::LocalQueue)};
+
+std::chrono::steady_clock::time_point now_of(const WriterState& st) {
+  return st.options.clock ? st.options.clock() : std::chrono::steady_clock::now();
+}
+
+/// Whether the oldest live ClusterQueue or LocalQueue status write waited too long
+/// (cancelled entries at the lanes' fronts are dropped on the way).
+bool queue_status_overdue(WriterState& st) {
+  const auto limit = now_of(st) - st.options.max_status_delay;
+  for (std::size_t lane : kQueueLanes) {
+    auto& q = st.lanes[lane];
+    while (!q.empty() && q.front()->cancelled) {
+      q.pop_front();
+      --st.queued;
+    }
+    if (!q.empty() && q.front()->since <= limit) return true;
+  }
+  return false;
+}
+
+/// The next ClusterQueue or LocalQueue status write, alternating between the two.
+std::shared_ptr<Pending> next_queue_status(WriterState& st) {
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::size_t lane = kQueueLanes[(st.next_queue_lane + k) % 2];
+    if (auto p = pop_live(st, st.lanes[lane], true)) {
+      st.next_queue_lane = (st.next_queue_lane + k + 1) % 2;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+std::shared_ptr<Pending> next_pending(WriterState& st) {
+  // Urgent first, but not forever: admissions alone can use the whole QPS budget on a
+  // deep queue, and the pending and usage figures of ClusterQueues and LocalQueues must
+  // not wait for the queue to drain. An overdue one goes out after a streak of urgent
+  // writes; the other lanes (pending explanations, Events) do wait.
+  if (st.urgent_streak >= st.options.urgent_streak && queue_status_overdue(st)) {
+    if (auto p = next_queue_status(st)) {
+      st.urgent_streak = 0;
+      return p;
+    }
+  }
+  if (auto p = pop_live(st, st.urgent, false)) {
+    ++st.urgent_streak;
+    return p;
+  }
+  st.urgent_streak = 0;
+  return next_normal(st);
+}
+
+/// Keeps the Event lane within its bound by answering its oldest live entries "Dropped"
+/// (never `newest`, whose promise the caller still returns).
+void drop_excess_events(WriterState& st, const Pending* newest) {
+  auto& lane = st.lanes[static_cast<std::size_t>(ObjectKind::Event)];
+  while (lane.size() > st.options.max_queued_events && lane.front().get() != newest) {
+    auto p = std::move(lane.front());
+    lane.pop_front();
+    --st.queued;
+    if (p->cancelled) continue;
+    if (p->request.coalesce) st.waiting_by_key.erase(coalesce_key(p->request));
+    ++st.dropped_events;
+    WriteOutcome dropped;
+    dropped.reason = "Dropped";
+    dropped.message = "event dropped: " + std::to_string(st.options.max_queued_events) +
+                      " events were already waiting for the API write budget";
+    p->promise.deliver(std::move(dropped));
+  }
+}
+
+/// An urgent write of an object cancels its waiting (not yet sent) coalescable rewrite.
+void supersede_waiting(WriterState& st, const CoalesceKey& key) {
+  auto it = st.waiting_by_key.find(key);
+  if (it == st.waiting_by_key.end() || it->second->request.urgent) return;
+  Pending& older = *it->second;
+  WriteOutcome superseded;
+  superseded.superseded = true;
+  superseded.superseded_by_urgent = true;
+  superseded.message = "superseded by an urgent write of the same object";
+  older.promise.deliver(superseded);
+  older.cancelled = true;
+  older.request.body.reset();
+  ++st.coalesced;
+  st.waiting_by_key.erase(it);
 }
 
 /// A write for a shard this replica does not hold (any more): checked when the write
@@ -150,6 +243,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
     self->state.transport = transport;
     self->state.options = options;
     if (self->state.options.max_in_flight == 0) self->state.options.max_in_flight = 1;
+    if (self->state.options.urgent_streak == 0) self->state.options.urgent_streak = 1;
     if (options.sharded) self->state.ownership = ShardOwnership{};  // holds nothing yet
     return {
         [self](WriteRequest& req) -> caf::result<WriteOutcome> {
@@ -158,6 +252,8 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           auto p = std::make_shared<Pending>();
           p->promise = self->make_response_promise<WriteOutcome>();
           p->request = std::move(req);
+          p->since = now_of(st);
+          if (p->request.urgent && !p->request.coalesce) supersede_waiting(st, coalesce_key(p->request));
           if (p->request.coalesce) {
             auto key = coalesce_key(p->request);
             auto it = st.waiting_by_key.find(key);
@@ -186,6 +282,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           } else {
             st.lanes[static_cast<std::size_t>(p->request.kind) % kLanes].push_back(p);
             ++st.queued;
+            if (p->request.kind == ObjectKind::Event) drop_excess_events(st, p.get());
           }
           auto promise = p->promise;
           pump(self);
@@ -242,6 +339,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           summary["written"] = st.written;
           summary["failed"] = st.failed;
           summary["coalesced"] = st.coalesced;
+          summary["droppedEvents"] = st.dropped_events;
           if (st.ownership) summary["refusedNotOwner"] = st.refused_not_owner;
           return ActorInfo{"writer", "writer", st.urgent.size() + st.queued, st.handled,
                            json::dump(summary)};

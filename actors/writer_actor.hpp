@@ -1,13 +1,20 @@
 #pragma once
 
 // The writer actor owns the controller's API write budget. Urgent requests (admissions,
-// evictions, job starts and stops) go ahead of everything; the rest wait in one lane per
-// kind of object, served round-robin so that no kind starves another, and coalescable
-// status rewrites keep only the newest per object. At most `max_in_flight` writes
-// are outstanding; the client's rate limiter (QPS/burst) paces them further. Every
-// request gets exactly one WriteOutcome.
+// evictions, job starts and stops) go ahead of the rest, but not of all of it: a
+// ClusterQueue or LocalQueue status write that waited `max_status_delay` is let through
+// now and then (see WriterOptions), so queue status stays within seconds of the truth
+// while admissions use the whole QPS budget. The normal writes wait in one lane per kind of object, served round-robin so
+// that no kind starves another, and coalescable status rewrites keep only the newest per
+// object. Events are the one kind that may be dropped: beyond `max_queued_events`
+// waiting, the oldest is answered "Dropped" (client-go's event broadcaster drops too
+// when its queue is full). At most `max_in_flight` writes are outstanding; the
+// client's rate limiter (QPS/burst) paces them further. Every request gets exactly one
+// WriteOutcome.
 
+#include <chrono>
 #include <cstddef>
+#include <functional>
 
 #include "actors/write_transport.hpp"
 #include "messages/actor_handles.hpp"
@@ -23,6 +30,16 @@ struct WriterOptions {
   /// With sharding: no tree-scoped write goes out before the shard actor says which
   /// shards this replica holds.
   bool sharded = false;
+  /// A ClusterQueue or LocalQueue status write that has waited this long goes out
+  /// before the next urgent write, at most once per `urgent_streak` urgent writes
+  /// (>= 1): under a saturated budget queue status lags by about this much while taking
+  /// at most 1/(urgent_streak+1) of the writes.
+  std::chrono::milliseconds max_status_delay{5000};
+  std::size_t urgent_streak = 4;
+  /// The writer's clock (tests); steady_clock when empty.
+  std::function<std::chrono::steady_clock::time_point()> clock;
+  /// Events waiting beyond this many: the oldest is dropped.
+  std::size_t max_queued_events = 1000;
 };
 
 messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport transport, WriterOptions options = {});

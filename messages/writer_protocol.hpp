@@ -34,7 +34,10 @@ struct WriteRequest {
   /// based on a state that changed since it was decided. Empty: unconditional.
   std::string precondition_rv;
   /// A later coalescable request for the same object and verb replaces this one while
-  /// it waits for budget (status rewrites); admissions are never coalesced.
+  /// it waits for budget (status rewrites); admissions are never coalesced. A later
+  /// urgent request for the same object and verb also cancels it (answered superseded):
+  /// both are computed from the same cached object, and the waiting one, sent after,
+  /// would only be refused or, sent first, get the urgent one refused.
   bool coalesce = false;
   /// Sent ahead of everything coalescable (admissions, evictions, job starts).
   bool urgent = false;
@@ -47,6 +50,9 @@ struct WriteRequest {
 struct WriteOutcome {
   bool ok = false;
   bool superseded = false;  ///< replaced by a later request for the same object
+  /// Superseded by an urgent write (not by a newer rewrite carrying the same intent):
+  /// what this write said must be said again once that write settled.
+  bool superseded_by_urgent = false;
   int http_status = 0;      ///< 0: no answer (connection error, shutdown)
   std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...), or NotOwner
   std::string message;

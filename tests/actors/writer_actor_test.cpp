@@ -78,6 +78,13 @@ class WriterActorTest : public ::testing::Test {
     sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
     writer_ = spawn_writer(*system_, api_.transport(), WriterOptions{1});
   }
+
+  /// Replaces the writer by one with `options` (before anything was sent).
+  void respawn(WriterOptions options) {
+    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
+    sched_->run();
+    writer_ = spawn_writer(*system_, api_.transport(), options);
+  }
   ~WriterActorTest() override {
     caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
     sched_->run();
@@ -90,7 +97,7 @@ class WriterActorTest : public ::testing::Test {
     system_->spawn([writer = writer_, req = std::move(req), outcomes, label](caf::event_based_actor* self) {
       self->request(writer, caf::infinite, req)
           .then([outcomes, label](const WriteOutcome& o) {
-            outcomes->push_back(label + (o.superseded ? " superseded" : o.ok ? " ok" : " failed"));
+            outcomes->push_back(label + (o.superseded ? " superseded" : o.ok ? " ok" : " failed " + o.reason));
           });
     });
     sched_->run();
@@ -107,6 +114,7 @@ class WriterActorTest : public ::testing::Test {
   HeldApi api_;
   writer_actor writer_;
   std::vector<std::string> outcomes_;
+  std::chrono::steady_clock::time_point now_{std::chrono::hours(1)};
 };
 
 TEST_F(WriterActorTest, ABacklogOfOneKindDoesNotStarveTheOthers) {
@@ -131,6 +139,71 @@ TEST_F(WriterActorTest, UrgentWritesGoFirst) {
   drain();
   ASSERT_EQ(api_.order.size(), 3u);
   EXPECT_EQ(api_.order[1], "Workload/admit");
+}
+
+TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
+  WriterOptions options;
+  options.max_in_flight = 1;
+  options.urgent_streak = 3;
+  options.max_status_delay = std::chrono::seconds(5);
+  options.clock = [this] { return now_; };
+  respawn(options);
+  send(write(ObjectKind::Workload, "busy"));     // occupies the single slot
+  send(write(ObjectKind::Workload, "pending"));  // a pending explanation: waits for the urgent ones
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  send(write(ObjectKind::LocalQueue, "lq"));
+  now_ += std::chrono::seconds(6);
+  for (int i = 0; i < 7; ++i) send(write(ObjectKind::Workload, "admit-" + std::to_string(i), false, true));
+  drain();
+  EXPECT_EQ(api_.order,
+            (std::vector<std::string>{"Workload/busy", "Workload/admit-0", "Workload/admit-1", "Workload/admit-2",
+                                      "ClusterQueue/cq", "Workload/admit-3", "Workload/admit-4", "Workload/admit-5",
+                                      "LocalQueue/lq", "Workload/admit-6", "Workload/pending"}));
+}
+
+TEST_F(WriterActorTest, QueueStatusNotYetOverdueWaitsForTheUrgentWrites) {
+  WriterOptions options;
+  options.max_in_flight = 1;
+  options.urgent_streak = 3;
+  options.max_status_delay = std::chrono::seconds(5);
+  options.clock = [this] { return now_; };
+  respawn(options);
+  send(write(ObjectKind::Workload, "busy"));
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  now_ += std::chrono::seconds(4);
+  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Workload, "admit-" + std::to_string(i), false, true));
+  drain();
+  ASSERT_EQ(api_.order.size(), 7u);
+  EXPECT_EQ(api_.order[5], "Workload/admit-4");
+  EXPECT_EQ(api_.order[6], "ClusterQueue/cq");
+}
+
+TEST_F(WriterActorTest, AnUrgentWriteCancelsTheWaitingRewriteOfTheSameObject) {
+  send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
+  send(write(ObjectKind::Workload, "a"));     // a pending explanation, waiting
+  send(write(ObjectKind::Workload, "b"));
+  send(write(ObjectKind::Workload, "a", /*coalesce=*/false, /*urgent=*/true));  // its admission
+  drain();
+  EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Workload/a", "Workload/b"}));
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded"), 1);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 1);
+  EXPECT_EQ(outcomes_.size(), 4u);
+}
+
+TEST_F(WriterActorTest, EventsBeyondTheBoundAreDroppedOldestFirst) {
+  WriterOptions options;
+  options.max_in_flight = 1;
+  options.max_queued_events = 2;
+  respawn(options);
+  send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
+  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Event, "e" + std::to_string(i), false));
+  send(write(ObjectKind::ClusterQueue, "cq"));  // other kinds are never dropped
+  drain();
+  EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Event/e3", "ClusterQueue/cq", "Event/e4"}));
+  for (const char* e : {"Event/e0", "Event/e1", "Event/e2"}) {
+    EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), std::string(e) + " failed Dropped"), 1) << e;
+  }
+  EXPECT_EQ(outcomes_.size(), 7u);
 }
 
 TEST_F(WriterActorTest, AWaitingStatusRewriteIsReplacedByTheNewerOne) {
