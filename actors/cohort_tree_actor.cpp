@@ -36,6 +36,11 @@ struct TreeState {
   /// Workloads whose pending-status write was refused (409): rewritten from the engine's
   /// current explanation when the newer object arrives.
   std::set<std::string, std::less<>> recheck_pending;
+  /// Workloads with a pending-status write outstanding -> whether a newer explanation
+  /// was decided meanwhile. One write per workload at a time: while the budget is short
+  /// the engine explains faster than the writer writes, and a patch computed for every
+  /// explanation would mostly be superseded before it is sent.
+  std::unordered_map<std::string, bool> pending_writes;
   /// Evictions not written yet: refused (409: the object changed since the eviction
   /// patch was computed) or held back while the workload's admission is being written.
   /// Each is rewritten on the newer object when it arrives, if it still holds quota.
@@ -338,14 +343,41 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
   auto& st = self->state;
   auto it = st.workloads.find(key);
   std::string based_on = it != st.workloads.end() && it->second ? std::string(it->second->resource_version()) : "";
+  st.pending_writes[key] = false;
   write_workload_status(self, key, std::move(patch), false, true, [self, key, based_on](const WriteOutcome& o) {
-    if (o.http_status != 409) return;
+    auto& s = self->state;
+    bool newer_decided = false;
+    if (auto w = s.pending_writes.find(key); w != s.pending_writes.end()) {
+      newer_decided = w->second;
+      s.pending_writes.erase(w);
+    }
+    auto current = s.workloads.find(key);
+    const bool have = current != s.workloads.end() && current->second;
+    if (o.superseded_by_urgent) {
+      // An admission or eviction of it went first: the version it brings says whether
+      // this explanation still applies.
+      s.recheck_pending.insert(key);
+      return;
+    }
+    if (o.ok) {
+      if (!newer_decided) return;
+      // A newer explanation waits: compute it on the version this write made, now if
+      // that version already arrived, else when it does.
+      const bool arrived = have && o.object && current->second->resource_version() == o.object->resource_version();
+      if (arrived) {
+        rewrite_pending(self, key);
+      } else {
+        s.recheck_pending.insert(key);
+      }
+      return;
+    }
+    if (o.http_status != 409) {
+      if (newer_decided) s.recheck_pending.insert(key);
+      return;
+    }
     // Refused: the object changed. If the newer version already arrived (before this
     // answer), nothing else will bring it: rewrite now, from the engine's current view.
-    auto& s = self->state;
-    auto current = s.workloads.find(key);
-    const bool newer_here = current != s.workloads.end() && current->second &&
-                            current->second->resource_version() != based_on;
+    const bool newer_here = have && current->second->resource_version() != based_on;
     if (newer_here) {
       rewrite_pending(self, key);
     } else {
@@ -516,6 +548,12 @@ void carry_out(Self self, core::Decisions decisions) {
     if (it == st.workloads.end() || !it->second) continue;
     if (holds_quota(it->second)) {  // written once a version without the admission arrives
       st.recheck_pending.insert(p.workload);
+      continue;
+    }
+    // A Requeued condition (a restarted queue) is not part of the engine's view that a
+    // deferred rewrite starts from: those go out at once (rare).
+    if (auto w = st.pending_writes.find(p.workload); w != st.pending_writes.end() && p.requeued_reason.empty()) {
+      w->second = true;  // written from the engine's view once the outstanding one settled
       continue;
     }
     auto patch = kube::jobs::pending_patch(*it->second, p, now);
