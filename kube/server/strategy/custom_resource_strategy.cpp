@@ -191,6 +191,8 @@ class CustomResourceStrategy final : public Strategy {
     std::vector<schema::FieldError> prior = to_schema_errors(ctx.prior_errors);
     schema::ValidateOptions options;
     options.prior_errors = prior;
+    if (old != nullptr) options.old_stamp = ctx.old_validation;
+    options.stamp = ctx.validation;
     FieldErrors errors =
         from_schema_errors(ctx.object_value != nullptr ? schema::validate(*v_.schema, *ctx.object_value, old, options)
                                                        : schema::validate(*v_.schema, json::value(obj), old, options));
