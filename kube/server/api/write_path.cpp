@@ -133,7 +133,9 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
     return api_fail(conflict(subject, fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", uid, old.uid)));
   }
   meta["uid"] = old.uid;
-  meta.erase("resourceVersion");
+  // stable_erase: erase() would move the last member (managedFields) into the hole, and
+  // order_metadata would then have to rebuild metadata on every update.
+  meta.stable_erase("resourceVersion");
   for (std::string_view key : {"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"}) {
     if (const json::value* v = old_meta.if_contains(key)) {
       meta[key] = *v;

@@ -222,7 +222,9 @@ class CustomResourceStrategy final : public Strategy {
     }
     if (!m.contains("managedFields") && om.contains("managedFields")) m["managedFields"] = om.at("managedFields");
     for (const auto& [key, value] : om) {
-      if (key == "managedFields") continue;
+      // resourceVersion: the write path dropped it (the store sets the new one); putting
+      // the stored one back at the end would only disorder metadata.
+      if (key == "managedFields" || key == "resourceVersion") continue;
       json::value* mine = m.if_contains(key);
       if (mine == nullptr || !json::equal(*mine, value)) m[key] = value;
     }
