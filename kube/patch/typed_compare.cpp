@@ -26,6 +26,11 @@ class Comparer {
         if (after != nullptr) {
           if (auto it = after->find(m.key()); it != after->end()) other = &it->value();
         }
+        // An unchanged member (most of them on a typical write) has nothing to report:
+        // one allocation-free equality check spares building its path. Boost.JSON's
+        // equality is stricter than json_equal, so this never skips a member the walk
+        // would find changed.
+        if (other != nullptr && json::equal(m.value(), *other)) continue;
         path_.push_field(m.key());
         node(&m.value(), other);
         path_.pop_field();
@@ -77,10 +82,7 @@ class Comparer {
   }
 
   void node(const json::value* before, const json::value* after) {
-    // An unchanged subtree (most of the object on a status write) has nothing to report:
-    // one allocation-free equality walk instead of descending with paths and schema
-    // lookups. (Boost.JSON's equality is stricter than json_equal, so this never skips
-    // a subtree that the walk would find changed.)
+    // An unchanged list element: as for members above.
     if (before != nullptr && after != nullptr && (before->is_structured() || after->is_structured()) &&
         json::equal(*before, *after)) {
       return;

@@ -12,6 +12,7 @@
 #include "kube/schema/cel/errors.hpp"
 #include "kube/schema/field_errors.hpp"
 #include "kube/schema/path.hpp"
+#include "kube/schema/unchanged_parts.hpp"
 #include "kube/schema/json_text.hpp"
 #include "kube/schema/validators.hpp"
 
@@ -57,18 +58,33 @@ const json::value* correlate(const Node& list, const json::value* old, const jso
 
 class CelRunner {
  public:
-  CelRunner(std::uint64_t budget, std::vector<FieldError>& out) : budget_(budget), out_(out) {}
+  CelRunner(std::uint64_t budget, const UnchangedParts* unchanged, std::vector<FieldError>& out)
+      : budget_(budget), unchanged_parts_(unchanged), out_(out) {}
 
-  void visit(const Node& s, const json::value& v, const json::value* old) {
+  CelRun result() const {
+    CelRun r = run_;
+    r.stopped = stopped_;
+    r.budget_left = budget_;
+    return r;
+  }
+
+  /// `unchanged`: the value, or an ancestor, is an unchanged part (unchanged_parts.hpp).
+  /// There only the transition rules run: the others pass as they did.
+  void visit(const Node& s, const json::value& v, const json::value* old, bool unchanged = false) {
     if (stopped_ || v.is_null()) return;
     if (old != nullptr && old->is_null()) old = nullptr;
-    if (!s.rules.empty()) run_rules(s, v, old);
+    if (!unchanged && unchanged_parts_ != nullptr && unchanged_parts_->contains(v)) unchanged = true;
+    if (unchanged) {
+      run_.skipped = run_.skipped || !s.rules.empty() || s.subtree_has_rules;
+      if (!s.has_transition_rules && !s.subtree_has_transition_rules) return;
+    }
+    if (!s.rules.empty()) run_rules(s, v, old, unchanged);
     if (stopped_ || !s.subtree_has_rules) return;
     if (const json::array* a = v.if_array()) {
       if (!s.items) return;
       for (std::size_t i = 0; i < a->size() && !stopped_; ++i) {
         PathScope scope(path_, PathStack::Kind::Index, {}, i);
-        visit(*s.items, (*a)[i], correlate(s, old, (*a)[i]));
+        visit(*s.items, (*a)[i], correlate(s, old, (*a)[i]), unchanged);
       }
     } else if (const json::object* o = v.if_object()) {
       const json::object* old_o = old != nullptr ? old->if_object() : nullptr;
@@ -81,7 +97,7 @@ class CelRunner {
         for (const auto& kv : *o) {
           if (stopped_) return;
           PathScope scope(path_, PathStack::Kind::Key, text(kv.key()));
-          visit(*ap, kv.value(), old_value(text(kv.key())));
+          visit(*ap, kv.value(), old_value(text(kv.key())), unchanged);
         }
       }
       if (s.properties.empty()) return;
@@ -90,7 +106,7 @@ class CelRunner {
         const Node* p = s.property(text(kv.key()));
         if (p == nullptr || (p->rules.empty() && !p->subtree_has_rules)) continue;
         PathScope scope(path_, PathStack::Kind::Field, text(kv.key()));
-        visit(*p, kv.value(), old_value(text(kv.key())));
+        visit(*p, kv.value(), old_value(text(kv.key())), unchanged);
       }
     }
   }
@@ -115,11 +131,12 @@ class CelRunner {
     return true;
   }
 
-  void run_rules(const Node& s, const json::value& v, const json::value* old) {
+  void run_rules(const Node& s, const json::value& v, const json::value* old, bool unchanged) {
     cel::Value self = cel::Value::from_json(v, &s);
     cel::Value old_self = old != nullptr ? cel::Value::from_json(*old, &s) : cel::Value::static_error("no such attribute");
     for (const Rule& rule : s.rules) {
       if (stopped_) return;
+      if (unchanged && !rule.transition()) continue;
       if (budget_ == 0) return stop_budget(s);
       if (!rule.program) {
         invalid(s, path_.field_path(), "rule compile error: " + rule.compile_error);
@@ -130,6 +147,7 @@ class CelRunner {
       if (rule.optional_old_self) vars[1] = old != nullptr ? cel::Value::optional_of(old_self) : cel::Value::optional_none();
       auto result = rule.program->evaluate(vars, cel::kPerCallLimit);
       if (!charge(s, result.cost)) return;
+      if (!rule.transition()) run_.cost += result.cost;
       if (result.value.is_error()) {
         evaluation_error(s, rule, result.value.text());
         continue;
@@ -204,15 +222,19 @@ class CelRunner {
 
   PathStack path_;
   std::uint64_t budget_;
+  const UnchangedParts* unchanged_parts_;
   std::vector<FieldError>& out_;
   bool stopped_ = false;
+  CelRun run_;
 };
 
 }  // namespace
 
-void validate_cel(const Node& root, const json::value& object, const json::value* old_object, std::uint64_t budget,
-                  std::vector<FieldError>& out) {
-  CelRunner(budget, out).visit(root, object, old_object);
+CelRun validate_cel(const Node& root, const json::value& object, const json::value* old_object,
+                    const UnchangedParts* unchanged, std::uint64_t budget, std::vector<FieldError>& out) {
+  CelRunner runner(budget, unchanged, out);
+  runner.visit(root, object, old_object);
+  return runner.result();
 }
 
 }  // namespace kueuepp::kube::schema

@@ -3,6 +3,7 @@
 // this implementation does not support fails with the schema path.
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "kube/schema/json_text.hpp"
@@ -298,6 +299,7 @@ class Compiler {
       if (status) status = read_bool(*r, "optionalOldSelf", rule_path, rule.optional_old_self);
       if (!status) return status;
       compile_rule(rule, out, rule_path);
+      out.has_transition_rules |= rule.transition();
       out.rules.push_back(std::move(rule));
     }
     return {};
@@ -341,6 +343,7 @@ class Compiler {
     auto absorb = [&](const Node& c) {
       n.subtree_has_defaults |= c.default_value.has_value() || c.subtree_has_defaults;
       n.subtree_has_rules |= !c.rules.empty() || c.subtree_has_rules;
+      n.subtree_has_transition_rules |= c.has_transition_rules || c.subtree_has_transition_rules;
       n.subtree_has_list_invariants |= c.list_type != cel::Shape::ListType::Atomic || c.subtree_has_list_invariants;
       n.subtree_has_embedded |= c.embedded_resource || c.subtree_has_embedded;
     };
@@ -380,7 +383,9 @@ cel::Shape::Type Node::cel_type() const {
 }
 
 Expected<SchemaPtr> compile(const json::value& openapi_v3_schema) {
+  static std::atomic<std::uint64_t> last_serial{0};
   auto schema = std::make_shared<Schema>();
+  schema->serial = ++last_serial;
   Compiler compiler(*schema);
   if (Status s = compiler.node(openapi_v3_schema, schema->root, "openAPIV3Schema", 0, true); !s) {
     return fail(s.error().message);
@@ -389,5 +394,7 @@ Expected<SchemaPtr> compile(const json::value& openapi_v3_schema) {
 }
 
 std::vector<std::string> rule_compile_errors(const Schema& schema) { return schema.rule_compile_errors; }
+
+std::uint64_t serial(const Schema& schema) { return schema.serial; }
 
 }  // namespace kueuepp::kube::schema

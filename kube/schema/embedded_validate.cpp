@@ -4,6 +4,7 @@
 
 #include "kube/schema/field_errors.hpp"
 #include "kube/schema/path.hpp"
+#include "kube/schema/unchanged_parts.hpp"
 #include "kube/schema/json_text.hpp"
 #include "kube/schema/validators.hpp"
 
@@ -14,9 +15,10 @@ namespace fe = field_errors;
 
 class Embedded {
  public:
-  explicit Embedded(std::vector<FieldError>& out) : out_(out) {}
+  Embedded(const UnchangedParts& unchanged, std::vector<FieldError>& out) : unchanged_(unchanged), out_(out) {}
 
   void visit(const Node& s, const json::value& v) {
+    if (unchanged_.contains(v)) return;  // passes as it did
     if (const json::object* o = v.if_object()) {
       if (s.embedded_resource) check(*o);
       if (!s.subtree_has_embedded) return;
@@ -67,13 +69,15 @@ class Embedded {
   }
 
   PathStack path_;
+  const UnchangedParts& unchanged_;
   std::vector<FieldError>& out_;
 };
 
 }  // namespace
 
-void validate_embedded_resources(const Node& root, const json::value& object, std::vector<FieldError>& out) {
-  Embedded(out).visit(root, object);
+void validate_embedded_resources(const Node& root, const json::value& object, const UnchangedParts& unchanged,
+                                 std::vector<FieldError>& out) {
+  Embedded(unchanged, out).visit(root, object);
 }
 
 }  // namespace kueuepp::kube::schema

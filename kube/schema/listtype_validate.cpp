@@ -4,6 +4,7 @@
 
 #include "kube/schema/field_errors.hpp"
 #include "kube/schema/path.hpp"
+#include "kube/schema/unchanged_parts.hpp"
 #include "kube/schema/json_text.hpp"
 #include "kube/schema/validators.hpp"
 
@@ -37,9 +38,10 @@ std::vector<std::size_t> second_occurrences(const std::vector<const json::value*
 
 class ListTypes {
  public:
-  explicit ListTypes(std::vector<FieldError>& out) : out_(out) {}
+  ListTypes(const UnchangedParts& unchanged, std::vector<FieldError>& out) : unchanged_(unchanged), out_(out) {}
 
   void visit(const Node& s, const json::value& v) {
+    if (unchanged_.contains(v)) return;  // passes as it did
     if (const json::array* a = v.if_array()) {
       array(s, *a);
       return;
@@ -128,13 +130,15 @@ class ListTypes {
   }
 
   PathStack path_;
+  const UnchangedParts& unchanged_;
   std::vector<FieldError>& out_;
 };
 
 }  // namespace
 
-void validate_list_types(const Node& root, const json::value& object, std::vector<FieldError>& out) {
-  ListTypes(out).visit(root, object);
+void validate_list_types(const Node& root, const json::value& object, const UnchangedParts& unchanged,
+                         std::vector<FieldError>& out) {
+  ListTypes(unchanged, out).visit(root, object);
 }
 
 }  // namespace kueuepp::kube::schema

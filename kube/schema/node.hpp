@@ -34,6 +34,9 @@ struct Rule {
   std::shared_ptr<const cel::Program> message_program;     ///< messageExpression, if any
   std::string compile_error;
   bool uses_old_self = false;
+
+  /// Reads the old object: a rule with oldSelf (or optionalOldSelf).
+  bool transition() const { return uses_old_self || optional_old_self; }
 };
 
 /// Variable order of every compiled rule program.
@@ -85,10 +88,13 @@ class Node final : public cel::Shape {
   std::string map_type;
 
   std::vector<Rule> rules;
+  /// Some rule of this node reads oldSelf (a transition rule).
+  bool has_transition_rules = false;
 
   // --- summaries of the subtree (properties, items, additionalProperties) -----------
   bool subtree_has_defaults = false;
   bool subtree_has_rules = false;
+  bool subtree_has_transition_rules = false;
   bool subtree_has_list_invariants = false;  ///< list-type set/map somewhere below
   bool subtree_has_embedded = false;
 
@@ -112,6 +118,8 @@ namespace kueuepp::kube::schema {
 class Schema {
  public:
   Node root;
+  /// Unique per compiled schema (see serial()).
+  std::uint64_t serial = 0;
   /// Every rule that failed to compile, as "<path>: <error>" (for CRD admission).
   std::vector<std::string> rule_compile_errors;
 };

@@ -13,6 +13,7 @@
 
 #include "kube/schema/field_errors.hpp"
 #include "kube/schema/path.hpp"
+#include "kube/schema/unchanged_parts.hpp"
 #include "kube/schema/utf8.hpp"
 #include "kube/schema/json_text.hpp"
 #include "kube/schema/validators.hpp"
@@ -65,12 +66,15 @@ std::string bound(double b, const json::value& data) {
 class Validator {
  public:
   /// `out` null: probe mode, errors are only counted (anyOf/oneOf/not branches).
-  Validator(PathStack& path, std::vector<FieldError>* out) : path_(path), out_(out) {}
+  /// `unchanged`: parts that pass as they did (unchanged_parts.hpp), not checked.
+  Validator(PathStack& path, std::vector<FieldError>* out, const UnchangedParts* unchanged = nullptr)
+      : path_(path), out_(out), unchanged_(unchanged) {}
 
   std::size_t errors() const { return errors_; }
   std::size_t type_errors() const { return type_errors_; }
 
   void validate(const Node& s, const json::value& v) {
+    if (unchanged_ != nullptr && unchanged_->contains(v)) return;
     if (v.is_null()) {
       check_type(s, v);
       check_enum(s, v);
@@ -384,15 +388,17 @@ class Validator {
 
   PathStack& path_;
   std::vector<FieldError>* out_;
+  const UnchangedParts* unchanged_;
   std::size_t errors_ = 0;
   std::size_t type_errors_ = 0;
 };
 
 }  // namespace
 
-void validate_openapi(const Node& root, const json::value& object, std::vector<FieldError>& out) {
+void validate_openapi(const Node& root, const json::value& object, const UnchangedParts& unchanged,
+                      std::vector<FieldError>& out) {
   PathStack path;
-  Validator(path, &out).validate(root, object);
+  Validator(path, &out, &unchanged).validate(root, object);
 }
 
 }  // namespace kueuepp::kube::schema

@@ -14,6 +14,7 @@
 #include "core/expected.hpp"
 #include "kube/json/json.hpp"
 #include "kube/patch/patch.hpp"
+#include "kube/schema/validation_stamp.hpp"
 
 namespace kueuepp::kube::schema {
 
@@ -70,6 +71,13 @@ struct ValidateOptions {
   std::span<const FieldError> prior_errors;
   /// CEL cost budget for the whole object (kube-apiserver's RuntimeCELCostBudget).
   std::uint64_t cel_cost_budget = 10'000'000;
+  /// The old object's stamp. When it names this schema, the parts of the object identical
+  /// to the old object's at the same place (outside the root's metadata) are not checked
+  /// again: they pass as they did. CEL transition rules (oldSelf) still run everywhere.
+  /// The errors are exactly those of a full validation.
+  ValidationStamp old_stamp;
+  /// Receives the object's stamp when no errors are found (left alone otherwise).
+  ValidationStamp* stamp = nullptr;
 };
 
 /// validate() taking the caller's earlier errors into account (see ValidateOptions).
@@ -78,6 +86,10 @@ struct ValidateOptions {
 /// "not checked" cause).
 std::vector<FieldError> validate(const Schema& schema, const json::value& object,
                                  const json::value* old_object, const ValidateOptions& options);
+
+/// A number no other compiled schema of this process has (never 0): what a
+/// ValidationStamp names.
+std::uint64_t serial(const Schema& schema);
 
 /// Whether kube-apiserver (1.28) treats this error as blocking CEL evaluation.
 bool blocks_cel(const FieldError& error);

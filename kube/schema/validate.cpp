@@ -1,5 +1,8 @@
-// validate(): the passes of validators.hpp in kube-apiserver's order, and the rule that
-// a blocking error skips the CEL rules (customResourceStrategy.Validate/ValidateUpdate).
+// validate(): the passes of validators.hpp in kube-apiserver's order, the rule that a
+// blocking error skips the CEL rules (customResourceStrategy.Validate/ValidateUpdate),
+// and incremental validation against an old object that passed (unchanged_parts.hpp).
+
+#include <iterator>
 
 #include "kube/schema/field_errors.hpp"
 #include "kube/schema/validators.hpp"
@@ -13,27 +16,59 @@ bool blocks_cel(const FieldError& e) {
          e.type == "FieldValueTypeInvalid";
 }
 
+namespace {
+
+// The CEL pass. Incremental (skipping the rules without oldSelf in unchanged parts) it
+// runs on the budget minus what the skipped rules could have cost, which the old
+// object's stamp bounds: when that pass ends with budget to spare, a full pass would not
+// have run out either and reports the same errors (the skipped rules pass). Otherwise
+// the full pass decides. Returns the new object's stamp cost.
+std::uint64_t run_cel(const Node& root, const json::value& object, const json::value* old_object,
+                      const UnchangedParts& unchanged, bool incremental, const ValidateOptions& options,
+                      std::vector<FieldError>& out) {
+  const std::uint64_t budget = options.cel_cost_budget;
+  const std::uint64_t skippable = options.old_stamp.cel_cost;
+  if (incremental && skippable < budget) {
+    std::vector<FieldError> errors;
+    CelRun run = validate_cel(root, object, old_object, &unchanged, budget - skippable, errors);
+    if (!run.stopped && run.budget_left > 0) {
+      out.insert(out.end(), std::make_move_iterator(errors.begin()), std::make_move_iterator(errors.end()));
+      return run.cost + (run.skipped ? skippable : 0);
+    }
+  }
+  return validate_cel(root, object, old_object, nullptr, budget, out).cost;
+}
+
+}  // namespace
+
 std::vector<FieldError> validate(const Schema& schema, const json::value& object, const json::value* old_object,
                                  const ValidateOptions& options) {
   const Node& root = schema.root;
+  // The old object passed against this very schema: what did not change passes as it did.
+  const bool incremental =
+      old_object != nullptr && schema.serial != 0 && options.old_stamp.schema_serial == schema.serial;
+  const UnchangedParts unchanged(object, incremental ? old_object : nullptr);
   std::vector<FieldError> out;
-  validate_openapi(root, object, out);
-  if (root.embedded_resource || root.subtree_has_embedded) validate_embedded_resources(root, object, out);
+  validate_openapi(root, object, unchanged, out);
+  if (root.embedded_resource || root.subtree_has_embedded) validate_embedded_resources(root, object, unchanged, out);
   if (root.list_type != cel::Shape::ListType::Atomic || root.subtree_has_list_invariants) {
-    validate_list_types(root, object, out);
+    validate_list_types(root, object, unchanged, out);
   }
-  if (root.rules.empty() && !root.subtree_has_rules) return out;
-  bool blocked = false;
-  for (const auto& e : options.prior_errors) blocked = blocked || blocks_cel(e);
-  for (const auto& e : out) blocked = blocked || blocks_cel(e);
-  if (blocked) {
-    out.push_back(field_errors::invalid(
-        "<nil>", "\"null\"",
-        "some validation rules were not checked because the object was invalid; correct the existing errors to "
-        "complete validation"));
-    return out;
+  std::uint64_t cel_cost = 0;
+  if (!root.rules.empty() || root.subtree_has_rules) {
+    bool blocked = false;
+    for (const auto& e : options.prior_errors) blocked = blocked || blocks_cel(e);
+    for (const auto& e : out) blocked = blocked || blocks_cel(e);
+    if (blocked) {
+      out.push_back(field_errors::invalid(
+          "<nil>", "\"null\"",
+          "some validation rules were not checked because the object was invalid; correct the existing errors to "
+          "complete validation"));
+      return out;
+    }
+    cel_cost = run_cel(root, object, old_object, unchanged, incremental, options, out);
   }
-  validate_cel(root, object, old_object, options.cel_cost_budget, out);
+  if (out.empty() && options.stamp != nullptr) *options.stamp = ValidationStamp{schema.serial, cel_cost};
   return out;
 }
 

@@ -12,15 +12,34 @@
 
 #include "kube/json/json.hpp"
 #include "kube/schema/node.hpp"
+#include "kube/schema/unchanged_parts.hpp"
 
 namespace kueuepp::kube::schema {
 
-void validate_openapi(const Node& root, const json::value& object, std::vector<FieldError>& out);
-void validate_embedded_resources(const Node& root, const json::value& object, std::vector<FieldError>& out);
-void validate_list_types(const Node& root, const json::value& object, std::vector<FieldError>& out);
-/// `old_object` may be null (create). `budget` is the remaining cost budget.
-void validate_cel(const Node& root, const json::value& object, const json::value* old_object,
-                  std::uint64_t budget, std::vector<FieldError>& out);
+// `unchanged`: the parts that pass as they did (unchanged_parts.hpp), not checked again;
+// none for a full validation.
+void validate_openapi(const Node& root, const json::value& object, const UnchangedParts& unchanged,
+                      std::vector<FieldError>& out);
+void validate_embedded_resources(const Node& root, const json::value& object, const UnchangedParts& unchanged,
+                                 std::vector<FieldError>& out);
+void validate_list_types(const Node& root, const json::value& object, const UnchangedParts& unchanged,
+                         std::vector<FieldError>& out);
+
+/// How a CEL pass went.
+struct CelRun {
+  /// Stopped before every rule ran: out of budget, or a call over its cost limit.
+  bool stopped = false;
+  /// Budget left at the end.
+  std::uint64_t budget_left = 0;
+  /// What the rules without oldSelf that ran cost.
+  std::uint64_t cost = 0;
+  /// Some rule without oldSelf was skipped (in an unchanged part).
+  bool skipped = false;
+};
+/// `old_object` may be null (create); `unchanged` as above (null: none). `budget` is the
+/// remaining cost budget.
+CelRun validate_cel(const Node& root, const json::value& object, const json::value* old_object,
+                    const UnchangedParts* unchanged, std::uint64_t budget, std::vector<FieldError>& out);
 
 /// Structural JSON equality as Go's reflect.DeepEqual on decoded JSON, except that
 /// numbers compare by value (1 == 1.0), like go-openapi's enum check after conversion.

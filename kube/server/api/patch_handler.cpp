@@ -194,15 +194,18 @@ void handle_patch(const RequestPtr& r) {
   auto decoded = r->view().strategy->decode(std::move(*patched), *w);
   if (!decoded) return respond_error(*r->responder, decoded.error(), r->rep);
   bool managed_done = *type == PatchType::Apply;
+  schema::ValidationStamp validation;
   if (!old) {
-    auto prepared = prepare_create(r->ctx, r->view(), std::move(*decoded), *w, r->info.ns, r->field_manager(), managed_done);
+    auto prepared = prepare_create(r->ctx, r->view(), std::move(*decoded), *w, r->info.ns, r->field_manager(),
+                                   managed_done, &validation);
     if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-    store_created(r, std::move(*prepared), *warnings);
+    store_created(r, std::move(*prepared), *warnings, validation);
     return;
   }
-  auto prepared = prepare_update(r->ctx, r->view(), std::move(*decoded), *old, *w, r->field_manager(), managed_done);
+  auto prepared = prepare_update(r->ctx, r->view(), std::move(*decoded), *old, *w, r->field_manager(), managed_done,
+                                 &validation);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings);
+  store_updated(r, std::move(*prepared), old, 200, *warnings, validation);
 }
 
 }  // namespace kueuepp::kube::server

@@ -15,9 +15,11 @@ void handle_create(const RequestPtr& r) {
   if (!w) return respond_error(*r->responder, w.error(), r->rep);
   auto obj = decode_request_object(*r, *w);
   if (!obj) return respond_error(*r->responder, obj.error(), r->rep);
-  auto prepared = prepare_create(r->ctx, r->view(), std::move(*obj), *w, r->info.ns, r->field_manager());
+  schema::ValidationStamp validation;
+  auto prepared = prepare_create(r->ctx, r->view(), std::move(*obj), *w, r->info.ns, r->field_manager(), false,
+                                 &validation);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_created(r, std::move(*prepared), *warnings);
+  store_created(r, std::move(*prepared), *warnings, validation);
 }
 
 void handle_update(const RequestPtr& r) {
@@ -41,18 +43,20 @@ void handle_update(const RequestPtr& r) {
                          r->rep);
   }
   ObjectPtr old = r->ctx.store.get(r->bucket, r->key());
+  schema::ValidationStamp validation;
   if (!old) {
     if (!r->view().strategy->allow_create_on_update() || w->status) {
       return respond_error(*r->responder, not_found(r->subject()), r->rep);
     }
-    auto prepared = prepare_create(r->ctx, r->view(), std::move(*obj), *w, r->info.ns, r->field_manager());
+    auto prepared = prepare_create(r->ctx, r->view(), std::move(*obj), *w, r->info.ns, r->field_manager(), false,
+                                   &validation);
     if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-    store_created(r, std::move(*prepared), *warnings);
+    store_created(r, std::move(*prepared), *warnings, validation);
     return;
   }
-  auto prepared = prepare_update(r->ctx, r->view(), std::move(*obj), *old, *w, r->field_manager());
+  auto prepared = prepare_update(r->ctx, r->view(), std::move(*obj), *old, *w, r->field_manager(), false, &validation);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings);
+  store_updated(r, std::move(*prepared), old, 200, *warnings, validation);
 }
 
 }  // namespace kueuepp::kube::server

@@ -65,7 +65,7 @@ ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::str
 
 ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& view, json::value obj,
                                       const WriteContext& w, std::string_view ns, std::string_view manager,
-                                      bool managed_fields_done) {
+                                      bool managed_fields_done, schema::ValidationStamp* validation) {
   json::object& o = obj.as_object();
   json::object& meta = metadata_of(o);
   std::string body_ns(meta_string(o, "namespace"));
@@ -102,6 +102,7 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
   WriteContext wv = w;
   wv.prior_errors = &errs;
   wv.object_value = &obj;
+  wv.validation = validation;
   for (auto& e : view.strategy->validate(o, wv)) errs.push_back(std::move(e));
   if (!errs.empty()) return api_fail(invalid_object(view, meta_string(o, "name"), errs));
   if (!managed_fields_done) track_write(obj, nullptr, view, manager, false);
@@ -111,7 +112,7 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
 
 ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, json::value obj,
                                       const StoredObject& old, const WriteContext& w, std::string_view manager,
-                                      bool managed_fields_done) {
+                                      bool managed_fields_done, schema::ValidationStamp* validation) {
   json::object& o = obj.as_object();
   json::object& meta = metadata_of(o);
   const json::object& old_o = old.doc.as_object();
@@ -132,7 +133,9 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
     return api_fail(conflict(subject, fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", uid, old.uid)));
   }
   meta["uid"] = old.uid;
-  meta.erase("resourceVersion");
+  // stable_erase: erase() would move the last member (managedFields) into the hole, and
+  // order_metadata would then have to rebuild metadata on every update.
+  meta.stable_erase("resourceVersion");
   for (std::string_view key : {"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"}) {
     if (const json::value* v = old_meta.if_contains(key)) {
       meta[key] = *v;
@@ -153,6 +156,8 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   wv.prior_errors = &errs;
   wv.object_value = &obj;
   wv.old_value = &old.doc;
+  wv.old_validation = old.validation;
+  wv.validation = validation;
   for (auto& e : view.strategy->validate_update(o, old_o, wv)) errs.push_back(std::move(e));
   if (!errs.empty()) return api_fail(invalid_object(view, old.name, errs));
   // A no-op write is not stored (store_updated answers the stored object): no need to
@@ -191,7 +196,8 @@ bool same_content(const json::object& a, const json::object& b) {
   return true;
 }
 
-void store_created(const RequestPtr& r, json::value obj, const std::vector<std::string>& warnings) {
+void store_created(const RequestPtr& r, json::value obj, const std::vector<std::string>& warnings,
+                   schema::ValidationStamp validation) {
   const json::object& o = obj.as_object();
   std::string key = object_key(meta_string(o, "namespace"), meta_string(o, "name"));
   if (r->ctx.store.get(r->bucket, key)) {
@@ -202,13 +208,13 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
     respond_value(*r, 201, as_view(r->view(), std::move(obj)), warnings);
     return;
   }
-  const Change& change = r->ctx.store.put(r->bucket, std::move(obj));
+  const Change& change = r->ctx.store.put(r->bucket, std::move(obj), validation);
   ObjectPtr stored = change.object;
   r->ctx.commit(change, [r, stored, warnings] { respond_object(*r, 201, *stored, warnings); });
 }
 
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
-                   const std::vector<std::string>& warnings) {
+                   const std::vector<std::string>& warnings, schema::ValidationStamp validation) {
   json::object& o = obj.as_object();
   if (same_content(o, old->doc.as_object())) {
     respond_object(*r, status, *old, warnings);
@@ -227,7 +233,7 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
     r->ctx.commit(change, [r, status, body = std::move(body), warnings] { respond_value(*r, status, body, warnings); });
     return;
   }
-  const Change& change = r->ctx.store.put(r->bucket, std::move(obj));
+  const Change& change = r->ctx.store.put(r->bucket, std::move(obj), validation);
   ObjectPtr stored = change.object;
   r->ctx.commit(change, [r, stored, status, warnings] { respond_object(*r, status, *stored, warnings); });
 }

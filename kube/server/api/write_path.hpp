@@ -26,17 +26,21 @@ ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::str
 
 /// Turns a decoded body into the object a create stores: namespace and name checks,
 /// generateName, uid, creationTimestamp, generation, the strategy's defaults,
-/// managedFields, validation (422). `ns` is the request's namespace.
+/// managedFields, validation (422). `ns` is the request's namespace. `validation`
+/// receives what validation established (for storing with the object).
 ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& view, json::value obj,
                                       const WriteContext& w, std::string_view ns, std::string_view manager,
-                                      bool managed_fields_done = false);
+                                      bool managed_fields_done = false,
+                                      schema::ValidationStamp* validation = nullptr);
 
 /// Turns the new content of an existing object into what an update stores:
 /// resourceVersion precondition (409), carried-over metadata, the spec/status split,
-/// generation, managedFields, validation (422).
+/// generation, managedFields, validation (422; incremental when `old` carries a
+/// validation stamp). `validation` receives the new stamp (for storing with the object).
 ApiResult<json::value> prepare_update(ServerContext& ctx, const ResourceType& view, json::value obj,
                                       const StoredObject& old, const WriteContext& w, std::string_view manager,
-                                      bool managed_fields_done = false);
+                                      bool managed_fields_done = false,
+                                      schema::ValidationStamp* validation = nullptr);
 
 /// True when two versions differ only in resourceVersion and managedFields (a no-op
 /// write, which kube-apiserver does not store).
@@ -44,11 +48,12 @@ bool same_content(const json::object& a, const json::object& b);
 
 /// Stores a prepared create and answers 201 (dry run: answers without storing; 409 when
 /// the name is taken).
-void store_created(const RequestPtr& r, json::value obj, const std::vector<std::string>& warnings);
+void store_created(const RequestPtr& r, json::value obj, const std::vector<std::string>& warnings,
+                   schema::ValidationStamp validation = {});
 
 /// Stores a prepared update of `old` and answers `status`: no-op writes answer the stored
 /// object, an object being deleted whose last finalizer went is removed.
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
-                   const std::vector<std::string>& warnings);
+                   const std::vector<std::string>& warnings, schema::ValidationStamp validation = {});
 
 }  // namespace kueuepp::kube::server

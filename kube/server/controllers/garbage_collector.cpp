@@ -60,6 +60,14 @@ void GarbageCollector::index(const StoredObject& obj, BucketId bucket) {
   }
 }
 
+bool GarbageCollector::same_index_entries(const StoredObject& a, const StoredObject& b) {
+  if (a.uid != b.uid || a.key != b.key) return false;
+  const json::array* ra = owner_refs(a);
+  const json::array* rb = owner_refs(b);
+  if (ra == nullptr || rb == nullptr) return ra == rb;
+  return json::equal(*ra, *rb);
+}
+
 void GarbageCollector::unindex(const StoredObject& obj, BucketId bucket) {
   Ref ref{bucket, obj.key};
   auto it = by_uid_.find(obj.uid);
@@ -82,8 +90,12 @@ void GarbageCollector::observe(const Change& change) {
       if (owner_refs(obj) != nullptr) schedule_check(Ref{change.bucket, obj.key});
       break;
     case ChangeType::Modified:
-      unindex(*change.previous, change.bucket);
-      index(obj, change.bucket);
+      // Most updates keep uid and owner references (a status write always does): the
+      // index entries stay as they are.
+      if (!same_index_entries(*change.previous, obj)) {
+        unindex(*change.previous, change.bucket);
+        index(obj, change.bucket);
+      }
       if (deleting(obj) && (has_finalizer(obj, kOrphan) || has_finalizer(obj, kForeground))) schedule_owner(obj.uid);
       if (const json::array* refs = owner_refs(obj)) {
         const json::array* before = owner_refs(*change.previous);

@@ -37,6 +37,8 @@ class GarbageCollector {
   };
   void index(const StoredObject& obj, BucketId bucket);
   void unindex(const StoredObject& obj, BucketId bucket);
+  /// Whether two versions of an object have the same index entries (uid, key, owners).
+  static bool same_index_entries(const StoredObject& a, const StoredObject& b);
   void schedule_owner(const std::string& owner_uid);
   void schedule_check(Ref dependent);
   void run_owner(const std::string& owner_uid);

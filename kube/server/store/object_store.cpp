@@ -42,8 +42,8 @@ const Change& ObjectStore::record(Change change) {
   return history_.back();
 }
 
-const Change& ObjectStore::put(BucketId bucket, json::value doc) {
-  ObjectPtr object = make_stored(std::move(doc), rv_ + 1);
+const Change& ObjectStore::put(BucketId bucket, json::value doc, schema::ValidationStamp validation) {
+  ObjectPtr object = make_stored(std::move(doc), rv_ + 1, validation);
   ++rv_;
   auto& objects = buckets_.at(bucket).objects;
   auto [it, inserted] = objects.try_emplace(object->key, object);

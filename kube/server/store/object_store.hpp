@@ -57,7 +57,7 @@ class ObjectStore {
 
   /// Writes a new version of the object named by doc's metadata (created or replaced)
   /// with the next resourceVersion. The returned change stays valid until the next write.
-  const Change& put(BucketId bucket, json::value doc);
+  const Change& put(BucketId bucket, json::value doc, schema::ValidationStamp validation = {});
   /// Removes an object (it must exist).
   const Change& remove(BucketId bucket, std::string_view key);
 

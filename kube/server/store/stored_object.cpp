@@ -20,7 +20,7 @@ bool is_storable(const json::value& doc) {
   return name != nullptr && name->is_string() && !name->get_string().empty();
 }
 
-ObjectPtr make_stored(json::value doc, std::uint64_t rv) {
+ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation) {
   auto obj = std::make_shared<StoredObject>();
   json::object& meta = doc.as_object()["metadata"].as_object();
   meta["resourceVersion"] = std::to_string(rv);
@@ -29,6 +29,7 @@ ObjectPtr make_stored(json::value doc, std::uint64_t rv) {
   obj->uid = std::string(json::get_string(meta, "uid"));
   obj->key = object_key(obj->ns, obj->name);
   obj->rv = rv;
+  obj->validation = validation;
   obj->json = json::dump(doc);
   obj->doc = std::move(doc);
   return obj;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kube/json/json.hpp"
+#include "kube/schema/validation_stamp.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -22,12 +23,15 @@ struct StoredObject {
   std::string ns;
   std::string name;
   std::string uid;
+  /// What the write that stored this version knows about its validity (custom resources:
+  /// the schema it passed), so that the next write validates only what it changes.
+  schema::ValidationStamp validation;
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 
 /// Makes a stored version: sets metadata.resourceVersion to `rv`, serializes, extracts the
 /// identity. `doc` must be storable (below).
-ObjectPtr make_stored(json::value doc, std::uint64_t rv);
+ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation = {});
 
 /// Whether make_stored accepts `doc`: an object whose metadata is an object with a
 /// non-empty string name. Recovery checks what it reads from disk with it, since a

@@ -191,6 +191,8 @@ class CustomResourceStrategy final : public Strategy {
     std::vector<schema::FieldError> prior = to_schema_errors(ctx.prior_errors);
     schema::ValidateOptions options;
     options.prior_errors = prior;
+    if (old != nullptr) options.old_stamp = ctx.old_validation;
+    options.stamp = ctx.validation;
     FieldErrors errors =
         from_schema_errors(ctx.object_value != nullptr ? schema::validate(*v_.schema, *ctx.object_value, old, options)
                                                        : schema::validate(*v_.schema, json::value(obj), old, options));
@@ -220,7 +222,9 @@ class CustomResourceStrategy final : public Strategy {
     }
     if (!m.contains("managedFields") && om.contains("managedFields")) m["managedFields"] = om.at("managedFields");
     for (const auto& [key, value] : om) {
-      if (key == "managedFields") continue;
+      // resourceVersion: the write path dropped it (the store sets the new one); putting
+      // the stored one back at the end would only disorder metadata.
+      if (key == "managedFields" || key == "resourceVersion") continue;
       json::value* mine = m.if_contains(key);
       if (mine == nullptr || !json::equal(*mine, value)) m[key] = value;
     }

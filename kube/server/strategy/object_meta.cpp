@@ -49,6 +49,22 @@ void order_metadata(json::object& obj) {
   json::value* m = obj.if_contains("metadata");
   if (m == nullptr || !m->is_object()) return;
   json::object& meta = m->as_object();
+  // Usually already in order (an update of a stored object): then nothing to rebuild.
+  // In order means known fields by kOrder, then the others.
+  auto rank = [&](std::string_view key) {
+    return static_cast<std::size_t>(std::find(kOrder.begin(), kOrder.end() - 1, key) - kOrder.begin());
+  };
+  std::size_t last = 0;
+  bool in_order = true;
+  for (const auto& kv : meta) {
+    std::size_t r = rank(kv.key());
+    if (r < last) {
+      in_order = false;
+      break;
+    }
+    last = r;
+  }
+  if (in_order) return;
   json::object ordered;
   ordered.reserve(meta.size());
   for (std::string_view key : kOrder) {

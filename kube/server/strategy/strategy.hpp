@@ -13,6 +13,7 @@
 
 #include "kube/json/json.hpp"
 #include "kube/patch/patch.hpp"
+#include "kube/schema/validation_stamp.hpp"
 #include "kube/server/api/api_error.hpp"
 #include "kube/server/api/field_error.hpp"
 #include "kube/server/registry/resource_type.hpp"
@@ -36,6 +37,10 @@ struct WriteContext {
   /// (set by the write path; spares schema validation a copy of each).
   const json::value* object_value = nullptr;
   const json::value* old_value = nullptr;
+  /// Incremental validation (custom resources): the stored version's validation stamp,
+  /// and where validation records the new version's (set by the write path).
+  schema::ValidationStamp old_validation;
+  schema::ValidationStamp* validation = nullptr;
   void warn(std::string text) const;
 };
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <ctime>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -46,7 +47,19 @@ std::string format_rfc3339(std::chrono::system_clock::time_point t) {
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-std::string now_rfc3339() { return format_rfc3339(std::chrono::system_clock::now()); }
+std::string now_rfc3339() {
+  // Every write asks (creationTimestamp, managedFields times) and the text changes once
+  // a second: format it once per second and thread.
+  thread_local std::int64_t cached_second = std::numeric_limits<std::int64_t>::min();
+  thread_local std::string cached;
+  auto now = std::chrono::system_clock::now();
+  std::int64_t second = std::chrono::floor<std::chrono::seconds>(now).time_since_epoch().count();
+  if (second != cached_second) {
+    cached = format_rfc3339(now);
+    cached_second = second;
+  }
+  return cached;
+}
 
 std::string now_micro_time() {
   auto now = std::chrono::system_clock::now();
