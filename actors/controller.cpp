@@ -49,6 +49,7 @@ struct Controller::Impl {
   std::unique_ptr<caf::actor_system> system;
   introspection_actor introspection;
   writer_actor writer;
+  writer_actor event_writer;  ///< Events' own budget (the event client), or `writer`
   scheduler_actor scheduler;
   snapshot_actor snapshot;
   job_actor jobs;
@@ -78,6 +79,7 @@ struct Controller::Impl {
     std::vector<ownership_sink> sinks = {caf::actor_cast<ownership_sink>(writer),
                                          caf::actor_cast<ownership_sink>(snapshot),
                                          caf::actor_cast<ownership_sink>(metrics)};
+    if (event_writer != writer) sinks.push_back(caf::actor_cast<ownership_sink>(event_writer));
     auto spawned = spawn_shard_actor(*system, s.lease_client != nullptr ? *s.lease_client : client, std::move(o),
                                      std::move(sinks), introspection);
     if (!spawned) return fail("leader election: " + spawned.error().message);
@@ -94,8 +96,15 @@ struct Controller::Impl {
     caf::anon_send(introspection, ActorRegistered{"writer", "writer", writer.address(),
                                                   caf::actor_cast<caf::strong_actor_ptr>(writer)});
     scheduler = spawn_scheduler(*system, SchedulerOptions{options.batching_window, options.clock, {}}, introspection);
+    event_writer = writer;
+    if (options.event_client != nullptr) {
+      event_writer = spawn_writer(*system, client_write_transport(*options.event_client),
+                                  WriterOptions{options.max_writes_in_flight, sharded});
+      caf::anon_send(introspection, ActorRegistered{"writer", "events", event_writer.address(),
+                                                    caf::actor_cast<caf::strong_actor_ptr>(event_writer)});
+    }
     metrics = spawn_metrics(*system, options.metrics, introspection);
-    events = spawn_event_recorder(*system, writer, introspection, options.clock);
+    events = spawn_event_recorder(*system, event_writer, introspection, options.clock);
     CohortTreeOptions tree_options;
     tree_options.engine = options.engine;
     tree_options.status_interval = options.status_interval;
@@ -151,6 +160,7 @@ struct Controller::Impl {
     ShardOwnership nothing;
     nothing.shard_count = options.sharding.shards;
     nothing.version = std::numeric_limits<std::uint64_t>::max();  // final: later ones are late
+    if (event_writer != writer) self->send(caf::actor_cast<ownership_sink>(event_writer), nothing);
     for (const auto& sink : {caf::actor_cast<ownership_sink>(writer), caf::actor_cast<ownership_sink>(snapshot),
                              caf::actor_cast<ownership_sink>(metrics)}) {
       self->send(sink, nothing);
@@ -183,6 +193,7 @@ struct Controller::Impl {
     caf::anon_send_exit(events, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(metrics, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
+    if (event_writer != writer) caf::anon_send_exit(event_writer, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(introspection, caf::exit_reason::user_shutdown);
     watches.clear();
     jobs = nullptr;
@@ -191,6 +202,7 @@ struct Controller::Impl {
     events = nullptr;
     metrics = nullptr;
     writer = nullptr;
+    event_writer = nullptr;
     introspection = nullptr;
     system.reset();  // waits for every actor to finish
   }

@@ -75,6 +75,10 @@ struct ControllerOptions {
   std::chrono::milliseconds batching_window{2};
   std::chrono::milliseconds status_interval{1000};
   ShardingOptions sharding;
+  /// The client for Events: a separate one (its own connection and rate limiter), as
+  /// client-go's event broadcaster writes through its own clientset, so Events never
+  /// spend the budget admissions and status need. Null: the controller's client.
+  kube::client::Client* event_client = nullptr;
   /// Kueue's metrics (replica role, optional families) for /metrics.
   metrics::KueueMetricsOptions metrics;
   /// Tests inject a clock; production uses the system clock.

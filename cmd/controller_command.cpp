@@ -325,6 +325,14 @@ int run_controller(Args args) {
     lease_client = std::move(*made);
     options.sharding.lease_client = lease_client.get();
   }
+  // Events on their own connection and rate limiter (client-go's broadcaster has its
+  // own clientset too): they never wait for, nor delay, admissions.
+  auto event_client = make_client(f.kubeconfig, *cfg, options.sharding.identity);
+  if (!event_client) {
+    std::fprintf(stderr, "kueuepp controller: %s\n", event_client.error().message.c_str());
+    return 1;
+  }
+  options.event_client = event_client->get();
   if (options.sharding.enabled) {
     options.metrics.replica_role = "follower";  // "leader" while it holds a shard
     spdlog::info("leader election on: {} shard(s), Leases {}/{}-shard-*, identity {}", options.sharding.shards,
@@ -332,6 +340,7 @@ int run_controller(Args args) {
   }
   int rc = run_until_signal(signals, **client, options, f);
   if (lease_client) lease_client->shutdown();
+  (*event_client)->shutdown();
   (*client)->shutdown();
   return rc;
 }
@@ -373,8 +382,15 @@ int run_standalone(Args args) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", client.error().message.c_str());
     return 1;
   }
+  auto event_client = make_client(f.kubeconfig_out, *cfg);
+  if (!event_client) {
+    std::fprintf(stderr, "kueuepp standalone: %s\n", event_client.error().message.c_str());
+    return 1;
+  }
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
-  int rc = run_until_signal(signals, **client, controller_options(*cfg, f), f, [&] {
+  auto options = controller_options(*cfg, f);
+  options.event_client = event_client->get();
+  int rc = run_until_signal(signals, **client, options, f, [&] {
     std::printf(
         "kueuepp standalone is running: API server %s, kubeconfig %s\n"
         "  kubectl --kubeconfig %s apply -f ../shared/kueue-examples/getting-started/\n"
@@ -385,6 +401,7 @@ int run_standalone(Args args) {
     std::fflush(stdout);
   });
   runner->stop();
+  (*event_client)->shutdown();
   (*client)->shutdown();
   (*server)->stop();
   return rc;
