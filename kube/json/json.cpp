@@ -1,6 +1,12 @@
 #include "kube/json/json.hpp"
 
+#include <boost/json/detail/format.hpp>
+#include <boost/json/detail/sse2.hpp>
 #include <boost/json/parser.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace kueuepp::json {
 
@@ -15,9 +21,171 @@ Expected<value> parse(std::string_view text) {
   return v;
 }
 
-std::string dump(const value& v) { return boost::json::serialize(v); }
-std::string dump(const object& o) { return boost::json::serialize(o); }
-std::string dump(const array& a) { return boost::json::serialize(a); }
+namespace {
+
+// Compact serialization, byte for byte what boost::json::serialize writes (strings:
+// `"` and `\\` escaped, control characters as \b \t \n \f \r or \u00xx with
+// lowercase hex, everything else, invalid UTF-8 included, as is; numbers through
+// Boost.JSON's own formatters), without its resumable state machine: a plain recursive
+// walk into one reused buffer: a sixth fewer instructions on the objects the API server
+// stores, whose many short strings leave little to gain. Depth is bounded by what made
+// the value (the parser allows 256 levels).
+class Writer {
+ public:
+  Writer() : buf_(scratch()) {}
+
+  std::string finish() const { return std::string(buf_.data(), len_); }
+
+  void write(const value& v) {
+    switch (v.kind()) {
+      case boost::json::kind::null: return append("null", 4);
+      case boost::json::kind::bool_: return v.get_bool() ? append("true", 4) : append("false", 5);
+      case boost::json::kind::int64: {
+        char* p = room(boost::json::detail::max_number_chars);
+        len_ += boost::json::detail::format_int64(p, v.get_int64());
+        return;
+      }
+      case boost::json::kind::uint64: {
+        char* p = room(boost::json::detail::max_number_chars);
+        len_ += boost::json::detail::format_uint64(p, v.get_uint64());
+        return;
+      }
+      case boost::json::kind::double_: {
+        char* p = room(boost::json::detail::max_number_chars);
+        len_ += boost::json::detail::format_double(p, v.get_double());
+        return;
+      }
+      case boost::json::kind::string: {
+        const string& s = v.get_string();
+        return write_string(s.data(), s.size());
+      }
+      case boost::json::kind::array: return write(v.get_array());
+      case boost::json::kind::object: return write(v.get_object());
+    }
+  }
+
+  void write(const object& o) {
+    put('{');
+    bool first = true;
+    for (const auto& kv : o) {
+      if (!first) put(',');
+      first = false;
+      write_string(kv.key().data(), kv.key().size());
+      put(':');
+      write(kv.value());
+    }
+    put('}');
+  }
+
+  void write(const array& a) {
+    put('[');
+    bool first = true;
+    for (const auto& e : a) {
+      if (!first) put(',');
+      first = false;
+      write(e);
+    }
+    put(']');
+  }
+
+ private:
+  // 0: copied as is; 'u': \u00xx; else the character after the backslash.
+  static constexpr auto kEscape = [] {
+    std::array<char, 256> t{};
+    for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = 'u';
+    t[static_cast<unsigned char>('\b')] = 'b';
+    t[static_cast<unsigned char>('\t')] = 't';
+    t[static_cast<unsigned char>('\n')] = 'n';
+    t[static_cast<unsigned char>('\f')] = 'f';
+    t[static_cast<unsigned char>('\r')] = 'r';
+    t[static_cast<unsigned char>('"')] = '"';
+    t[static_cast<unsigned char>('\\')] = '\\';
+    return t;
+  }();
+
+  // One buffer per thread, grown as needed and never zero-filled again: dump copies out
+  // of it once. (dump never runs inside another dump.)
+  static std::string& scratch() {
+    thread_local std::string buf(4096, '\0');
+    return buf;
+  }
+
+  char* room(std::size_t n) {
+    if (len_ + n > buf_.size()) [[unlikely]] grow(n);
+    return buf_.data() + len_;
+  }
+  [[gnu::noinline]] void grow(std::size_t n) { buf_.resize(std::max(buf_.size() * 2, len_ + n)); }
+  void put(char c) {
+    *room(1) = c;
+    ++len_;
+  }
+  void append(const char* s, std::size_t n) {
+    std::memcpy(room(n), s, n);
+    len_ += n;
+  }
+
+  void write_string(const char* s, std::size_t n) {
+    // Whole 16-byte blocks with SSE2 (Boost.JSON's own scan), the rest byte by byte.
+    std::size_t plain = boost::json::detail::count_unescaped(s, n);
+    while (plain < n && kEscape[static_cast<unsigned char>(s[plain])] == 0) ++plain;
+    if (plain == n) {
+      char* p = room(n + 2);
+      p[0] = '"';
+      std::memcpy(p + 1, s, n);
+      p[n + 1] = '"';
+      len_ += n + 2;
+      return;
+    }
+    std::size_t extra = 0;
+    for (std::size_t i = plain; i < n; ++i) {
+      const char e = kEscape[static_cast<unsigned char>(s[i])];
+      extra += e == 0 ? 0 : (e == 'u' ? 5 : 1);
+    }
+    char* p = room(n + extra + 2);
+    *p++ = '"';
+    std::memcpy(p, s, plain);
+    p += plain;
+    for (std::size_t i = plain; i < n; ++i) {
+      const auto ch = static_cast<unsigned char>(s[i]);
+      const char e = kEscape[ch];
+      if (e == 0) {
+        *p++ = static_cast<char>(ch);
+      } else if (e != 'u') {
+        *p++ = '\\';
+        *p++ = e;
+      } else {
+        static constexpr char hex[] = "0123456789abcdef";
+        std::memcpy(p, "\\u00", 4);
+        p[4] = hex[ch >> 4];
+        p[5] = hex[ch & 15];
+        p += 6;
+      }
+    }
+    *p++ = '"';
+    len_ += n + extra + 2;
+  }
+
+  std::string& buf_;
+  std::size_t len_ = 0;
+};
+
+}  // namespace
+
+std::string dump(const value& v) {
+  Writer w;
+  w.write(v);
+  return w.finish();
+}
+std::string dump(const object& o) {
+  Writer w;
+  w.write(o);
+  return w.finish();
+}
+std::string dump(const array& a) {
+  Writer w;
+  w.write(a);
+  return w.finish();
+}
 
 bool equal(const object& a, const object& b) {
   if (a.size() != b.size()) return false;

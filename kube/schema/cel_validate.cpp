@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "kube/schema/cel/errors.hpp"
+#include "kube/schema/cel/interpreter.hpp"
 #include "kube/schema/field_errors.hpp"
 #include "kube/schema/path.hpp"
 #include "kube/schema/unchanged_parts.hpp"
@@ -134,6 +135,10 @@ class CelRunner {
   void run_rules(const Node& s, const json::value& v, const json::value* old, bool unchanged) {
     cel::Value self = cel::Value::from_json(v, &s);
     cel::Value old_self = old != nullptr ? cel::Value::from_json(*old, &s) : cel::Value::static_error("no such attribute");
+    // The rules share the results of common subexpressions (the same variable values for
+    // all of them; the binding of oldSelf is part of what is shared, see compile.cpp).
+    cel::Memo memo(s.cel_memo_slots);
+    cel::Memo* shared = s.cel_memo_slots > 0 ? &memo : nullptr;
     for (const Rule& rule : s.rules) {
       if (stopped_) return;
       if (unchanged && !rule.transition()) continue;
@@ -145,7 +150,7 @@ class CelRunner {
       if (rule.uses_old_self && old == nullptr && !rule.optional_old_self) continue;
       cel::Value vars[2] = {self, old_self};
       if (rule.optional_old_self) vars[1] = old != nullptr ? cel::Value::optional_of(old_self) : cel::Value::optional_none();
-      auto result = rule.program->evaluate(vars, cel::kPerCallLimit);
+      auto result = rule.program->evaluate(vars, cel::kPerCallLimit, shared);
       if (!charge(s, result.cost)) return;
       if (!rule.transition()) run_.cost += result.cost;
       if (result.value.is_error()) {

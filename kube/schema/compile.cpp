@@ -302,6 +302,13 @@ class Compiler {
       out.has_transition_rules |= rule.transition();
       out.rules.push_back(std::move(rule));
     }
+    std::vector<std::shared_ptr<const cel::Program>> programs;
+    std::vector<int> binding;
+    for (const Rule& rule : out.rules) {
+      programs.push_back(rule.program);
+      binding.push_back(rule.optional_old_self ? 1 : 0);
+    }
+    out.cel_memo_slots = cel::Program::share_subexpressions(programs, binding);
     return {};
   }
 

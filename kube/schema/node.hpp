@@ -90,6 +90,8 @@ class Node final : public cel::Shape {
   std::vector<Rule> rules;
   /// Some rule of this node reads oldSelf (a transition rule).
   bool has_transition_rules = false;
+  /// Memo slots of the subexpressions its rules share (cel::Program::share_subexpressions).
+  std::size_t cel_memo_slots = 0;
 
   // --- summaries of the subtree (properties, items, additionalProperties) -----------
   bool subtree_has_defaults = false;

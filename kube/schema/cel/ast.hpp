@@ -58,6 +58,10 @@ struct Expr {
   /// `parent_shape`, sparing a schema lookup per access.
   const Shape* parent_shape = nullptr;
   const Shape* child_shape = nullptr;
+  /// Memo slot (Program::share_subexpressions) when other rules of the same schema node
+  /// compute this very subtree from the same variables; -1 otherwise. Set once, before
+  /// the program is shared.
+  mutable std::int32_t memo = -1;
   std::size_t pos = 0;     ///< source offset, for messages
   int depth = 1;           ///< height of this subtree
 };

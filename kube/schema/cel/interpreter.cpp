@@ -246,9 +246,39 @@ class Loop {
   std::size_t slot_;
 };
 
+Value evaluate_node(const Expr& e, EvalState& s);
+
 }  // namespace
 
+// A shared subtree's result is a function of the variables alone (it reads no loop
+// variable bound outside it), and so is the cost of computing it. Taking the recorded
+// result is exact when that cost fits under the limit: evaluating again would run the
+// same steps and no limit check along the way could fail. Otherwise, or with nothing
+// recorded yet, it is evaluated; a result is recorded only when no limit was hit.
 Value evaluate(const Expr& e, EvalState& s) {
+  if (e.memo < 0 || s.memo == nullptr || s.exceeded) return evaluate_node(e, s);
+  Memo::Entry& m = s.memo->entries[static_cast<std::size_t>(e.memo)];
+  if (m.set) {
+    if (s.cost + m.cost <= s.limit) {
+      s.cost += m.cost;
+      ++s.memo->hits;
+      return m.value;
+    }
+    return evaluate_node(e, s);
+  }
+  const std::uint64_t before = s.cost;
+  Value v = evaluate_node(e, s);
+  if (!s.exceeded && s.cost <= s.limit) {
+    m.set = true;
+    m.value = v;
+    m.cost = s.cost - before;
+  }
+  return v;
+}
+
+namespace {
+
+Value evaluate_node(const Expr& e, EvalState& s) {
   if (s.exceeded || ++s.cost > s.limit) {
     s.exceeded = true;
     return cost_limit_exceeded();
@@ -309,4 +339,5 @@ Value evaluate(const Expr& e, EvalState& s) {
   return result;
 }
 
+}  // namespace
 }  // namespace kueuepp::kube::schema::cel

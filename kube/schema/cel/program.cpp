@@ -1,5 +1,10 @@
 #include "kube/schema/cel/program.hpp"
 
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <map>
+
 #include "kube/schema/cel/interpreter.hpp"
 #include "kube/schema/cel/lexer.hpp"
 #include "kube/schema/cel/parser.hpp"
@@ -129,7 +134,86 @@ class Resolver {
   std::vector<bool> uses_;
 };
 
+// Canonical text of each subtree, for finding the ones computed more than once.
+class SubtreeIndex {
+ public:
+  // The key of `e` evaluated `depth` loops deep; `min_local` gets the lowest loop
+  // variable slot it reads (INT32_MAX: none). Subtrees that read a loop variable bound
+  // outside them (a slot below `depth`) are not recorded.
+  std::string visit(const Expr& e, std::int32_t depth, const std::string& prefix, std::int32_t& min_local) {
+    min_local = INT32_MAX;
+    std::string key = "(" + std::to_string(static_cast<int>(e.kind)) + "," + std::to_string(static_cast<int>(e.op)) +
+                      "," + std::to_string(static_cast<int>(e.macro)) + "," + std::to_string(static_cast<int>(e.fn)) +
+                      "," + (e.method ? "m" : "f") + "," + std::to_string(e.slot) + "," + text(e.name) +
+                      text(e.unescaped) + std::to_string(reinterpret_cast<std::uintptr_t>(e.parent_shape)) + "," +
+                      std::to_string(reinterpret_cast<std::uintptr_t>(e.child_shape)) + "," + literal(e);
+    if (e.kind == Expr::Kind::Ident && e.slot >= 0) min_local = e.slot;
+    for (std::size_t i = 0; i < e.args.size(); ++i) {
+      std::int32_t inner = depth;
+      if (e.kind == Expr::Kind::Comprehension && i > 0) inner = e.slot + 1;
+      std::int32_t child_min = INT32_MAX;
+      key += visit(*e.args[i], inner, prefix, child_min);
+      // A loop variable of this comprehension is bound here, not free in it.
+      if (!(e.kind == Expr::Kind::Comprehension && child_min == e.slot)) min_local = std::min(min_local, child_min);
+    }
+    key += ")";
+    bool leaf = e.kind == Expr::Kind::Literal || e.kind == Expr::Kind::Ident;
+    if (!leaf && min_local >= depth) groups_[prefix + key].push_back(&e);
+    return key;
+  }
+
+  std::size_t assign() {
+    std::size_t slots = 0;
+    for (auto& [key, exprs] : groups_) {
+      if (exprs.size() < 2) continue;
+      for (const Expr* e : exprs) e->memo = static_cast<std::int32_t>(slots);
+      ++slots;
+    }
+    return slots;
+  }
+
+ private:
+  static std::string text(const std::string& s) { return std::to_string(s.size()) + ":" + s + ","; }
+
+  // Literals compare by kind and value; kinds without a plain value never match.
+  static std::string literal(const Expr& e) {
+    if (e.kind != Expr::Kind::Literal) return "";
+    const Value& v = e.literal;
+    std::string k = std::to_string(static_cast<int>(v.kind())) + ":";
+    switch (v.kind()) {
+      case Kind::Null: return k;
+      case Kind::Bool: return k + (v.as_bool() ? "1" : "0");
+      case Kind::Int: return k + std::to_string(v.as_int());
+      case Kind::Uint: return k + std::to_string(v.as_uint());
+      case Kind::Double: {
+        std::uint64_t bits = 0;
+        double d = v.as_double();
+        std::memcpy(&bits, &d, sizeof bits);
+        return k + std::to_string(bits);
+      }
+      case Kind::String:
+      case Kind::Bytes:
+      case Kind::Type: return k + text(std::string(v.text()));
+      default: return k + "#" + std::to_string(reinterpret_cast<std::uintptr_t>(&e));
+    }
+  }
+
+  std::map<std::string, std::vector<const Expr*>> groups_;
+};
+
 }  // namespace
+
+std::size_t Program::share_subexpressions(std::span<const std::shared_ptr<const Program>> programs,
+                                          std::span<const int> binding) {
+  SubtreeIndex index;
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    if (!programs[i]) continue;
+    std::int32_t min_local = INT32_MAX;
+    std::string prefix = std::to_string(i < binding.size() ? binding[i] : 0) + "|";
+    index.visit(*programs[i]->root_, 0, prefix, min_local);
+  }
+  return index.assign();
+}
 
 Expected<std::shared_ptr<const Program>> Program::compile(std::string_view source,
                                                           std::span<const std::string_view> variables) {
@@ -151,7 +235,12 @@ Expected<std::shared_ptr<const Program>> Program::compile(std::string_view sourc
 }
 
 Program::Result Program::evaluate(std::span<const Value> variables, std::uint64_t cost_limit) const {
+  return evaluate(variables, cost_limit, nullptr);
+}
+
+Program::Result Program::evaluate(std::span<const Value> variables, std::uint64_t cost_limit, Memo* memo) const {
   EvalState state;
+  state.memo = memo;
   state.globals = variables;
   state.limit = cost_limit;
   // A variable the caller did not bind (fewer values than declarations) reads as an

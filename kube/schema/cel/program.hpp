@@ -25,6 +25,10 @@
 #include "kube/schema/cel/value.hpp"
 
 namespace kueuepp::kube::schema::cel {
+struct Memo;
+}
+
+namespace kueuepp::kube::schema::cel {
 
 /// kube-apiserver's cost limits: per expression evaluation, and per validated object.
 inline constexpr std::uint64_t kPerCallLimit = 1'000'000;
@@ -59,11 +63,23 @@ class Program {
   /// recurses deeper than the syntax tree (bounded at parse time); stops with the
   /// "operation cancelled: actual cost limit exceeded" error past `cost_limit`.
   Result evaluate(std::span<const Value> variables, std::uint64_t cost_limit = kPerCallLimit) const;
+  /// With `memo` (see share_subexpressions): the results of shared subexpressions for
+  /// this binding of the variables, read and recorded. Same result and cost as without.
+  Result evaluate(std::span<const Value> variables, std::uint64_t cost_limit, Memo* memo) const;
   Result evaluate(std::initializer_list<Value> variables, std::uint64_t cost_limit = kPerCallLimit) const {
     return evaluate(std::span<const Value>(variables.begin(), variables.size()), cost_limit);
   }
 
   const std::string& source() const { return source_; }
+
+  /// Gives every subexpression that `programs` compute more than once (in different
+  /// programs or twice in one) a memo slot, so that evaluations sharing one Memo compute
+  /// it once; returns the number of slots. Only subexpressions of programs with the same
+  /// `binding` share (programs evaluated with the same variable values, e.g. rules of one
+  /// schema node with the same optionalOldSelf), and only those that read no loop
+  /// variable bound outside them. Call before the programs are evaluated or shared.
+  static std::size_t share_subexpressions(std::span<const std::shared_ptr<const Program>> programs,
+                                          std::span<const int> binding);
 
  private:
   std::string source_;

@@ -76,4 +76,40 @@ TEST(Json, EqualityMatchesBoostJsonWhateverTheMemberOrder) {
 }
 
 }  // namespace
+// dump has its own writer: it must give exactly Boost.JSON's bytes, escapes and number
+// formats included, whatever the value.
+TEST(Json, DumpWritesWhatBoostJsonSerializeWrites) {
+  const char* docs[] = {
+      R"({"a":1,"b":[true,false,null,-7,18446744073709551615,1.5,-0.0,1e300,2.5e-8,0.1],"c":{}})",
+      R"(["",[],{},[[[]]],{"":{"":""}}])",
+      R"({"q":"say \"hi\"\\ \/ \b\f\n\r\t \u0000\u0001\u001f\u007f \u00e9\u4e2d\ud83d\ude00"})",
+      R"({"k\"ey\n":"v","long":"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\u0002"})",
+      R"(-9223372036854775808)",
+      R"("plain")",
+      R"(12345678901234567890.5)",
+  };
+  for (const char* text : docs) {
+    value v = parsed(text);
+    EXPECT_EQ(dump(v), boost::json::serialize(v)) << text;
+    if (v.is_object()) {
+      EXPECT_EQ(dump(v.as_object()), boost::json::serialize(v)) << text;
+    }
+    if (v.is_array()) {
+      EXPECT_EQ(dump(v.as_array()), boost::json::serialize(v)) << text;
+    }
+  }
+  // Every byte value in strings (keys too), invalid UTF-8 included; long enough values
+  // to grow the buffer several times.
+  std::string all;
+  for (int c = 0; c < 256; ++c) all.push_back(static_cast<char>(c));
+  object o;
+  o[all] = all;
+  array a;
+  for (int i = 0; i < 2000; ++i) a.push_back(value(all.substr(static_cast<std::size_t>(i % 256))));
+  o["list"] = a;
+  o["numbers"] = array{1.0 / 3.0, 1e-320, 123456789.0, std::int64_t{-1}, std::uint64_t{1} << 63};
+  value big(o);
+  EXPECT_EQ(dump(big), boost::json::serialize(big));
+}
+
 }  // namespace kueuepp::json

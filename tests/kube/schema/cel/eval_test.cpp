@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kube/schema/cel/interpreter.hpp"
 #include "kube/schema/cel/program.hpp"
 #include "kube/schema/field_errors.hpp"
 #include "tests/kube/schema/test_support.hpp"
@@ -296,6 +297,60 @@ TEST(EvalLimits, RunawayExpressionsHitTheCostLimit) {
             "error: operation cancelled: actual cost limit exceeded");
   std::string big(100000, 'x');
   EXPECT_EQ(run("self + self + self", "\"" + big + "\"", 1000).rfind("error: operation cancelled", 0), 0u);
+}
+
+// Rules of one schema node share the results of the subexpressions they have in common
+// (Program::share_subexpressions): the same values and costs as evaluating each alone.
+std::vector<std::shared_ptr<const Program>> compiled(std::initializer_list<const char*> sources) {
+  std::vector<std::shared_ptr<const Program>> out;
+  for (const char* src : sources) {
+    auto p = Program::compile(src, {"self", "oldSelf"});
+    EXPECT_TRUE(p.has_value()) << src;
+    out.push_back(p.has_value() ? *p : nullptr);
+  }
+  return out;
+}
+
+TEST(EvalMemo, SharedSubexpressionsGiveTheSameResultsAndCosts) {
+  auto programs = compiled({"self.l.exists(x, x == 2) && self.n > 0", "self.l.exists(x, x == 2) || oldSelf.n > 1",
+                            "oldSelf.n > 1 ? size(self.l) : 0"});
+  std::vector<int> binding(programs.size(), 0);
+  EXPECT_GE(Program::share_subexpressions(programs, binding), 2u);
+  json::value self = J(R"({"l":[1,2,3],"n":1})");
+  json::value old = J(R"({"n":2})");
+  Value vars[] = {Value::from_json(self, nullptr), Value::from_json(old, nullptr)};
+  Memo memo(Program::share_subexpressions(programs, binding));
+  for (const auto& p : programs) {
+    auto alone = p->evaluate(vars, kPerCallLimit);
+    auto shared = p->evaluate(vars, kPerCallLimit, &memo);
+    EXPECT_EQ(render(shared.value), render(alone.value)) << p->source();
+    EXPECT_EQ(shared.cost, alone.cost) << p->source();
+  }
+  EXPECT_GE(memo.hits, 2u);
+  // Under a limit the recorded cost does not fit: evaluated, and stopped where it would be.
+  for (std::uint64_t limit = 1; limit < 20; ++limit) {
+    Memo fresh(memo.entries.size());
+    programs[0]->evaluate(vars, kPerCallLimit, &fresh);
+    auto alone = programs[1]->evaluate(vars, limit);
+    auto shared = programs[1]->evaluate(vars, limit, &fresh);
+    EXPECT_EQ(render(shared.value), render(alone.value)) << limit;
+    EXPECT_EQ(shared.cost, alone.cost) << limit;
+  }
+}
+
+TEST(EvalMemo, NothingThatReadsAnOuterLoopVariableOrADifferentBindingIsShared) {
+  // The inner exists reads x, bound by the outer loop: its value changes with x.
+  auto programs = compiled({"self.l.all(x, self.m.exists(y, y == x))", "self.l.exists(x, self.m.exists(y, y == x))"});
+  std::vector<int> binding(programs.size(), 0);
+  Memo memo(Program::share_subexpressions(programs, binding));
+  json::value self = J(R"({"l":[1,2],"m":[2]})");
+  Value vars[] = {Value::from_json(self, nullptr), Value::null()};
+  EXPECT_EQ(render(programs[0]->evaluate(vars, kPerCallLimit, &memo).value), "false");
+  EXPECT_EQ(render(programs[1]->evaluate(vars, kPerCallLimit, &memo).value), "true");
+  // Rules evaluated with different oldSelf bindings (optionalOldSelf) share nothing.
+  auto same = compiled({"oldSelf.n > 1", "oldSelf.n > 1"});
+  std::vector<int> bindings = {0, 1};
+  EXPECT_EQ(Program::share_subexpressions(same, bindings), 0u);
 }
 
 }  // namespace
