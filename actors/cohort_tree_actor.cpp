@@ -41,13 +41,6 @@ struct TreeState {
   /// the engine explains faster than the writer writes, and a patch computed for every
   /// explanation would mostly be superseded before it is sent.
   std::unordered_map<std::string, bool> pending_writes;
-  /// When this tree last sent a pending explanation of each workload, and its reason:
-  /// a new message with the same reason waits out pending_message_interval.
-  struct PendingWritten {
-    core::Time at{};
-    std::string reason;
-  };
-  std::unordered_map<std::string, PendingWritten> pending_written;
   /// Evictions not written yet: refused (409: the object changed since the eviction
   /// patch was computed) or held back while the workload's admission is being written.
   /// Each is rewritten on the newer object when it arrives, if it still holds quota.
@@ -240,7 +233,6 @@ void apply_change(Self self, const TreeObjectChange& c) {
         st.writing_admissions.erase(c.key);
         st.recheck_pending.erase(c.key);
         st.recheck_evictions.erase(c.key);
-        st.pending_written.erase(c.key);
         break;
       case ObjectKind::Job:
       case ObjectKind::Event: break;
@@ -488,21 +480,6 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
   });
 }
 
-/// Whether `p` only refreshes the message of an explanation with the same reason that
-/// this tree wrote less than pending_message_interval ago (the object keeps the older
-/// message until then; introspection always has the current one).
-bool recently_explained(const TreeState& st, const client_object& stored, const core::PendingDecision& p,
-                        core::Time now) {
-  if (!p.requeued_reason.empty()) return false;
-  auto w = st.pending_written.find(p.workload);
-  if (w == st.pending_written.end() || w->second.reason != p.reason) return false;
-  // Only while the object still shows that reason (an admission and eviction since
-  // then wrote others).
-  auto shown = stored.condition("QuotaReserved");
-  if (!shown || shown->status != "False" || shown->reason != p.reason) return false;
-  return now - w->second.at < std::chrono::duration_cast<std::chrono::microseconds>(st.options.pending_message_interval);
-}
-
 void carry_out(Self self, core::Decisions decisions) {
   auto& st = self->state;
   core::Time now = now_of(st);
@@ -579,10 +556,8 @@ void carry_out(Self self, core::Decisions decisions) {
       w->second = true;  // written from the engine's view once the outstanding one settled
       continue;
     }
-    if (recently_explained(st, *it->second, p, now)) continue;
     auto patch = kube::jobs::pending_patch(*it->second, p, now);
     if (!patch) continue;
-    st.pending_written[p.workload] = TreeState::PendingWritten{now, p.reason};
     write_pending_status(self, p.workload, std::move(*patch));
   }
 }

@@ -27,10 +27,6 @@ struct CohortTreeOptions {
   std::size_t max_cycles_per_round = 50000;
   /// How often ClusterQueue snapshots (status, metrics) are published at most.
   std::chrono::milliseconds status_interval{1000};
-  /// A pending workload's explanation is rewritten with the same reason and a new
-  /// message (a changing "N more needed") at most this often; a new reason goes out at
-  /// once. With thousands pending, per-message rewrites took most of the API budget.
-  std::chrono::milliseconds pending_message_interval{30'000};
   /// Pending workloads listed (with reasons) in each ClusterQueue snapshot.
   std::size_t snapshot_pending_limit = 100;
   /// Clock for status timestamps (rounds get their time from the scheduler).

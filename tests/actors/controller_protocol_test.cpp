@@ -150,7 +150,6 @@ class ControllerProtocolTest : public ::testing::Test {
     CohortTreeOptions options;
     options.clock = fixed_now;
     options.status_interval = std::chrono::milliseconds(100);
-    options.pending_message_interval = pending_message_interval_;
     snapshot_ = spawn_snapshot(sys, options, CohortTreeLinks{writer_, scheduler_, introspection_, metrics_, events_});
     settle();
   }
@@ -184,20 +183,6 @@ class ControllerProtocolTest : public ::testing::Test {
       relist(k, {});
     }
   }
-
-  std::chrono::milliseconds pending_message_interval_{30'000};
-
-  /// A new quota for "cq" (a spec change: every pending workload is looked at again).
-  void set_quota(const std::string& cpu_quota, int rv) {
-    caf::anon_send(snapshot_, ObjectChanged{ObjectKind::ClusterQueue, false,
-                                            object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq","uid":"c1","resourceVersion":")" +
-                                                   std::to_string(rv) + R"(","generation":2},)"
-                                                   R"("spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":")" +
-                                                   cpu_quota + R"("}]}]}]}})")});
-  }
-
-  /// The explanation a pending write carried, as the "status" of a stored version.
-  static std::string status_written_by(const WriteRequest& w) { return json::dump(w.body->at("status")); }
 
   static ObjectPtr workload(const std::string& name, const std::string& cpu, int rv, int priority = 0,
                             const std::string& status = "") {
@@ -347,39 +332,6 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
   auto writes = api_.pending_writes("big");
   ASSERT_EQ(writes.size(), 2u) << "rewritten on the version already here";
   EXPECT_EQ(writes[1]->precondition_rv, "11");
-}
-
-// A quota change re-explains a pending workload with the same reason and a new message;
-// whether that is rewritten at once depends on pending_message_interval.
-TEST_F(ControllerProtocolTest, ANewMessageWithTheSameReasonWaitsOutTheInterval) {
-  start();
-  cluster("1");
-  relist(ObjectKind::Workload, {workload("big", "3", 10)});
-  settle();
-  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
-  const WriteRequest first = *api_.pending_writes("big")[0];
-  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "3", 11, 0, status_written_by(first))});
-  settle();
-  set_quota("2", 12);  // "2 more needed" becomes "1 more needed", same reason
-  settle();
-  EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "the clock has not moved: the older message stays";
-}
-
-TEST_F(ControllerProtocolTest, WithoutAnIntervalEveryNewMessageIsWritten) {
-  pending_message_interval_ = std::chrono::milliseconds(0);
-  start();
-  cluster("1");
-  relist(ObjectKind::Workload, {workload("big", "3", 10)});
-  settle();
-  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
-  const WriteRequest first = *api_.pending_writes("big")[0];
-  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "3", 11, 0, status_written_by(first))});
-  settle();
-  set_quota("2", 12);
-  settle();
-  auto writes = api_.pending_writes("big");
-  ASSERT_EQ(writes.size(), 2u);
-  EXPECT_NE(json::dump(*writes[0]->body), json::dump(*writes[1]->body));
 }
 
 // Sharding: a replica acts only on the trees of the shards it holds. The tree of "cq"
