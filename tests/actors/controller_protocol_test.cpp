@@ -184,6 +184,15 @@ class ControllerProtocolTest : public ::testing::Test {
     }
   }
 
+  /// A new quota for "cq" (a spec change: every pending workload is looked at again).
+  void set_quota(const std::string& cpu_quota, int rv) {
+    caf::anon_send(snapshot_, ObjectChanged{ObjectKind::ClusterQueue, false,
+                                            object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq","uid":"c1","resourceVersion":")" +
+                                                   std::to_string(rv) + R"(","generation":2},)"
+                                                   R"("spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":")" +
+                                                   cpu_quota + R"("}]}]}]}})")});
+  }
+
   static ObjectPtr workload(const std::string& name, const std::string& cpu, int rv, int priority = 0,
                             const std::string& status = "") {
     return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" + name +
@@ -332,6 +341,40 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
   auto writes = api_.pending_writes("big");
   ASSERT_EQ(writes.size(), 2u) << "rewritten on the version already here";
   EXPECT_EQ(writes[1]->precondition_rv, "11");
+}
+
+TEST_F(ControllerProtocolTest, ANewerExplanationWaitsForTheOutstandingOneAndThenTheNewestIsWritten) {
+  // While a workload's pending write is outstanding, newer explanations are not turned
+  // into writes; when it lands, the engine's current explanation is written on the
+  // version it made.
+  start();
+  cluster("1");
+  api_.hold_pending = true;
+  relist(ObjectKind::Workload, {workload("big", "4", 10)});
+  settle();
+  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  const std::string first = json::dump(*api_.pending_writes("big")[0]->body);
+  set_quota("2", 20);  // "maximum capacity (1)" becomes "(2)"
+  settle();
+  set_quota("3", 21);  // and then "(3)"
+  settle();
+  EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "nothing more while the first is outstanding";
+  api_.hold_pending = false;
+  WriteOutcome ok;
+  ok.ok = true;
+  ok.http_status = 200;
+  ok.object = workload("big", "4", 11);
+  for (auto& done : std::exchange(api_.held_pending, {})) done(ok);
+  settle();
+  EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "the version it made has not arrived yet";
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "4", 11)});
+  settle();
+  auto writes = api_.pending_writes("big");
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_EQ(writes[1]->precondition_rv, "11");
+  const std::string second = json::dump(*writes[1]->body);
+  EXPECT_NE(second, first);
+  EXPECT_NE(second.find("maximum capacity (3)"), std::string::npos) << "the newest explanation: " << second;
 }
 
 // Sharding: a replica acts only on the trees of the shards it holds. The tree of "cq"

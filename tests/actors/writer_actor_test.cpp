@@ -79,6 +79,17 @@ class WriterActorTest : public ::testing::Test {
     writer_ = spawn_writer(*system_, api_.transport(), WriterOptions{1});
   }
 
+  /// One write at a time, a queue status overdue after 5 s on the test's clock, a turn
+  /// for it after 3 urgent writes.
+  void respawn_with_a_status_delay() {
+    WriterOptions options;
+    options.max_in_flight = 1;
+    options.urgent_streak = 3;
+    options.max_status_delay = std::chrono::seconds(5);
+    options.clock = [this] { return now_; };
+    respawn(options);
+  }
+
   /// Replaces the writer by one with `options` (before anything was sent).
   void respawn(WriterOptions options) {
     caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
@@ -142,12 +153,7 @@ TEST_F(WriterActorTest, UrgentWritesGoFirst) {
 }
 
 TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
-  WriterOptions options;
-  options.max_in_flight = 1;
-  options.urgent_streak = 3;
-  options.max_status_delay = std::chrono::seconds(5);
-  options.clock = [this] { return now_; };
-  respawn(options);
+  respawn_with_a_status_delay();
   send(write(ObjectKind::Workload, "busy"));     // occupies the single slot
   send(write(ObjectKind::Workload, "pending"));  // a pending explanation: waits for the urgent ones
   send(write(ObjectKind::ClusterQueue, "cq"));
@@ -162,12 +168,7 @@ TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
 }
 
 TEST_F(WriterActorTest, QueueStatusNotYetOverdueWaitsForTheUrgentWrites) {
-  WriterOptions options;
-  options.max_in_flight = 1;
-  options.urgent_streak = 3;
-  options.max_status_delay = std::chrono::seconds(5);
-  options.clock = [this] { return now_; };
-  respawn(options);
+  respawn_with_a_status_delay();
   send(write(ObjectKind::Workload, "busy"));
   send(write(ObjectKind::ClusterQueue, "cq"));
   now_ += std::chrono::seconds(4);
