@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace kueuepp::actors {
 
@@ -39,6 +40,7 @@ bool EventCorrelator::take_token(const std::string& key, core::Time now) {
     b.tokens = std::min(options_.burst, b.tokens + std::max(0.0, refill));
   }
   b.refreshed = now;
+  b.used = ++use_;
   if (b.tokens < 1) return false;
   b.tokens -= 1;
   return true;
@@ -46,15 +48,34 @@ bool EventCorrelator::take_token(const std::string& key, core::Time now) {
 
 void EventCorrelator::prune(core::Time now) {
   if (tracked() <= options_.max_tracked) return;
-  // At most ten full scans per aggregation window; the map may overshoot meanwhile.
+  // At most ten full scans by age per aggregation window; the maps may overshoot
+  // meanwhile, up to the LRU bound below.
   auto spacing = std::chrono::duration_cast<core::Time::duration>(options_.aggregate_window) / 10;
-  if (last_prune_ != core::Time{} && now < last_prune_ + spacing) return;
-  last_prune_ = now;
-  auto horizon = now - options_.aggregate_window;
-  std::erase_if(seen_, [&](const auto& kv) { return kv.second.last < horizon; });
-  // A bucket that had time to refill completely carries no information.
-  auto full_after = std::chrono::duration_cast<core::Time::duration>(options_.refill_interval * options_.burst);
-  std::erase_if(buckets_, [&](const auto& kv) { return kv.second.refreshed + full_after < now; });
+  if (last_prune_ == core::Time{} || now >= last_prune_ + spacing) {
+    last_prune_ = now;
+    auto horizon = now - options_.aggregate_window;
+    std::erase_if(seen_, [&](const auto& kv) { return kv.second.last < horizon; });
+    // A bucket that had time to refill completely carries no information.
+    auto full_after = std::chrono::duration_cast<core::Time::duration>(options_.refill_interval * options_.burst);
+    std::erase_if(buckets_, [&](const auto& kv) { return kv.second.refreshed + full_after < now; });
+  }
+  // Still over (Events on many objects within the window): the least recently used go,
+  // each cache down to three quarters of its half so that this runs rarely.
+  const std::size_t share = std::max<std::size_t>(1, options_.max_tracked / 2);
+  if (buckets_.size() > share) evict_least_recently_used(buckets_, share * 3 / 4);
+  if (seen_.size() > share) evict_least_recently_used(seen_, share * 3 / 4);
+}
+
+template <typename Map>
+void EventCorrelator::evict_least_recently_used(Map& map, std::size_t keep) {
+  std::vector<std::uint64_t> uses;
+  uses.reserve(map.size());
+  for (const auto& kv : map) uses.push_back(kv.second.used);
+  const std::size_t drop = map.size() - std::min(keep, map.size());
+  if (drop == 0) return;
+  std::nth_element(uses.begin(), uses.begin() + static_cast<std::ptrdiff_t>(drop - 1), uses.end());
+  const std::uint64_t newest_dropped = uses[drop - 1];
+  std::erase_if(map, [&](const auto& kv) { return kv.second.used <= newest_dropped; });
 }
 
 EventAction EventCorrelator::observe(const messages::RecordEvent& event, core::Time now) {
@@ -74,10 +95,11 @@ EventAction EventCorrelator::observe(const messages::RecordEvent& event, core::T
     Seen& s = it->second;
     ++s.count;
     s.last = now;
+    s.used = ++use_;
     action = EventAction{EventAction::Kind::Bump, s.event_name, s.count, s.first, s.last};
     return action;
   }
-  Seen s{event_name(event, now), 1, now, now};
+  Seen s{event_name(event, now), 1, now, now, ++use_};
   action = EventAction{EventAction::Kind::Create, s.event_name, 1, now, now};
   seen_[key] = std::move(s);
   prune(now);
