@@ -14,6 +14,10 @@ int hex_value(char c) {
 }  // namespace
 
 std::optional<std::string> percent_decode(std::string_view s, bool plus_is_space) {
+  // Fast path (request paths almost never need decoding): nothing to translate.
+  if (s.find('%') == std::string_view::npos && (!plus_is_space || s.find('+') == std::string_view::npos)) {
+    return std::string(s);
+  }
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
