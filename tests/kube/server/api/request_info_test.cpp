@@ -42,3 +42,37 @@ TEST(ParseTarget, EncodedSlashStaysInItsSegment) {
 
 }  // namespace
 }  // namespace kueuepp::kube::server
+
+namespace kueuepp::kube::server {
+namespace {
+
+// resource / name / subresource / namespace / watch path, as kube-apiserver's
+// RequestInfoFactory reads them.
+std::string parts(std::string_view target) {
+  auto t = parse_target(target);
+  if (!t) return "malformed";
+  const RequestInfo& i = t->first;
+  return (i.is_resource ? "" : "(not a resource) ") + i.group + "/" + i.version + " " + i.resource + "|" + i.name +
+         "|" + i.subresource + "|ns=" + i.ns + (i.watch_path ? "|watch" : "");
+}
+
+TEST(ParseTarget, ResourcePaths) {
+  EXPECT_EQ(parts("/api/v1/pods"), "/v1 pods|||ns=");
+  EXPECT_EQ(parts("/api/v1/namespaces"), "/v1 namespaces|||ns=");
+  EXPECT_EQ(parts("/api/v1/namespaces/team"), "/v1 namespaces|team||ns=");
+  EXPECT_EQ(parts("/api/v1/namespaces/team/status"), "/v1 namespaces|team|status|ns=");
+  EXPECT_EQ(parts("/api/v1/namespaces/team/finalize"), "/v1 namespaces|team|finalize|ns=");
+  EXPECT_EQ(parts("/api/v1/namespaces/team/pods"), "/v1 pods|||ns=team");
+  EXPECT_EQ(parts("/apis/kueue.x-k8s.io/v1beta2/namespaces/team/workloads/w/status"),
+            "kueue.x-k8s.io/v1beta2 workloads|w|status|ns=team");
+  EXPECT_EQ(parts("/api/v1/namespaces/team/pods/p/proxy/a/b"), "/v1 pods|p|proxy/a/b|ns=team");
+  EXPECT_EQ(parts("/api/v1/watch/namespaces/team/pods"), "/v1 pods|||ns=team|watch");
+  EXPECT_EQ(parts("/api/v1/watch/pods"), "/v1 pods|||ns=|watch");
+  EXPECT_EQ(parts("/api/v1/watch"), "/v1 watch|||ns=");
+  EXPECT_EQ(parts("/apis/batch/v1"), "(not a resource) batch/v1 |||ns=");
+  EXPECT_EQ(parts("/healthz"), "(not a resource) / |||ns=");
+  EXPECT_EQ(parts("/api/v1/namespaces/a%zz"), "malformed");
+}
+
+}  // namespace
+}  // namespace kueuepp::kube::server
