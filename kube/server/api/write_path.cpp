@@ -147,7 +147,7 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   if (view.namespaced) meta["namespace"] = old.ns;
   view.strategy->prepare_for_update(o, old_o, w);
   json::object& meta_after = metadata_of(o);
-  if (view.strategy->tracks_generation() && view.strategy->generation_changes(o, old_o)) {
+  if (view.strategy->tracks_generation() && view.strategy->generation_changes(o, old_o, w)) {
     const json::value* g = old_meta.if_contains("generation");
     std::int64_t gen = g != nullptr && g->is_int64() ? g->get_int64() : 0;
     meta_after["generation"] = gen + 1;
