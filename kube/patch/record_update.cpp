@@ -50,6 +50,15 @@ ManagedEntries current_entries(const json::value& object, const json::value* pre
 // changed paths through the stored FieldsV1 objects instead. Anything else takes the
 // general path, which gives the same result.
 
+// Whether `set` has any of the top-level fields of the meta fields (apiVersion, kind,
+// metadata). When it has none, set.minus(meta_fields()) is `set` itself.
+bool touches_meta_fields(const FieldSet& set) {
+  for (const auto& c : detail::meta_fields().children()) {
+    if (set.touches(std::span<const PathElement>(&c.element, 1))) return true;
+  }
+  return false;
+}
+
 bool is_member_node(const json::object& node) { return node.empty() || node.contains("."); }
 
 const json::object* child_node(const json::object& node, const PathElement& element) {
@@ -117,8 +126,11 @@ bool record_in_place(json::value& object, const json::value& previous, const det
   const json::array* stored = stored_entries_that_count(object, previous, subresource);
   if (stored == nullptr) return false;
   const FieldSet changed = change.added.united(change.modified);
-  const FieldSet mine = changed.minus(detail::meta_fields());
-  const FieldSet others = changed.minus(mine);
+  // The usual write changes nothing among the meta fields: then all it changed is its own.
+  const bool changes_meta = touches_meta_fields(changed);
+  const FieldSet mine_if_meta = changes_meta ? changed.minus(detail::meta_fields()) : FieldSet();
+  const FieldSet& mine = changes_meta ? mine_if_meta : changed;
+  const FieldSet others = changes_meta ? changed.minus(mine) : FieldSet();
   std::size_t self = stored->size();
   std::size_t updaters = 0;
   for (std::size_t i = 0; i < stored->size(); ++i) {
@@ -208,7 +220,7 @@ bool record_update_via(RecordPath path, json::value& object, const json::value* 
   for (auto& e : entries) e.fields = e.fields.minus(changed).minus(change.removed);
   detail::drop_empty(entries);
 
-  FieldSet mine = changed.minus(detail::meta_fields());
+  FieldSet mine = touches_meta_fields(changed) ? changed.minus(detail::meta_fields()) : changed;
   if (!mine.empty()) {
     ManagedEntry self{std::string(manager), "Update", std::string(api_version), std::string(timestamp),
                       std::string(subresource), {}};

@@ -2,6 +2,7 @@
 // leaves added, modified or removed, plus the objects and list elements that appeared or
 // disappeared as a whole. Lenient: stored objects never make it fail.
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -109,6 +110,36 @@ class Comparer {
     if (after == nullptr) result_.removed.insert(path_.elements);
   }
 
+  static constexpr std::size_t kFewItems = 16;
+
+  // Whether two list elements serialize alike, where that is plain without serializing:
+  // different kinds never do; keys whose values are all strings (sorted by name on both
+  // sides) and string values do exactly when equal. nullopt: serialize to tell.
+  static std::optional<bool> same_element(const PathElement& a, const PathElement& b) {
+    if (a.type != b.type) return false;
+    if (a.type == PathElement::Type::Value) {
+      if (a.value.is_string() && b.value.is_string()) return a.value.get_string() == b.value.get_string();
+      return std::nullopt;
+    }
+    if (a.type != PathElement::Type::Key) return std::nullopt;
+    const json::object* x = a.value.if_object();
+    const json::object* y = b.value.if_object();
+    if (x == nullptr || y == nullptr) return std::nullopt;
+    for (const auto& m : *x) {
+      if (!m.value().is_string()) return std::nullopt;
+    }
+    for (const auto& m : *y) {
+      if (!m.value().is_string()) return std::nullopt;
+    }
+    if (x->size() != y->size()) return false;
+    auto j = y->begin();
+    for (const auto& m : *x) {
+      if (m.key() != j->key() || m.value().get_string() != j->value().get_string()) return false;
+      ++j;
+    }
+    return true;
+  }
+
   struct Occurrences {
     PathElement element;
     std::vector<const json::value*> before, after;
@@ -119,20 +150,51 @@ class Comparer {
   void items(const json::array* before, const json::array* after) {
     const ListStrategy strategy = schema_.list(path_.schema_path());
     std::vector<Occurrences> all;
-    std::unordered_map<std::string, std::size_t> index;
-    auto collect = [&](const json::array* list, bool is_after) {
-      if (list == nullptr) return;
-      for (const auto& item : *list) {
-        auto pe = schema_.element(item, strategy, /*strict=*/false);
-        if (!pe) continue;  // lenient mode never fails
-        const std::string id = pe->serialize();
-        auto [it, fresh] = index.emplace(id, all.size());
-        if (fresh) all.push_back(Occurrences{std::move(*pe), {}, {}});
-        (is_after ? all[it->second].after : all[it->second].before).push_back(&item);
-      }
-    };
-    collect(before, false);
-    collect(after, true);
+    const std::size_t total = (before != nullptr ? before->size() : 0) + (after != nullptr ? after->size() : 0);
+    if (total <= kFewItems) {
+      // Few elements (the usual list): matched by scanning, most without serializing.
+      std::vector<std::string> ids;  // serialized, filled in only where needed
+      auto collect = [&](const json::array* list, bool is_after) {
+        if (list == nullptr) return;
+        for (const auto& item : *list) {
+          auto pe = schema_.element(item, strategy, /*strict=*/false);
+          if (!pe) continue;  // lenient mode never fails
+          std::size_t at = 0;
+          std::string id;
+          for (; at < all.size(); ++at) {
+            std::optional<bool> same = same_element(all[at].element, *pe);
+            if (!same) {
+              if (id.empty()) id = pe->serialize();
+              if (ids[at].empty()) ids[at] = all[at].element.serialize();
+              same = ids[at] == id;
+            }
+            if (*same) break;
+          }
+          if (at == all.size()) {
+            all.push_back(Occurrences{std::move(*pe), {}, {}});
+            ids.push_back(std::move(id));
+          }
+          (is_after ? all[at].after : all[at].before).push_back(&item);
+        }
+      };
+      collect(before, false);
+      collect(after, true);
+    } else {
+      std::unordered_map<std::string, std::size_t> index;
+      auto collect = [&](const json::array* list, bool is_after) {
+        if (list == nullptr) return;
+        for (const auto& item : *list) {
+          auto pe = schema_.element(item, strategy, /*strict=*/false);
+          if (!pe) continue;  // lenient mode never fails
+          const std::string id = pe->serialize();
+          auto [it, fresh] = index.emplace(id, all.size());
+          if (fresh) all.push_back(Occurrences{std::move(*pe), {}, {}});
+          (is_after ? all[it->second].after : all[it->second].before).push_back(&item);
+        }
+      };
+      collect(before, false);
+      collect(after, true);
+    }
 
     for (auto& o : all) {
       path_.push_element(o.element);

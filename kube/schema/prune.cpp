@@ -87,12 +87,14 @@ class Pruner {
   PathStack path_;
 };
 
+// Only a null with a schema goes: nothing below a value without one (metadata's
+// managedFields, say) is looked at.
 void prune_nulls(json::value& x, const Node* s, int depth) {
-  if (depth > kMaxDepth) return;
+  if (depth > kMaxDepth || s == nullptr) return;
   if (json::object* o = x.if_object()) {
     for (auto it = o->begin(); it != o->end();) {
       std::string_view k(it->key().data(), it->key().size());
-      const Node* child = s != nullptr ? s->child(k) : nullptr;
+      const Node* child = s->child(k);
       if (it->value().is_null() && child != nullptr && !child->nullable && !child->default_value) {
         it = o->stable_erase(it);
       } else {
@@ -101,7 +103,8 @@ void prune_nulls(json::value& x, const Node* s, int depth) {
       }
     }
   } else if (json::array* a = x.if_array()) {
-    const Node* items = s != nullptr ? s->items.get() : nullptr;
+    const Node* items = s->items.get();
+    if (items == nullptr) return;
     for (auto& e : *a) prune_nulls(e, items, depth + 1);
   }
 }

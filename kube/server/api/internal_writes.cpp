@@ -33,9 +33,10 @@ Status upsert_object(ServerContext& ctx, const ResourceType& type, json::value o
     return {};
   }
   metadata_of(decoded->as_object()).erase("resourceVersion");
-  auto prepared = prepare_update(ctx, type, std::move(*decoded), *old, w, manager);
+  bool unchanged = false;
+  auto prepared = prepare_update(ctx, type, std::move(*decoded), *old, w, manager, false, nullptr, &unchanged);
   if (!prepared) return fail(describe(prepared.error()));
-  if (same_content(prepared->as_object(), old->doc.as_object())) return {};
+  if (unchanged) return {};
   ctx.commit(ctx.store.put(bucket, std::move(*prepared)));
   return {};
 }

@@ -202,10 +202,11 @@ void handle_patch(const RequestPtr& r) {
     store_created(r, std::move(*prepared), *warnings, validation);
     return;
   }
+  bool unchanged = false;
   auto prepared = prepare_update(r->ctx, r->view(), std::move(*decoded), *old, *w, r->field_manager(), managed_done,
-                                 &validation);
+                                 &validation, &unchanged);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings, validation);
+  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged);
 }
 
 }  // namespace kueuepp::kube::server

@@ -14,6 +14,10 @@ int hex_value(char c) {
 }  // namespace
 
 std::optional<std::string> percent_decode(std::string_view s, bool plus_is_space) {
+  // Fast path (request paths almost never need decoding): nothing to translate.
+  if (s.find('%') == std::string_view::npos && (!plus_is_space || s.find('+') == std::string_view::npos)) {
+    return std::string(s);
+  }
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -98,23 +102,22 @@ std::optional<std::pair<RequestInfo, Query>> parse_target(std::string_view targe
   if (i >= p.size()) return std::make_pair(std::move(info), std::move(query));
   info.version = p[i++];
   if (i >= p.size()) return std::make_pair(std::move(info), std::move(query));
-  std::vector<std::string> cur(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());
-  if (cur[0] == "watch" && cur.size() > 1) {
+  // The rest of the path, p[c..]: [watch/][namespaces/<ns>/]<resource>[/<name>[/<sub>...]].
+  std::size_t c = i;
+  if (p[c] == "watch" && p.size() - c > 1) {
     info.watch_path = true;
-    cur.erase(cur.begin());
+    ++c;
   }
-  if (cur[0] == "namespaces" && cur.size() > 1) {
-    info.ns = cur[1];
-    if (cur.size() > 2 && cur[2] != "status" && cur[2] != "finalize") {
-      cur.erase(cur.begin(), cur.begin() + 2);
-    }
+  if (p[c] == "namespaces" && p.size() - c > 1) {
+    info.ns = p[c + 1];
+    if (p.size() - c > 2 && p[c + 2] != "status" && p[c + 2] != "finalize") c += 2;
   }
   info.is_resource = true;
-  info.resource = cur[0];
-  if (cur.size() > 1) info.name = cur[1];
-  if (cur.size() > 2) {
-    info.subresource = cur[2];
-    for (std::size_t k = 3; k < cur.size(); ++k) info.subresource += "/" + cur[k];
+  info.resource = p[c];
+  if (p.size() - c > 1) info.name = p[c + 1];
+  if (p.size() - c > 2) {
+    info.subresource = p[c + 2];
+    for (std::size_t k = c + 3; k < p.size(); ++k) info.subresource += "/" + p[k];
   }
   if (info.resource == "namespaces") info.ns.clear();
   return std::make_pair(std::move(info), std::move(query));

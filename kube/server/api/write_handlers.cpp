@@ -54,9 +54,11 @@ void handle_update(const RequestPtr& r) {
     store_created(r, std::move(*prepared), *warnings, validation);
     return;
   }
-  auto prepared = prepare_update(r->ctx, r->view(), std::move(*obj), *old, *w, r->field_manager(), false, &validation);
+  bool unchanged = false;
+  auto prepared = prepare_update(r->ctx, r->view(), std::move(*obj), *old, *w, r->field_manager(), false, &validation,
+                                 &unchanged);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings, validation);
+  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged);
 }
 
 }  // namespace kueuepp::kube::server

@@ -112,7 +112,8 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
 
 ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, json::value obj,
                                       const StoredObject& old, const WriteContext& w, std::string_view manager,
-                                      bool managed_fields_done, schema::ValidationStamp* validation) {
+                                      bool managed_fields_done, schema::ValidationStamp* validation,
+                                      bool* unchanged) {
   json::object& o = obj.as_object();
   json::object& meta = metadata_of(o);
   const json::object& old_o = old.doc.as_object();
@@ -146,7 +147,7 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   if (view.namespaced) meta["namespace"] = old.ns;
   view.strategy->prepare_for_update(o, old_o, w);
   json::object& meta_after = metadata_of(o);
-  if (view.strategy->tracks_generation() && view.strategy->generation_changes(o, old_o)) {
+  if (view.strategy->tracks_generation() && view.strategy->generation_changes(o, old_o, w)) {
     const json::value* g = old_meta.if_contains("generation");
     std::int64_t gen = g != nullptr && g->is_int64() ? g->get_int64() : 0;
     meta_after["generation"] = gen + 1;
@@ -162,8 +163,12 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   if (!errs.empty()) return api_fail(invalid_object(view, old.name, errs));
   // A no-op write is not stored (store_updated answers the stored object): no need to
   // record it in managedFields.
-  if (!managed_fields_done && !same_content(obj.as_object(), old_o)) {
-    track_write(obj, &old.doc, view, manager, w.status);
+  // track_write and order_metadata change only what same_content ignores (managedFields,
+  // member order): the answer holds for the object returned.
+  if (!managed_fields_done || unchanged != nullptr) {
+    bool same = same_content(obj.as_object(), old_o);
+    if (unchanged != nullptr) *unchanged = same;
+    if (!managed_fields_done && !same) track_write(obj, &old.doc, view, manager, w.status);
   }
   order_metadata(obj.as_object());
   return obj;
@@ -214,9 +219,10 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
 }
 
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
-                   const std::vector<std::string>& warnings, schema::ValidationStamp validation) {
+                   const std::vector<std::string>& warnings, schema::ValidationStamp validation,
+                   std::optional<bool> unchanged) {
   json::object& o = obj.as_object();
-  if (same_content(o, old->doc.as_object())) {
+  if (unchanged ? *unchanged : same_content(o, old->doc.as_object())) {
     respond_object(*r, status, *old, warnings);
     return;
   }

@@ -5,6 +5,7 @@
 // preparation and validation, namespace lifecycle admission, field-manager tracking, and
 // storing with the commit pipeline.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,10 +38,12 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
 /// resourceVersion precondition (409), carried-over metadata, the spec/status split,
 /// generation, managedFields, validation (422; incremental when `old` carries a
 /// validation stamp). `validation` receives the new stamp (for storing with the object).
+/// `unchanged` receives same_content(result, old.doc) (a no-op write), which
+/// store_updated can then take instead of comparing again.
 ApiResult<json::value> prepare_update(ServerContext& ctx, const ResourceType& view, json::value obj,
                                       const StoredObject& old, const WriteContext& w, std::string_view manager,
                                       bool managed_fields_done = false,
-                                      schema::ValidationStamp* validation = nullptr);
+                                      schema::ValidationStamp* validation = nullptr, bool* unchanged = nullptr);
 
 /// True when two versions differ only in resourceVersion and managedFields (a no-op
 /// write, which kube-apiserver does not store).
@@ -52,8 +55,10 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
                    schema::ValidationStamp validation = {});
 
 /// Stores a prepared update of `old` and answers `status`: no-op writes answer the stored
-/// object, an object being deleted whose last finalizer went is removed.
+/// object, an object being deleted whose last finalizer went is removed. `unchanged`:
+/// same_content(obj, old->doc) when already known (prepare_update's answer).
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
-                   const std::vector<std::string>& warnings, schema::ValidationStamp validation = {});
+                   const std::vector<std::string>& warnings, schema::ValidationStamp validation = {},
+                   std::optional<bool> unchanged = std::nullopt);
 
 }  // namespace kueuepp::kube::server

@@ -1,5 +1,6 @@
 #include "kube/server/net/http_session.hpp"
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -17,6 +18,7 @@
 
 #include "kube/server/api/api_error.hpp"
 #include "kube/server/api/api_handler.hpp"
+#include "kube/server/net/response_head.hpp"
 #include "kube/server/net/session_registry.hpp"
 
 namespace kueuepp::kube::server {
@@ -71,6 +73,21 @@ class HttpSession : public Session,
   void respond(HttpResponse response) override {
     if (answered_) return;
     answered_ = true;
+    const bool keep_alive = keep_alive_ && !closing_;
+    if (auto head = plain_response_head(response, keep_alive)) {
+      // The usual answer: the same bytes Beast would write, in one gathered send.
+      log_request(response.status);
+      auto out = std::make_shared<std::array<std::string, 2>>(
+          std::array<std::string, 2>{std::move(*head), std::move(response.body)});
+      std::array<net::const_buffer, 2> buffers{net::buffer((*out)[0]), net::buffer((*out)[1])};
+      net::async_write(stream_, buffers, [self = this->shared_from_this(), out, keep_alive](beast::error_code ec,
+                                                                                           std::size_t) {
+        self->request_.reset();
+        if (ec || !keep_alive) return self->close();
+        self->read_request();
+      });
+      return;
+    }
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
     res->set(http::field::content_type, response.content_type);
     res->set(http::field::cache_control, "no-cache, private");

@@ -135,14 +135,21 @@ class CustomResourceStrategy final : public Strategy {
   }
 
   bool tracks_generation() const override { return true; }
-  bool generation_changes(const json::object& obj, const json::object& old) const override {
-    if (v_.status_subresource) return Strategy::generation_changes(obj, old);
-    // Without a status subresource, status is ordinary content.
-    json::object a = obj;
-    json::object b = old;
-    a.erase("metadata");
-    b.erase("metadata");
-    return json::value(a) != json::value(b);
+  bool generation_changes(const json::object& obj, const json::object& old, const WriteContext& ctx) const override {
+    if (v_.status_subresource) {
+      // A status write: prepare_for_update left all but status and metadata as stored.
+      if (ctx.status) return false;
+      return Strategy::generation_changes(obj, old, ctx);
+    }
+    // Without a status subresource, status is ordinary content: all but metadata counts.
+    auto content = [](const json::object& o) { return o.size() - (o.contains("metadata") ? 1 : 0); };
+    if (content(obj) != content(old)) return true;
+    for (const auto& [key, value] : obj) {
+      if (key == "metadata") continue;
+      const json::value* before = old.if_contains(key);
+      if (before == nullptr || !json::equal(*before, value)) return true;
+    }
+    return false;
   }
   bool allow_unconditional_update() const override { return false; }
 

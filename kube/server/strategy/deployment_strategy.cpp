@@ -284,7 +284,7 @@ class DeploymentStrategy final : public BuiltinStrategy {
   }
 
   bool tracks_generation() const override { return true; }
-  bool generation_changes(const json::object& obj, const json::object& old) const override {
+  bool generation_changes(const json::object& obj, const json::object& old, const WriteContext&) const override {
     auto differs = [](const json::value* a, const json::value* b) {
       if (a == nullptr || b == nullptr) return a != b;
       return *a != *b;

@@ -122,7 +122,7 @@ class PodDisruptionBudgetStrategy final : public BuiltinStrategy {
   }
 
   bool tracks_generation() const override { return true; }
-  bool generation_changes(const json::object& obj, const json::object& old) const override {
+  bool generation_changes(const json::object& obj, const json::object& old, const WriteContext&) const override {
     const json::value* a = obj.if_contains("spec");
     const json::value* b = old.if_contains("spec");
     if (a == nullptr || b == nullptr) return a != b;

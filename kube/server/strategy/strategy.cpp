@@ -55,7 +55,7 @@ FieldErrors Strategy::validate_update(const json::object& obj, const json::objec
   return validate(obj, ctx);
 }
 
-bool Strategy::generation_changes(const json::object& obj, const json::object& old) const {
+bool Strategy::generation_changes(const json::object& obj, const json::object& old, const WriteContext&) const {
   auto content = [](const json::object& o) {
     std::size_t n = 0;
     for (const auto& [key, value] : o) {

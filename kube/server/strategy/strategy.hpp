@@ -78,9 +78,10 @@ class Strategy {
 
   /// Whether objects carry metadata.generation (1 on create, +1 on spec changes).
   virtual bool tracks_generation() const { return false; }
-  /// Whether the update from `old` to `obj` changes what generation tracks (default:
-  /// anything outside metadata and status).
-  virtual bool generation_changes(const json::object& obj, const json::object& old) const;
+  /// Whether the update from `old` to `obj` (prepared by prepare_for_update with the
+  /// same context) changes what generation tracks (default: anything outside metadata
+  /// and status).
+  virtual bool generation_changes(const json::object& obj, const json::object& old, const WriteContext& ctx) const;
   virtual bool allow_create_on_update() const { return false; }
   virtual bool allow_unconditional_update() const { return true; }
   /// Whether a DELETE without propagationPolicy orphans dependents (batch/v1 Job).

@@ -193,5 +193,31 @@ TEST(RecordUpdatePaths, TakingAnotherManagersFieldGoesTheGeneralWay) {
   EXPECT_EQ(json::get_string(entries[1], "manager"), "kubectl");
 }
 
+// Server-set metadata (generation, resourceVersion) moving with a write is nobody's: a
+// manager changing its own spec field again stays in place, and agrees with the general
+// path.
+TEST(RecordUpdatePaths, OwnFieldsWithAGenerationBumpStayInPlace) {
+  json::value stored = job();
+  stored.as_object()["metadata"].as_object()["generation"] = 1;
+  record_update(stored, nullptr, "creator", "batch/v1", "2024-01-01T00:00:00Z");
+  json::value first = stored;
+  first.as_object()["spec"].as_object()["parallelism"] = 2;
+  first.as_object()["metadata"].as_object()["generation"] = 2;
+  record_update(first, &stored, "kubectl", "batch/v1", "2024-01-01T00:00:01Z");
+  json::value second = first;
+  second.as_object()["spec"].as_object()["parallelism"] = 3;
+  second.as_object()["metadata"].as_object()["generation"] = 3;
+  json::value general = second;
+  ASSERT_TRUE(detail::record_update_via(detail::RecordPath::Any, second, &first, "kubectl", "batch/v1",
+                                        "2024-01-01T00:00:05Z", "", {}, {}));
+  detail::record_update_via(detail::RecordPath::GeneralOnly, general, &first, "kubectl", "batch/v1",
+                            "2024-01-01T00:00:05Z", "", {}, {});
+  EXPECT_EQ(json::dump(second), json::dump(general));
+  const json::array& entries = json::find_path(second, {"metadata", "managedFields"})->as_array();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(json::get_string(entries[1], "manager"), "kubectl");
+  EXPECT_EQ(json::get_string(entries[1], "time"), "2024-01-01T00:00:05Z");
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::patch

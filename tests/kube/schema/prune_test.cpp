@@ -86,6 +86,22 @@ TEST(Prune, DropsNonNullableNullsWithoutDefault) {
   EXPECT_EQ(v.at("spec").at("nullDefault"), "d");
 }
 
+// Nulls go wherever a schema reaches (list items, nested lists, additionalProperties);
+// below a value with no schema (metadata, an unknown key kept by
+// x-kubernetes-preserve-unknown-fields, an array without items) they stay.
+TEST(Prune, NullsStayWhereNoSchemaReaches) {
+  auto s = testing::inline_schema(kSchema);
+  ASSERT_TRUE(s);
+  json::value v = J(R"({"metadata": {"name": "n", "annotations": null, "managedFields": [{"f": null}]},
+      "spec": {"groups": [{"flavors": [{"name": null}, null]}, null], "labels": {"a": null},
+               "opaque": {"anything": {"deep": null}, "known": {"k": null}}, "bare": null,
+               "nested": [[{"a": null}]]}})");
+  prune(*s, v);
+  EXPECT_EQ(v, J(R"({"metadata": {"name": "n", "annotations": null, "managedFields": [{"f": null}]},
+      "spec": {"groups": [{"flavors": [{}, null]}, null], "labels": {},
+               "opaque": {"anything": {"deep": null}, "known": {}}, "nested": [[{}]]}})"));
+}
+
 TEST(Prune, KueueClusterQueueWarningPath) {
   KUEUEPP_REQUIRE_SCHEMA(s, "clusterqueues", "v1beta2");
   json::value cq = J(R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue",

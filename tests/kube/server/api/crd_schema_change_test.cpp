@@ -95,5 +95,39 @@ TEST_F(ApiServerCrdSchemaChange, AnObjectTheNewSchemaRefusesIsRefusedOnItsNextWr
   expect(200, api().patch(widget_path("w") + "/status", status("Running")));
 }
 
+// Generation follows everything but metadata: without a status subresource status is
+// content too; with one, a status write never moves it, whatever else it carries.
+TEST_F(ApiServerCrdSchemaChange, GenerationFollowsContent) {
+  json::value crd = widget_crd(10);
+  json::object& spec = crd.as_object()["spec"].as_object();
+  crd.as_object()["metadata"].as_object()["name"] = "gadgets.example.com";
+  spec["names"] = json::object{{"plural", "gadgets"}, {"singular", "gadget"}, {"kind", "Gadget"}, {"listKind", "GadgetList"}};
+  spec["versions"].as_array()[0].as_object().erase("subresources");
+  create(kCrds, crd);
+  const std::string gadgets = "/apis/example.com/v1/namespaces/team/gadgets";
+  json::value g = widget("g", "small", 1);
+  g.as_object()["kind"] = "Gadget";
+  EXPECT_EQ(num(create(gadgets, g), "/metadata/generation"), 1);
+  const std::string gadget = gadgets + "/g";
+  auto generation_after = [&](const std::string& target, const json::value& patch) {
+    return num(expect(200, api().patch(target, patch)), "/metadata/generation");
+  };
+  EXPECT_EQ(generation_after(gadget, json::object{{"metadata", json::object{{"labels", json::object{{"a", "b"}}}}}}), 1);
+  EXPECT_EQ(generation_after(gadget, status("Running")), 2);
+  EXPECT_EQ(generation_after(gadget, status("Done")), 3);
+  EXPECT_EQ(generation_after(gadget, json::object{{"spec", json::object{{"count", 2}}}}), 4);
+  EXPECT_EQ(generation_after(gadget, json::object{{"spec", json::object{{"count", 2}}}}), 4);
+  EXPECT_EQ(generation_after(gadget, json::object{{"extra", 1}}), 4);  // pruned: no change
+
+  create(kWidgets, widget("w", "large", 1));
+  json::object both{{"spec", json::object{{"count", 5}}}, {"status", json::object{{"phase", "Running"}}}};
+  json::value w = expect(200, api().patch(widget_path("w") + "/status", both));
+  EXPECT_EQ(num(w, "/metadata/generation"), 1);
+  EXPECT_EQ(num(w, "/spec/count"), 1);
+  EXPECT_EQ(str(w, "/status/phase"), "Running");
+  EXPECT_EQ(generation_after(widget_path("w"), both), 2);
+  EXPECT_EQ(str(get_ok(widget_path("w")), "/status/phase"), "Running");
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::server::testing

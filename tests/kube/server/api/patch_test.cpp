@@ -66,6 +66,28 @@ TEST_F(ApiServerPatches, MergePatch) {
   EXPECT_EQ(num(get_ok(kJob), "/spec/parallelism"), 3);
 }
 
+// A write that changes nothing but managedFields stores nothing, whatever the verb; one
+// that changes something is stored with a new resourceVersion.
+TEST_F(ApiServerPatches, NoOpWritesStoreNothingWhateverTheVerb) {
+  json::value created = create(kJobs, job("j1"));
+  std::uint64_t rv = rv_of(created);
+  EXPECT_EQ(rv_of(patch_ok(kJob, R"({"spec":{"parallelism":1}})", kMerge)), rv);
+  EXPECT_EQ(rv_of(patch_ok(kJob, R"([{"op":"replace","path":"/spec/parallelism","value":1}])", kJsonPatch)), rv);
+  EXPECT_EQ(rv_of(expect(200, api().put(kJob, created))), rv);
+  EXPECT_EQ(rv_of(patch_ok(std::string(kJob) + "/status", R"({"status":{}})", kMerge)), rv);
+  EXPECT_EQ(rv_of(patch_ok(kJob, R"({"metadata":{"managedFields":[]}})", kMerge)), rv);
+  std::string apply = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j1\nspec:\n  parallelism: 1\n";
+  EXPECT_EQ(rv_of(patch_ok(std::string(kJob) + "?fieldManager=a", apply, "application/apply-patch+yaml")), rv);
+
+  json::value changed = patch_ok(kJob, R"({"spec":{"parallelism":2}})", kMerge);
+  EXPECT_GT(rv_of(changed), rv);
+  EXPECT_EQ(num(get_ok(kJob), "/spec/parallelism"), 2);
+  json::value put = changed;
+  put.as_object()["spec"].as_object()["parallelism"] = 3;
+  EXPECT_GT(rv_of(expect(200, api().put(kJob, put))), rv_of(changed));
+  EXPECT_EQ(num(get_ok(kJob), "/spec/parallelism"), 3);
+}
+
 TEST_F(ApiServerPatches, JsonPatch) {
   create(kJobs, job("j1"));
   json::value p = patch_ok(kJob, R"([{"op":"add","path":"/metadata/labels/tier","value":"b"},
