@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "core/engine/engine.hpp"
 #include "tests/core/engine/test_objects.hpp"
@@ -67,6 +68,16 @@ void set_check(Workload& wl, std::string_view name, CheckState state, Time at, s
   }
 }
 
+/// Applies w1 (2 CPU) and runs one cycle: its quota reservation, or nullopt unless
+/// exactly one admission was decided.
+std::optional<AdmissionDecision> reserve_w1(Engine& e) {
+  if (!e.apply(job(1, 2))) return std::nullopt;
+  e.run_cycle(time_from_seconds(2000));
+  Decisions d = e.take_decisions();
+  if (d.admissions.size() != 1) return std::nullopt;
+  return d.admissions[0];
+}
+
 const AdmissionCheckDecision* check_decision(const Decisions& d, AdmissionCheckDecision::Kind kind) {
   for (const auto& c : d.checks) {
     if (c.kind == kind) return &c;
@@ -77,11 +88,9 @@ const AdmissionCheckDecision* check_decision(const Decisions& d, AdmissionCheckD
 TEST(EngineAdmissionChecks, ReservationListsChecksPendingAndReadyAdmits) {
   Engine e;
   setup(e, {{"prov", {}}});
-  ASSERT_TRUE(e.apply(job(1, 2)));
-  e.run_cycle(time_from_seconds(2000));
-  auto reserved = e.take_decisions();
-  ASSERT_EQ(reserved.admissions.size(), 1u);
-  const AdmissionDecision& a = reserved.admissions[0];
+  auto reserved = reserve_w1(e);
+  ASSERT_TRUE(reserved);
+  const AdmissionDecision& a = *reserved;
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.admission_checks, std::vector<std::string>{"prov"});
   auto view = e.workload("ns/w1");
@@ -147,11 +156,9 @@ TEST(EngineAdmissionChecks, WithoutChecksAReservationIsAnAdmission) {
 TEST(EngineAdmissionChecks, RetryEvictsAndRequeuesAfterTheDelayWithChecksPending) {
   Engine e;
   setup(e, {{"prov", {}}});
-  ASSERT_TRUE(e.apply(job(1, 2)));
-  e.run_cycle(time_from_seconds(2000));
-  auto reserved = e.take_decisions();
-  ASSERT_EQ(reserved.admissions.size(), 1u);
-  Workload wl = as_admitted(job(1, 2), reserved.admissions[0]);
+  auto reserved = reserve_w1(e);
+  ASSERT_TRUE(reserved);
+  Workload wl = as_admitted(job(1, 2), *reserved);
   set_check(wl, "prov", CheckState::Retry, time_from_seconds(2001), "no capacity", 30);
   ASSERT_TRUE(e.apply(wl));
   e.run_cycle(time_from_seconds(2002));
@@ -186,10 +193,9 @@ TEST(EngineAdmissionChecks, RetryEvictsAndRequeuesAfterTheDelayWithChecksPending
 TEST(EngineAdmissionChecks, RetryWithoutDelayRequeuesAtOnce) {
   Engine e;
   setup(e, {{"prov", {}}});
-  ASSERT_TRUE(e.apply(job(1, 2)));
-  e.run_cycle(time_from_seconds(2000));
-  auto reserved = e.take_decisions();
-  Workload wl = as_admitted(job(1, 2), reserved.admissions[0]);
+  auto reserved = reserve_w1(e);
+  ASSERT_TRUE(reserved);
+  Workload wl = as_admitted(job(1, 2), *reserved);
   set_check(wl, "prov", CheckState::Retry, time_from_seconds(2001));
   ASSERT_TRUE(e.apply(wl));
   e.run_cycle(time_from_seconds(2001));
@@ -205,11 +211,9 @@ TEST(EngineAdmissionChecks, RetryWithoutDelayRequeuesAtOnce) {
 TEST(EngineAdmissionChecks, RejectedDeactivatesAndIsNotRequeued) {
   Engine e;
   setup(e, {{"b-check", {}}, {"a-check", {}}});
-  ASSERT_TRUE(e.apply(job(1, 2)));
-  e.run_cycle(time_from_seconds(2000));
-  auto reserved = e.take_decisions();
-  ASSERT_EQ(reserved.admissions.size(), 1u);
-  Workload wl = as_admitted(job(1, 2), reserved.admissions[0]);
+  auto reserved = reserve_w1(e);
+  ASSERT_TRUE(reserved);
+  Workload wl = as_admitted(job(1, 2), *reserved);
   set_check(wl, "b-check", CheckState::Rejected, time_from_seconds(2001), "not allowed");
   set_check(wl, "a-check", CheckState::Rejected, time_from_seconds(2001));
   ASSERT_TRUE(e.apply(wl));
