@@ -167,19 +167,29 @@ void drop_excess_events(WriterState& st, const Pending* newest) {
   }
 }
 
+WriteOutcome superseded(bool by_urgent) {
+  WriteOutcome o;
+  o.superseded = true;
+  o.superseded_by_urgent = by_urgent;
+  o.message = by_urgent ? "superseded by an urgent write of the same object"
+                        : "superseded by a newer write of the same object";
+  return o;
+}
+
+/// Answers a waiting request and leaves it in its lane to be skipped when its turn comes
+/// (holding no body till then).
+void cancel_waiting(WriterState& st, Pending& older, WriteOutcome outcome) {
+  older.promise.deliver(std::move(outcome));
+  older.cancelled = true;
+  older.request.body.reset();
+  ++st.coalesced;
+}
+
 /// An urgent write of an object cancels its waiting (not yet sent) coalescable rewrite.
 void supersede_waiting(WriterState& st, const CoalesceKey& key) {
   auto it = st.waiting_by_key.find(key);
   if (it == st.waiting_by_key.end() || it->second->request.urgent) return;
-  Pending& older = *it->second;
-  WriteOutcome superseded;
-  superseded.superseded = true;
-  superseded.superseded_by_urgent = true;
-  superseded.message = "superseded by an urgent write of the same object";
-  older.promise.deliver(superseded);
-  older.cancelled = true;
-  older.request.body.reset();
-  ++st.coalesced;
+  cancel_waiting(st, *it->second, superseded(true));
   st.waiting_by_key.erase(it);
 }
 
@@ -259,21 +269,17 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
             auto it = st.waiting_by_key.find(key);
             if (it != st.waiting_by_key.end()) {
               Pending& older = *it->second;
-              WriteOutcome superseded;
-              superseded.superseded = true;
-              superseded.message = "superseded by a newer write of the same object";
-              older.promise.deliver(superseded);
-              ++st.coalesced;
               if (older.request.urgent == p->request.urgent) {
                 // The newer write takes the older one's place in its lane: nothing is
                 // added, so a status rewritten a thousand times while the budget is short
                 // holds one entry and one body, and keeps its turn.
+                older.promise.deliver(superseded(false));
+                ++st.coalesced;
                 older.request = std::move(p->request);
                 older.promise = std::move(p->promise);
                 return older.promise;  // nothing new is queued: no pump
               }
-              older.cancelled = true;
-              older.request.body.reset();  // skipped when its turn comes; hold nothing till then
+              cancel_waiting(st, older, superseded(false));
             }
             st.waiting_by_key[key] = p;
           }
