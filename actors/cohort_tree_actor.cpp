@@ -617,24 +617,26 @@ void run_round(Self self, core::Time now) {
   schedule_publish(self);
 }
 
-ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq,
-                                 const std::map<std::string, std::map<std::string, LocalQueueCounts>>& lq_counts) {
+/// Per ClusterQueue, per LocalQueue key (ns/name).
+using LocalQueueCountsByCq = std::map<std::string, std::map<std::string, LocalQueueCounts>, std::less<>>;
+
+ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq, const LocalQueueCountsByCq& lq_counts) {
   ClusterQueueSnapshot snap;
   if (auto view = st.engine->cluster_queue(cq)) snap.view = std::move(*view);
   snap.view.name = cq;
-  auto order = st.engine->pending_in_order(cq);
-  for (std::size_t i = 0; i < order.size() && i < st.options.snapshot_pending_limit; ++i) {
+  auto order = st.engine->pending_in_order(cq, st.options.snapshot_pending_limit);
+  snap.pending.reserve(order.size());
+  for (auto& key : order) {
     PendingEntry entry;
-    entry.key = order[i];
-    if (auto wl = st.engine->workload(order[i], false)) {
-      entry.reason = wl->pending.reason;
-      entry.message = wl->pending.message;
-    }
-    auto json = st.workloads.find(order[i]);
+    auto why = st.engine->pending_status(key);
+    entry.reason = std::move(why.reason);
+    entry.message = std::move(why.message);
+    auto json = st.workloads.find(key);
     if (json != st.workloads.end() && json->second) {
       entry.local_queue = std::string(json->second->string_at({"spec", "queueName"}));
       entry.priority = static_cast<std::int32_t>(json->second->int_at({"spec", "priority"}).value_or(0));
     }
+    entry.key = std::move(key);
     snap.pending.push_back(std::move(entry));
   }
   auto lqs = lq_counts.find(cq);
@@ -657,47 +659,49 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq,
   return snap;
 }
 
-using LocalQueueCountsByCq = std::map<std::string, std::map<std::string, LocalQueueCounts>>;
 
 /// Every LocalQueue of the tree's ClusterQueues, with the counts and usage of its
-/// workloads (LocalQueues without workloads report zeros), from one pass.
+/// workloads (LocalQueues without workloads report zeros), from one pass over the
+/// engine's records: this runs at every status publish, over every workload of the tree.
 LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
   LocalQueueCountsByCq out;
-  auto entry = [&out](const std::string& cq, const std::string& ns, const std::string& name) -> LocalQueueCounts& {
-    auto& c = out[cq][ns + "/" + name];
-    c.ns = ns;
-    c.name = name;
-    return c;
+  std::string lq_key;  // reused: most lookups find an existing entry and allocate nothing
+  auto entry = [&out, &lq_key](std::string_view cq, std::string_view ns, std::string_view name) -> LocalQueueCounts& {
+    auto cq_it = out.find(cq);
+    if (cq_it == out.end()) cq_it = out.emplace(std::string(cq), std::map<std::string, LocalQueueCounts>{}).first;
+    auto& by_lq = cq_it->second;
+    lq_key.assign(ns).append("/").append(name);
+    auto it = by_lq.find(lq_key);
+    if (it == by_lq.end()) {
+      it = by_lq.emplace(lq_key, LocalQueueCounts{}).first;
+      it->second.ns = std::string(ns);
+      it->second.name = std::string(name);
+    }
+    return it->second;
   };
   for (const auto& [key, lq] : st.local_queues) {
     if (!lq) continue;
-    entry(std::string(lq->string_at({"spec", "clusterQueue"})), std::string(lq->namespace_name()),
-          std::string(lq->name()))
-        .object = lq;
+    entry(lq->string_at({"spec", "clusterQueue"}), lq->namespace_name(), lq->name()).object = lq;
   }
-  for (const auto& [key, obj] : st.workloads) {
-    if (!obj) continue;
-    auto view = st.engine->workload(key, false);
-    if (view && view->finished) {
+  st.engine->for_each_workload_tally([&](const core::WorkloadTally& w) {
+    if (w.cluster_queue.empty()) return;
+    std::string_view ns = w.key.substr(0, w.key.find('/'));
+    if (w.finished) {
       // Kueue's finished gauges count them in the queue that admitted them.
-      std::string cq(obj->string_at({"status", "admission", "clusterQueue"}));
-      if (!cq.empty() && st.cluster_queues.count(cq) != 0) {
-        ++entry(cq, std::string(obj->namespace_name()), std::string(obj->string_at({"spec", "queueName"})))
-              .counts.finished;
+      if (st.cluster_queues.find(std::string(w.cluster_queue)) != st.cluster_queues.end()) {
+        ++entry(w.cluster_queue, ns, w.local_queue).counts.finished;
       }
-      continue;
+      return;
     }
-    if (!view || view->cluster_queue.empty()) continue;
-    auto& c = entry(view->cluster_queue, std::string(obj->namespace_name()),
-                    std::string(obj->string_at({"spec", "queueName"})));
-    if (view->reserved) {
+    auto& c = entry(w.cluster_queue, ns, w.local_queue);
+    if (w.reserved) {
       ++c.counts.reserving;
-      if (view->admitted) ++c.counts.admitted;
-      if (view->admission) kube::jobs::add_admission_usage(c.counts, *view->admission, view->admitted);
+      if (w.admitted) ++c.counts.admitted;
+      for (const auto& u : *w.usage) kube::jobs::add_usage(c.counts, u.flavor, u.resource, u.milli, w.admitted);
     } else {
       ++c.counts.pending;
     }
-  }
+  });
   return out;
 }
 

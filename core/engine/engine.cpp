@@ -511,12 +511,12 @@ std::optional<ClusterQueueView> Engine::cluster_queue(std::string_view name) con
   return v;
 }
 
-std::vector<std::string> Engine::pending_in_order(std::string_view name) const {
+std::vector<std::string> Engine::pending_in_order(std::string_view name, std::size_t limit) const {
   const_cast<Engine*>(this)->ensure_topology();
   std::vector<std::string> out;
   int i = cq_index(name);
   if (i < 0) return out;
-  for (int id : cqs_[static_cast<std::size_t>(i)].queue.ordered()) {
+  for (int id : cqs_[static_cast<std::size_t>(i)].queue.ordered(limit)) {
     out.push_back(workloads_[static_cast<std::size_t>(id)]->key);
   }
   return out;
@@ -527,10 +527,10 @@ std::map<std::string, std::int64_t> Engine::pending_reasons(std::string_view nam
   std::map<std::string, std::int64_t> out;
   int i = cq_index(name);
   if (i < 0) return out;
-  for (int id : cqs_[static_cast<std::size_t>(i)].queue.ordered()) {
+  cqs_[static_cast<std::size_t>(i)].queue.for_each_pending([&](int id) {
     const std::string& reason = workloads_[static_cast<std::size_t>(id)]->pending.reason;
     if (!reason.empty()) ++out[reason];
-  }
+  });
   return out;
 }
 
@@ -563,6 +563,45 @@ std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_pos
     if (pos != order.end()) v.position = static_cast<int>(pos - order.begin());
   }
   return v;
+}
+
+void Engine::for_each_workload_tally(const std::function<void(const WorkloadTally&)>& f) const {
+  const_cast<Engine*>(this)->ensure_topology();
+  std::vector<UsageItem> usage;  // reused: one allocation for the whole walk
+  for (const auto& slot : workloads_) {
+    if (!slot) continue;
+    const WorkloadRecord& w = *slot;
+    WorkloadTally t;
+    t.key = w.key;
+    t.local_queue = w.queue_name;
+    if (w.finished) {
+      t.cluster_queue = w.reserved_cq_name;
+    } else if (w.cq >= 0) {
+      t.cluster_queue = cqs_[static_cast<std::size_t>(w.cq)].spec.name;
+    }
+    t.reserved = w.reserved;
+    t.admitted = w.admitted;
+    t.finished = w.finished;
+    usage.clear();
+    if (w.reserved) {
+      for (const auto& ps : w.admission) {
+        for (const auto& [r, milli] : ps.usage) {
+          auto fl = std::find_if(ps.flavors.begin(), ps.flavors.end(), [r = r](const auto& e) { return e.first == r; });
+          if (fl != ps.flavors.end()) usage.push_back({flavors_.name(fl->second), resources_.name(r), milli});
+        }
+      }
+    }
+    t.usage = &usage;
+    f(t);
+  }
+}
+
+PendingStatus Engine::pending_status(std::string_view key) const {
+  const_cast<Engine*>(this)->ensure_topology();
+  auto it = by_key_.find(key);
+  if (it == by_key_.end()) return {};
+  const WorkloadRecord& w = *workloads_[static_cast<std::size_t>(it->second)];
+  return render(w.pending, w);
 }
 
 std::vector<WorkloadView> Engine::workloads() const {

@@ -400,6 +400,8 @@ Status Engine::apply(const Workload& wl) {
     if (rec.reserved) release(rec);
     unqueue(rec);
     rec.finished = true;
+    // Kueue counts a finished workload in the queue that admitted it.
+    rec.reserved_cq_name = wl.admission ? wl.admission->cluster_queue : std::string();
     return {};
   }
   rec.finished = false;

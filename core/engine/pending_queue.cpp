@@ -226,14 +226,20 @@ bool PendingQueue::has_active() const {
   return false;
 }
 
-std::vector<int> PendingQueue::ordered() const {
+std::vector<int> PendingQueue::ordered(std::size_t limit) const {
+  if (limit == 0) return {};
   std::vector<const QueueSlot*> all;
   all.reserve(size());
   if (sticky_ != nullptr) all.push_back(sticky_);
   all.insert(all.end(), ordered_.begin(), ordered_.end());
   all.insert(all.end(), held_.begin(), held_.end());
   auto begin = all.begin() + (sticky_ != nullptr ? 1 : 0);
-  std::sort(begin, all.end(), ByKey{});
+  if (limit < all.size()) {
+    std::partial_sort(begin, all.begin() + static_cast<std::ptrdiff_t>(limit), all.end(), ByKey{});
+    all.resize(limit);
+  } else {
+    std::sort(begin, all.end(), ByKey{});
+  }
   std::vector<int> out;
   out.reserve(all.size());
   for (const QueueSlot* s : all) out.push_back(s->key.workload);

@@ -138,9 +138,14 @@ class PendingQueue {
   std::size_t inadmissible_size() const { return size() - active_size() - inflight_; }
   bool has_active() const;
 
-  /// Every pending workload in queue order (active, parked and in flight together), for
-  /// positions and the visibility views. In-flight workloads are not included.
-  std::vector<int> ordered() const;
+  /// The first `limit` pending workloads in queue order (active, parked and held
+  /// together), for positions and the visibility views. In-flight workloads are not
+  /// included. A limit sorts only what it returns.
+  std::vector<int> ordered(std::size_t limit = static_cast<std::size_t>(-1)) const;
+  /// Calls `f(workload)` for every pending workload, in no particular order (for counts
+  /// that need no order). In-flight workloads are not included.
+  template <class F>
+  void for_each_pending(F f) const;
 
  private:
   struct ByKey {
@@ -181,6 +186,13 @@ void PendingQueue::for_each_parked_in_class(std::uint64_t hash, F f) const {
   for (QueueSlot* s : it->second) {
     if (s->where == QueueSlot::Where::Queued && is_parked(*s) && !f(*s)) return;
   }
+}
+
+template <class F>
+void PendingQueue::for_each_pending(F f) const {
+  if (sticky_ != nullptr) f(sticky_->key.workload);
+  for (const QueueSlot* s : ordered_) f(s->key.workload);
+  for (const QueueSlot* s : held_) f(s->key.workload);
 }
 
 template <class Eligible>

@@ -95,14 +95,23 @@ json::value cluster_queue_status(const core::ClusterQueueView& view, const clien
   return status;
 }
 
+void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view resource, std::int64_t milli,
+               bool admitted) {
+  std::pair<std::string, std::string> key{flavor, resource};
+  auto& reserved = view.reserved[key];
+  reserved = core::sat_add(reserved, milli);
+  if (admitted) {
+    auto& used = view.used[std::move(key)];
+    used = core::sat_add(used, milli);
+  }
+}
+
 void add_admission_usage(LocalQueueView& view, const core::Admission& admission, bool admitted) {
   for (const auto& ps : admission.pod_set_assignments) {
     for (const auto& [resource, q] : ps.resource_usage) {
       auto flavor = ps.flavors.find(resource);
       if (flavor == ps.flavors.end()) continue;
-      std::pair<std::string, std::string> key{flavor->second, resource};
-      view.reserved[key] = core::sat_add(view.reserved[key], q.milli());
-      if (admitted) view.used[key] = core::sat_add(view.used[key], q.milli());
+      add_usage(view, flavor->second, resource, q.milli(), admitted);
     }
   }
 }

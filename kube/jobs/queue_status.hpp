@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "core/engine/engine.hpp"
@@ -43,6 +44,9 @@ struct LocalQueueView {
 
 /// Adds one workload's admission to a LocalQueue's usage (`admitted`: also to `used`).
 void add_admission_usage(LocalQueueView& view, const core::Admission& admission, bool admitted);
+/// Adds `milli` of one flavor's resource to a LocalQueue's usage (`admitted`: also to `used`).
+void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view resource, std::int64_t milli,
+               bool admitted);
 
 /// The LocalQueue's status: the counters, flavorsReservation and flavorsUsage in the shape
 /// of its ClusterQueue's resource groups (name and total), and condition Active: False
