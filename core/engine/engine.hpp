@@ -290,6 +290,7 @@ class Engine {
 
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
   std::vector<int> free_ids_;
+  std::uint64_t pending_stamps_ = 0;  ///< the last PendingExplanation::stamp given
   std::unordered_map<std::string_view, int> by_key_;  ///< views of WorkloadRecord::key
   std::unordered_map<std::string, std::pair<std::shared_ptr<const PodPlacement>, std::uint64_t>> placements_;
 

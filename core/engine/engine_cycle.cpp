@@ -561,7 +561,7 @@ void Engine::requeue(Entry& e) {
   std::string_view reason = e.reason.empty() ? std::string_view("Pending") : e.reason;
   if (!same_explanation(rec.pending, reason, e)) {
     rec.pending = PendingExplanation{std::string(reason), std::move(e.text),
-                                     e.with_details ? e.assignment.reasons() : AssignmentReasons{}};
+                                     e.with_details ? e.assignment.reasons() : AssignmentReasons{}, ++pending_stamps_};
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }
@@ -580,7 +580,10 @@ void Engine::explain_class(const ClusterQueueState& cq, const WorkloadRecord& ev
   cq.queue.for_each_parked_in_class(evaluated.slot.hash, [&](const QueueSlot& s) {
     if (&s == &evaluated.slot) return true;
     WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
-    if (member.pending == evaluated.pending) return true;
+    if (member.pending.same_as(evaluated.pending)) {
+      member.pending.stamp = evaluated.pending.stamp;  // the next walk compares stamps only
+      return true;
+    }
     member.pending = evaluated.pending;
     PendingStatus text = render(member.pending, member);
     outbox_.pending.push_back({member.key, std::move(text.reason), std::move(text.message)});
@@ -595,7 +598,7 @@ void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord
     if (&s == &rec.slot) return true;
     const WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
     if (member.pending.reason.empty()) return true;
-    if (!(member.pending == rec.pending)) {
+    if (!member.pending.same_as(rec.pending)) {
       rec.pending = member.pending;
       PendingStatus text = render(rec.pending, rec);
       outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});

@@ -62,5 +62,48 @@ TEST(EngineClassExplanation, EveryMemberOfAParkedClassSaysWhyItWaits) {
   EXPECT_TRUE(e.take_decisions().pending.empty());
 }
 
+TEST(EngineClassExplanation, ANewExplanationReachesEveryMemberOnceAndTheSameOneNothing) {
+  Engine e;
+  setup(e);
+  ASSERT_TRUE(e.apply(testing::cpu_workload("a", 2, 0, 100, "lq")));
+  ASSERT_TRUE(e.apply(testing::cpu_workload("b", 1, 0, 101, "lq")));
+  e.run_cycle(time_from_seconds(1000));
+  e.run_cycle(time_from_seconds(1001));
+  ASSERT_EQ(e.take_decisions().admissions.size(), 2u);  // 3 of 4 CPUs used
+
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(e.apply(job("w" + std::to_string(i), 200 + i)));
+  for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1002 + c));
+  Decisions first = e.take_decisions();
+  EXPECT_EQ(explained(first, "WaitingForQuota").size(), 4u);
+  const std::string before = e.workload("default/w3", false)->pending.message;
+
+  // Quota freed, yet not enough: the head is evaluated again and its words change (less
+  // is missing); every member takes them, each exactly once.
+  ASSERT_TRUE(e.finish_workload("default/b"));
+  for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1010 + c));
+  Decisions second = e.take_decisions();
+  EXPECT_EQ(second.admissions.size(), 0u);
+  EXPECT_EQ(second.pending.size(), 4u);
+  EXPECT_EQ(explained(second, "WaitingForQuota").size(), 4u);
+  const std::string after = e.workload("default/w0", false)->pending.message;
+  EXPECT_NE(after, before);
+  for (int i = 0; i < 4; ++i) {
+    const std::string key = "default/w" + std::to_string(i);
+    EXPECT_EQ(e.workload(key, false)->pending.message, after) << key;
+    EXPECT_EQ(e.pending_status(key).message, after) << key;
+  }
+
+  // Evaluated again with the same outcome (a small workload comes and goes, which
+  // flushes the queue): nothing to say, to anyone.
+  ASSERT_TRUE(e.apply(testing::cpu_workload("d", 1, 0, 150, "lq")));
+  e.run_cycle(time_from_seconds(1020));
+  ASSERT_EQ(e.take_decisions().admissions.size(), 1u);
+  ASSERT_TRUE(e.finish_workload("default/d"));
+  CycleSummary again = e.run_cycle(time_from_seconds(1021));
+  EXPECT_EQ(again.heads, 1u);
+  EXPECT_TRUE(e.take_decisions().pending.empty());
+  EXPECT_EQ(e.workload("default/w3", false)->pending.message, after);
+}
+
 }  // namespace
 }  // namespace kueuepp::core
