@@ -58,13 +58,14 @@ void fill_type(json::value& object, const ResourceDescriptor& r) {
 }
 
 // The body of a successful answer as an object, or the decoded error.
-Result<json::value> decode_body(Result<HttpResponse>& response, const std::string& operation) {
+Result<json::value> decode_body(Result<HttpResponse>& response, const std::string& operation,
+                                DecodeOptions options) {
   if (!response) return unexpected(std::move(response).error());
   log_warnings(*response, operation);
   if (!is_success(response->status)) {
     return unexpected(decode_error_response(*response, operation));
   }
-  auto parsed = parse_json_in_place(response->body);
+  auto parsed = parse_json_in_place(response->body, options);
   if (!parsed || !parsed->is_object()) {
     return unexpected(make_error(ApiError::Kind::Decode, operation,
                                  "the server answered " + std::to_string(response->status) +
@@ -74,9 +75,9 @@ Result<json::value> decode_body(Result<HttpResponse>& response, const std::strin
   return std::move(*parsed);
 }
 
-RawCallback object_handler(ObjectCallback done, std::string operation) {
-  return [done = std::move(done), operation = std::move(operation)](Result<HttpResponse> r) {
-    auto body = decode_body(r, operation);
+RawCallback object_handler(ObjectCallback done, std::string operation, DecodeOptions options) {
+  return [done = std::move(done), operation = std::move(operation), options](Result<HttpResponse> r) {
+    auto body = decode_body(r, operation, options);
     if (!body) return done(unexpected(std::move(body).error()));
     done(Object(std::move(*body)));
   };
@@ -175,8 +176,9 @@ class ListAllOperation : public std::enable_shared_from_this<ListAllOperation> {
 // A watch stream: decodes lines into events; turns an error status into an ApiError.
 class WatchState {
  public:
-  WatchState(WatchHandlers handlers, std::string operation)
-      : handlers_(std::move(handlers)), operation_(std::move(operation)) {}
+  WatchState(WatchHandlers handlers, std::string operation, DecodeOptions options)
+      : handlers_(std::move(handlers)), operation_(std::move(operation)),
+        decoder_(std::size_t{64} << 20, options) {}
 
   void on_head(int status) { status_ = status; }
 
@@ -323,16 +325,16 @@ void Client::get(const ResourceDescriptor& resource, std::string_view ns, std::s
     return done(unexpected(make_error(ApiError::Kind::Usage, operation, "a name is required")));
   }
   RequestSpec spec{json_request("GET", get_target(resource, ns, name, options), nullptr), Verb::Get};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
 }
 
 void Client::list(const ResourceDescriptor& resource, std::string_view ns,
                   const ListOptions& options, ListCallback done) {
   std::string operation = describe("list", resource, ns, {});
   RequestSpec spec{json_request("GET", list_target(resource, ns, options), nullptr), Verb::List};
-  impl_->execute(std::move(spec), [done = std::move(done), operation = std::move(operation),
-                                   resource](Result<HttpResponse> r) {
-    auto body = decode_body(r, operation);
+  impl_->execute(std::move(spec), [done = std::move(done), operation = std::move(operation), resource,
+                                   decode = decode_options()](Result<HttpResponse> r) {
+    auto body = decode_body(r, operation, decode);
     if (!body) return done(unexpected(std::move(body).error()));
     done(decode_list(std::move(*body), resource, operation));
   });
@@ -358,7 +360,7 @@ void Client::create(const ResourceDescriptor& resource, Object object, ObjectCal
   RequestSpec spec{json_request("POST", write_target(resource, ns, {}, write, impl_->options().field_manager),
                                 &object.json()),
                    Verb::Create};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
 }
 
 void Client::update(const ResourceDescriptor& resource, Object object, ObjectCallback done,
@@ -375,7 +377,7 @@ void Client::update(const ResourceDescriptor& resource, Object object, ObjectCal
   RequestSpec spec{json_request("PUT", write_target(resource, ns, name, options, impl_->options().field_manager),
                                 &object.json()),
                    Verb::Update};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
 }
 
 void Client::update_status(const ResourceDescriptor& resource, Object object, ObjectCallback done,
@@ -398,7 +400,7 @@ void Client::patch(const ResourceDescriptor& resource, std::string_view ns, std:
                                              impl_->options().field_manager, force),
                                 &patch, patch_content_type(type)),
                    Verb::Patch};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation)));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
 }
 
 void Client::apply(const ResourceDescriptor& resource, const Object& object, ObjectCallback done,
@@ -419,9 +421,9 @@ void Client::remove(const ResourceDescriptor& resource, std::string_view ns, std
   RequestSpec spec{json_request("DELETE", delete_target(resource, ns, name, options),
                                 body.is_null() ? nullptr : &body),
                    Verb::Delete};
-  impl_->execute(std::move(spec), [done = std::move(done),
-                                   operation = std::move(operation)](Result<HttpResponse> r) {
-    auto answer = decode_body(r, operation);
+  impl_->execute(std::move(spec), [done = std::move(done), operation = std::move(operation),
+                                   decode = decode_options()](Result<HttpResponse> r) {
+    auto answer = decode_body(r, operation, decode);
     if (!answer) return done(unexpected(std::move(answer).error()));
     DeleteResult result;
     result.finalizing = json::get_string(*answer, "kind") != "Status";
@@ -433,7 +435,7 @@ void Client::remove(const ResourceDescriptor& resource, std::string_view ns, std
 CancelHandle Client::watch(const ResourceDescriptor& resource, std::string_view ns,
                            const WatchOptions& options, WatchHandlers handlers) {
   std::string operation = describe("watch", resource, ns, {});
-  auto state = std::make_shared<WatchState>(std::move(handlers), operation);
+  auto state = std::make_shared<WatchState>(std::move(handlers), operation, decode_options());
   StreamHandlers stream;
   stream.on_head = [state](int status, const Headers&) { state->on_head(status); };
   stream.on_chunk = [state](std::string_view chunk) { state->on_chunk(chunk); };
@@ -461,5 +463,6 @@ bool Client::in_io_thread() const { return impl_->in_io_thread(); }
 ClientStats Client::stats() const { return impl_->stats(); }
 const ClientConfig& Client::config() const { return impl_->config(); }
 const ClientOptions& Client::options() const { return impl_->options(); }
+DecodeOptions Client::decode_options() const { return {impl_->options().strip_managed_fields}; }
 
 }  // namespace kueuepp::kube::client

@@ -164,6 +164,7 @@ class Client {
 
  private:
   explicit Client(std::unique_ptr<detail::ClientImpl> impl);
+  DecodeOptions decode_options() const;
   std::unique_ptr<detail::ClientImpl> impl_;
 };
 

@@ -39,6 +39,10 @@ struct ClientOptions {
   std::string field_manager = "kueuepp";
   /// Re-read period of a token file (service-account tokens rotate).
   std::chrono::seconds token_refresh_period{60};
+  /// Leave metadata.managedFields out of every object decoded from an answer or a
+  /// watch (see DecodeOptions): for controllers that cache objects and never read them.
+  /// Updates sent without managedFields leave the server's unchanged.
+  bool strip_managed_fields = false;
   /// Largest response body accepted (lists of many objects are large).
   std::uint64_t max_response_bytes = std::uint64_t{1} << 30;
 

@@ -8,7 +8,8 @@ static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING, "padding too small for
 
 namespace {
 
-json::value to_boost(simdjson::dom::element element) {
+// `in_metadata`: `element` is a `metadata` object whose managedFields are left out.
+json::value to_boost(simdjson::dom::element element, const DecodeOptions& options, bool in_metadata = false) {
   using simdjson::dom::element_type;
   switch (element.type()) {
     case element_type::ARRAY: {
@@ -16,7 +17,7 @@ json::value to_boost(simdjson::dom::element element) {
       // Keep the array in a local: iterating the temporary result would dangle.
       const simdjson::dom::array array = element.get_array().value_unsafe();
       out.reserve(array.size());
-      for (simdjson::dom::element child : array) out.push_back(to_boost(child));
+      for (simdjson::dom::element child : array) out.push_back(to_boost(child, options));
       return out;
     }
     case element_type::OBJECT: {
@@ -26,7 +27,9 @@ json::value to_boost(simdjson::dom::element element) {
       // was most of the controller's heap).
       json::object out(object.size());
       for (simdjson::dom::key_value_pair field : object) {
-        out[field.key] = to_boost(field.value);  // duplicate keys: the last wins, like Go
+        if (in_metadata && field.key == "managedFields") continue;
+        const bool metadata = options.strip_managed_fields && field.key == "metadata";
+        out[field.key] = to_boost(field.value, options, metadata);  // duplicate keys: the last wins, like Go
       }
       return out;
     }
@@ -51,29 +54,29 @@ JsonDecoder::~JsonDecoder() = default;
 JsonDecoder::JsonDecoder(JsonDecoder&&) noexcept = default;
 JsonDecoder& JsonDecoder::operator=(JsonDecoder&&) noexcept = default;
 
-Expected<json::value> JsonDecoder::decode_padded(std::string_view text) {
+Expected<json::value> JsonDecoder::decode_padded(std::string_view text, DecodeOptions options) {
   simdjson::dom::element root;
   const auto error = state_->parser.parse(text.data(), text.size(), false).get(root);
   if (error) return fail(std::string("invalid JSON: ") + simdjson::error_message(error));
-  return to_boost(root);
+  return to_boost(root, options);
 }
 
-Expected<json::value> JsonDecoder::decode(std::string& text) {
+Expected<json::value> JsonDecoder::decode(std::string& text, DecodeOptions options) {
   const std::size_t size = text.size();
   text.append(kJsonPadding, '\0');  // amortized: no copy of the body
-  auto result = decode_padded(std::string_view(text.data(), size));
+  auto result = decode_padded(std::string_view(text.data(), size), options);
   text.resize(size);
   return result;
 }
 
-Expected<json::value> parse_json_padded(std::string_view text) {
+Expected<json::value> parse_json_padded(std::string_view text, DecodeOptions options) {
   thread_local JsonDecoder decoder;
-  return decoder.decode_padded(text);
+  return decoder.decode_padded(text, options);
 }
 
-Expected<json::value> parse_json_in_place(std::string& text) {
+Expected<json::value> parse_json_in_place(std::string& text, DecodeOptions options) {
   thread_local JsonDecoder decoder;
-  return decoder.decode(text);
+  return decoder.decode(text, options);
 }
 
 }  // namespace kueuepp::kube::client

@@ -18,6 +18,14 @@ namespace kueuepp::kube::client {
 /// simdjson reads this many bytes past the end of its input (SIMDJSON_PADDING).
 inline constexpr std::size_t kJsonPadding = 64;
 
+/// What decoding leaves out.
+struct DecodeOptions {
+  /// Drop `managedFields` from every `metadata` object: field ownership is bookkeeping
+  /// for server-side apply that a controller caching objects never reads, and it is a
+  /// large part of every object (Kueue strips it from its informer cache too).
+  bool strip_managed_fields = false;
+};
+
 /// Keeps one simdjson parser (and its buffers) across calls. Not thread-safe.
 class JsonDecoder {
  public:
@@ -27,9 +35,9 @@ class JsonDecoder {
   JsonDecoder& operator=(JsonDecoder&&) noexcept;
 
   /// `text` must be followed by kJsonPadding readable bytes.
-  Expected<json::value> decode_padded(std::string_view text);
+  Expected<json::value> decode_padded(std::string_view text, DecodeOptions options = {});
   /// Pads `text` in place (temporarily) instead of copying it.
-  Expected<json::value> decode(std::string& text);
+  Expected<json::value> decode(std::string& text, DecodeOptions options = {});
 
  private:
   struct State;
@@ -37,7 +45,7 @@ class JsonDecoder {
 };
 
 /// decode_padded / decode with a per-thread decoder.
-Expected<json::value> parse_json_padded(std::string_view text);
-Expected<json::value> parse_json_in_place(std::string& text);
+Expected<json::value> parse_json_padded(std::string_view text, DecodeOptions options = {});
+Expected<json::value> parse_json_in_place(std::string& text, DecodeOptions options = {});
 
 }  // namespace kueuepp::kube::client

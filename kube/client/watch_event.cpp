@@ -47,16 +47,19 @@ ApiError WatchEvent::status_error(std::string operation) const {
 
 struct WatchEventDecoder::State {
   JsonDecoder json;
+  DecodeOptions options;
   std::vector<char> copy;  // padded copy for decode()
 };
 
-WatchEventDecoder::WatchEventDecoder() : state_(std::make_unique<State>()) {}
+WatchEventDecoder::WatchEventDecoder(DecodeOptions options) : state_(std::make_unique<State>()) {
+  state_->options = options;
+}
 WatchEventDecoder::~WatchEventDecoder() = default;
 WatchEventDecoder::WatchEventDecoder(WatchEventDecoder&&) noexcept = default;
 WatchEventDecoder& WatchEventDecoder::operator=(WatchEventDecoder&&) noexcept = default;
 
 Expected<WatchEvent> WatchEventDecoder::decode_padded(std::string_view line) {
-  auto doc = state_->json.decode_padded(line);
+  auto doc = state_->json.decode_padded(line, state_->options);
   if (!doc) {
     return fail("watch event is not JSON (" + doc.error().message + "): " + excerpt(line));
   }
@@ -85,7 +88,8 @@ Expected<WatchEvent> WatchEventDecoder::decode(std::string_view line) {
   return decode_padded(std::string_view(copy.data(), line.size()));
 }
 
-WatchStreamDecoder::WatchStreamDecoder(std::size_t max_line_bytes) : lines_(max_line_bytes) {}
+WatchStreamDecoder::WatchStreamDecoder(std::size_t max_line_bytes, DecodeOptions options)
+    : lines_(max_line_bytes), decoder_(options) {}
 
 void WatchStreamDecoder::feed(std::string_view chunk, const EventSink& sink) {
   Status s = lines_.feed(chunk, [&](std::string_view line) {

@@ -35,7 +35,7 @@ struct WatchEvent {
 /// Not thread-safe; use one per stream.
 class WatchEventDecoder {
  public:
-  WatchEventDecoder();
+  explicit WatchEventDecoder(DecodeOptions options = {});
   ~WatchEventDecoder();
   WatchEventDecoder(WatchEventDecoder&&) noexcept;
   WatchEventDecoder& operator=(WatchEventDecoder&&) noexcept;
@@ -57,7 +57,7 @@ class WatchStreamDecoder {
   /// Called once per line: the event, or why that line could not be decoded.
   using EventSink = std::function<void(Expected<WatchEvent>)>;
 
-  explicit WatchStreamDecoder(std::size_t max_line_bytes = std::size_t{64} << 20);
+  explicit WatchStreamDecoder(std::size_t max_line_bytes = std::size_t{64} << 20, DecodeOptions options = {});
 
   /// Emits the events the chunk completes. A line longer than the limit is reported as
   /// one error and dropped.

@@ -645,5 +645,52 @@ TEST(ClientHttp, TimersRunUnlessCancelled) {
   EXPECT_FALSE(cancelled_fired.load());
 }
 
+TEST(ClientHttp, StripsManagedFieldsFromAnswersAndWatchesWhenConfigured) {
+  const std::string object =
+      R"({"kind":"Job","metadata":{"name":"a","resourceVersion":"9","managedFields":[{"manager":"m","operation":"Update"}]}})";
+  auto server = TestServer::start([&](const TestRequest& r) {
+    if (r.target.find("watch=1") != std::string::npos) {
+      TestResponse w;
+      w.chunks = {R"({"type":"ADDED","object":)" + object + "}\n"};
+      return w;
+    }
+    if (r.target.find("/jobs/a") != std::string::npos) return TestResponse::json(200, object);
+    return TestResponse::json(200, R"({"metadata":{"resourceVersion":"9"},"items":[)" + object + "]}");
+  });
+  ClientOptions options = fast_options();
+  options.strip_managed_fields = true;
+  auto client = make_client(server->url(), options);
+  BlockingClient blocking(*client);
+  auto got = blocking.get(kJob, "ns", "a");
+  ASSERT_TRUE(got) << got.error().describe();
+  EXPECT_EQ(got->resource_version(), "9");
+  EXPECT_EQ(json::find_path(got->json(), {"metadata", "managedFields"}), nullptr);
+  auto listed = blocking.list(kJob, "ns", {});
+  ASSERT_TRUE(listed) << listed.error().describe();
+  ASSERT_EQ(listed->items.size(), 1u);
+  EXPECT_EQ(json::find_path(listed->items[0].json(), {"metadata", "managedFields"}), nullptr);
+
+  std::mutex mutex;
+  std::vector<WatchEvent> events;
+  Waiter<Result<void>> end;
+  WatchHandlers handlers;
+  handlers.on_event = [&](WatchEvent e) {
+    std::lock_guard lock(mutex);
+    events.push_back(std::move(e));
+  };
+  handlers.on_end = end.callback();
+  client->watch(kJob, "ns", {}, std::move(handlers));
+  ASSERT_TRUE(end.get());
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(json::find_path(events[0].object, {"metadata", "managedFields"}), nullptr);
+
+  // By default nothing is left out.
+  auto plain = make_client(server->url());
+  BlockingClient plain_blocking(*plain);
+  auto full = plain_blocking.get(kJob, "ns", "a");
+  ASSERT_TRUE(full);
+  EXPECT_NE(json::find_path(full->json(), {"metadata", "managedFields"}), nullptr);
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::client

@@ -188,5 +188,41 @@ TEST(JsonDecoder, DecodesInPlaceWithoutChangingTheTextAndRejectsNonFiniteNumbers
   EXPECT_FALSE(parse_json_in_place(deep));  // beyond simdjson's depth limit: an error, not a crash
 }
 
+TEST(JsonDecode, StripsManagedFieldsOfEveryMetadataOnlyWhenAsked) {
+  std::string text =
+      R"({"metadata":{"name":"a","managedFields":[{"manager":"m"}]},)"
+      R"("spec":{"managedFields":1,"template":{"metadata":{"labels":{"x":"y"},"managedFields":[]}}},)"
+      R"("items":[{"metadata":{"name":"i","managedFields":[{"manager":"n"}]}}]})";
+  auto kept = parse_json_in_place(text);
+  ASSERT_TRUE(kept);
+  EXPECT_NE(json::find_path(*kept, {"metadata", "managedFields"}), nullptr);
+
+  auto stripped = parse_json_in_place(text, DecodeOptions{true});
+  ASSERT_TRUE(stripped);
+  EXPECT_EQ(json::find_path(*stripped, {"metadata", "managedFields"}), nullptr);
+  EXPECT_EQ(json::get_string(*json::find(*stripped, "metadata"), "name"), "a");
+  // Only a metadata object's: a field of that name elsewhere is data.
+  EXPECT_NE(json::find_path(*stripped, {"spec", "managedFields"}), nullptr);
+  EXPECT_EQ(json::find_path(*stripped, {"spec", "template", "metadata", "managedFields"}), nullptr);
+  EXPECT_NE(json::find_path(*stripped, {"spec", "template", "metadata", "labels"}), nullptr);
+  const json::value* items = json::find(*stripped, "items");
+  ASSERT_NE(items, nullptr);
+  EXPECT_EQ(json::find_path(items->get_array().at(0), {"metadata", "managedFields"}), nullptr);
+}
+
+TEST(WatchEventDecoder, StripsTheObjectsManagedFieldsWhenAsked) {
+  const std::string line =
+      R"({"type":"MODIFIED","object":{"kind":"Job","metadata":{"name":"a","resourceVersion":"7","managedFields":[{"manager":"m"}]}}})";
+  WatchEventDecoder keep;
+  auto kept = keep.decode(line);
+  ASSERT_TRUE(kept);
+  EXPECT_NE(json::find_path(kept->object, {"metadata", "managedFields"}), nullptr);
+  WatchEventDecoder strip(DecodeOptions{true});
+  auto stripped = strip.decode(line);
+  ASSERT_TRUE(stripped);
+  EXPECT_EQ(stripped->resource_version(), "7");
+  EXPECT_EQ(json::find_path(stripped->object, {"metadata", "managedFields"}), nullptr);
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::client
