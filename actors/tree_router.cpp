@@ -63,6 +63,7 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, O
   Table& t = table(kind);
   if (deleted) {
     t.erase(key);
+    fresh_.erase(key);
     track_routing(kind, key);
     return false;
   }
@@ -73,11 +74,33 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, O
   if (!model) {
     // Keep the JSON (for introspection) but nothing the engine could misread.
     e.model.reset();
+    e.usable = false;
+    fresh_.erase(key);
     out.errors.push_back(std::string(messages::to_string(kind)) + " " + key + ": " + model.error().message);
     return false;
   }
-  e.model = std::make_shared<const ModelObject>(std::move(*model));
+  e.usable = true;
+  auto shared = std::make_shared<const ModelObject>(std::move(*model));
+  if (kind == ObjectKind::Workload) {
+    const auto& wl = std::get<core::Workload>(*shared);
+    e.route.ns = wl.ns;
+    e.route.queue_name = wl.queue_name;
+    e.route.admitted_to.reset();
+    if (wl.admission) e.route.admitted_to = wl.admission->cluster_queue;
+    fresh_[key] = std::move(shared);
+  } else {
+    e.model = std::move(shared);
+  }
   return true;
+}
+
+std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const std::string& key,
+                                                        const Entry& entry) const {
+  if (entry.model) return entry.model;
+  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second;
+  auto model = decode(kind, entry.json->json());  // decoded before: it decodes again
+  if (!model) return nullptr;
+  return std::make_shared<const ModelObject>(std::move(*model));
 }
 
 std::string TreeRouter::root_of_cohort(const std::string& cohort) const {
@@ -137,9 +160,9 @@ void TreeRouter::track_routing(ObjectKind kind, const std::string& key) {
 std::optional<TreeRouter::Blocker> TreeRouter::why_unrouted(const std::string& key) const {
   if (tree_of_workload(key)) return std::nullopt;
   auto it = table(ObjectKind::Workload).find(key);
-  if (it == table(ObjectKind::Workload).end() || !it->second.model) return std::nullopt;
-  const auto& wl = std::get<core::Workload>(*it->second.model);
-  if (wl.admission) return std::nullopt;
+  if (it == table(ObjectKind::Workload).end() || !it->second.usable) return std::nullopt;
+  const WorkloadRoute& wl = it->second.route;
+  if (wl.admitted_to) return std::nullopt;
   auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
   if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) {
     return Blocker{"Misconfigured", "LocalQueue " + wl.queue_name + " doesn't exist", it->second.json};
@@ -151,7 +174,16 @@ std::optional<TreeRouter::Blocker> TreeRouter::why_unrouted(const std::string& k
 std::optional<std::string> TreeRouter::desired_tree(ObjectKind kind, const std::string& key) const {
   const Table& t = table(kind);
   auto it = t.find(key);
-  if (it == t.end() || !it->second.model) return std::nullopt;
+  if (it == t.end() || !it->second.usable) return std::nullopt;
+  if (kind == ObjectKind::Workload) {
+    const WorkloadRoute& wl = it->second.route;
+    if (wl.admitted_to) {
+      if (auto tree = tree_of_cluster_queue(*wl.admitted_to)) return tree;
+    }
+    auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
+    if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) return std::nullopt;
+    return tree_of_cluster_queue(std::get<core::LocalQueue>(*lq->second.model).cluster_queue);
+  }
   const ModelObject& model = *it->second.model;
   switch (kind) {
     case ObjectKind::ClusterQueue: {
@@ -166,15 +198,6 @@ std::optional<std::string> TreeRouter::desired_tree(ObjectKind kind, const std::
     }
     case ObjectKind::LocalQueue:
       return tree_of_cluster_queue(std::get<core::LocalQueue>(model).cluster_queue);
-    case ObjectKind::Workload: {
-      const auto& wl = std::get<core::Workload>(model);
-      if (wl.admission) {
-        if (auto tree = tree_of_cluster_queue(wl.admission->cluster_queue)) return tree;
-      }
-      auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
-      if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) return std::nullopt;
-      return tree_of_cluster_queue(std::get<core::LocalQueue>(*lq->second.model).cluster_queue);
-    }
     default: return std::nullopt;
   }
 }
@@ -186,8 +209,8 @@ void TreeRouter::send(const std::string& tree, ObjectKind kind, const std::strin
   change.key = key;
   const Table& t = table(kind);
   auto it = t.find(key);
-  if (!removed && it != t.end() && it->second.model) {
-    change.model = it->second.model;
+  if (!removed && it != t.end() && it->second.usable) change.model = model_of(kind, key, it->second);
+  if (change.model) {
     change.object = it->second.json;
   } else {
     change.removed = true;
@@ -215,7 +238,7 @@ void TreeRouter::seed_tree(const std::string& tree, Output& out) {
   for (ObjectKind kind : messages::kAllObjectKinds) {
     if (!is_global(kind)) continue;
     for (const auto& [key, entry] : table(kind)) {
-      if (entry.model) send(tree, kind, key, false, out);
+      if (entry.usable) send(tree, kind, key, false, out);
     }
   }
 }
@@ -223,7 +246,7 @@ void TreeRouter::seed_tree(const std::string& tree, Output& out) {
 void TreeRouter::update_trees(Output& out) {
   std::set<std::string> wanted;
   for (const auto& [name, entry] : table(ObjectKind::ClusterQueue)) {
-    if (!entry.model) continue;
+    if (!entry.usable) continue;
     // desired_tree of a ClusterQueue does not depend on trees_.
     if (auto tree = desired_tree(ObjectKind::ClusterQueue, name)) wanted.insert(*tree);
   }
@@ -270,6 +293,16 @@ std::optional<std::string> TreeRouter::topology_link(ObjectKind kind, const std:
 }
 
 void TreeRouter::on_changed(const messages::ObjectChanged& event, Output& out) {
+  on_changed_impl(event, out);
+  fresh_.clear();
+}
+
+void TreeRouter::on_relisted(const messages::ObjectsRelisted& event, Output& out) {
+  on_relisted_impl(event, out);
+  fresh_.clear();
+}
+
+void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& out) {
   if (event.kind == ObjectKind::Job || !event.object) return;
   std::string key = key_of(*event.object);
   const std::optional<std::string> link_before =
@@ -296,7 +329,7 @@ void TreeRouter::on_changed(const messages::ObjectChanged& event, Output& out) {
   place(event.kind, key, out, true);
 }
 
-void TreeRouter::on_relisted(const messages::ObjectsRelisted& event, Output& out) {
+void TreeRouter::on_relisted_impl(const messages::ObjectsRelisted& event, Output& out) {
   if (event.kind == ObjectKind::Job || !event.items) return;
   Table& t = table(event.kind);
   std::set<std::string> fresh;

@@ -72,9 +72,18 @@ class TreeRouter {
   static std::string key_of(const kube::client::Object& object);
 
  private:
+  /// What routing needs of a workload. Its decoded model (1.6 KB each, tens of
+  /// thousands of them) is not kept here: the tree it was sent to holds what it needs.
+  struct WorkloadRoute {
+    std::string ns;
+    std::string queue_name;
+    std::optional<std::string> admitted_to;  ///< status.admission.clusterQueue
+  };
   struct Entry {
     messages::ObjectPtr json;
-    std::shared_ptr<const messages::ModelObject> model;
+    std::shared_ptr<const messages::ModelObject> model;  ///< null for workloads (see fresh_)
+    bool usable = false;  ///< decoded without error
+    WorkloadRoute route;  ///< workloads only
   };
   using Table = std::map<std::string, Entry, std::less<>>;
 
@@ -108,6 +117,13 @@ class TreeRouter {
   /// asks for them after every queue event, and a scan of every workload there cost a
   /// third of the controller's CPU on a deep queue.
   std::set<std::string, std::less<>> unrouted_;
+  /// Workload models decoded while handling the current event, for the sends it causes;
+  /// emptied after each event. A later send (a queue moved trees) decodes again.
+  std::map<std::string, std::shared_ptr<const messages::ModelObject>, std::less<>> fresh_;
+  std::shared_ptr<const messages::ModelObject> model_of(messages::ObjectKind kind, const std::string& key,
+                                                        const Entry& entry) const;
+  void on_changed_impl(const messages::ObjectChanged& event, Output& out);
+  void on_relisted_impl(const messages::ObjectsRelisted& event, Output& out);
   /// Brings unrouted_ up to date for one object after its table entry or placement changed.
   void track_routing(messages::ObjectKind kind, const std::string& key);
 };

@@ -88,6 +88,30 @@ TEST(TreeRouter, WorkloadsFollowTheirLocalQueueAndWaitForIt) {
   auto out = change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
   EXPECT_EQ(summary(out.batches["cq/a"]), (std::vector<std::string>{"+LocalQueue/ns/lq", "+Workload/ns/w"}));
   EXPECT_EQ(r.tree_of_workload("ns/w"), "cq/a");
+  // The router keeps no workload model after an event: a later send decodes it again.
+  const auto& sent = out.batches["cq/a"].at(1);
+  ASSERT_TRUE(sent.model);
+  EXPECT_EQ(std::get<core::Workload>(*sent.model).queue_name, "lq");
+  EXPECT_EQ(std::get<core::Workload>(*sent.model).pod_sets.size(), 1u);
+}
+
+TEST(TreeRouter, AWorkloadHoldingQuotaGoesToTheQueueItsAdmissionNames) {
+  TreeRouter r;
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
+  change(r, ObjectKind::ClusterQueue, cluster_queue("b", ""));
+  change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  auto out = change(
+      r, ObjectKind::Workload,
+      object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"w","namespace":"ns","uid":"u"},)"
+             R"("spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c"}]}}}]},)"
+             R"("status":{"admission":{"clusterQueue":"b","podSetAssignments":[{"name":"main","count":1}]}}})"));
+  EXPECT_EQ(summary(out.batches["cq/b"]), (std::vector<std::string>{"+Workload/ns/w"}));
+  EXPECT_EQ(r.tree_of_workload("ns/w"), "cq/b");
+  EXPECT_FALSE(r.why_unrouted("ns/w"));
+  // Its quota released, it follows its LocalQueue again.
+  out = change(r, ObjectKind::Workload, workload("w", "lq"));
+  EXPECT_EQ(summary(out.batches["cq/b"]), (std::vector<std::string>{"-Workload/ns/w"}));
+  EXPECT_EQ(summary(out.batches["cq/a"]), (std::vector<std::string>{"+Workload/ns/w"}));
 }
 
 TEST(TreeRouter, TheUnroutedWorkloadsFollowEveryChangeOfTheirQueuesAndThemselves) {
