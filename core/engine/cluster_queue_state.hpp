@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -38,6 +39,19 @@ struct ClusterQueueState {
 
   PendingQueue queue;
   std::unordered_set<int> holding;  ///< workloads holding quota here (reserved)
+
+  /// What the members of a parked class were last told, so that evaluating its head
+  /// again with the same outcome does not walk the class (thousands of members, every
+  /// cycle): valid while no explanation in this queue changed and nobody joined a class.
+  struct ClassExplained {
+    std::uint64_t stamp = 0;    ///< PendingExplanation::stamp broadcast to the class
+    std::uint64_t version = 0;  ///< explanation_version() when it was
+  };
+  std::unordered_map<std::uint64_t, ClassExplained> explained_classes;
+  /// Bumped by every explanation change of one of its pending workloads outside a class
+  /// broadcast.
+  std::uint64_t explanation_changes = 0;
+  std::uint64_t explanation_version() const { return explanation_changes + queue.joins(); }
 
   /// The resource group index covering a resource, or -1.
   int group_of(ResourceId r) const {

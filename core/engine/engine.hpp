@@ -269,7 +269,7 @@ class Engine {
                                  const std::string& reason) const;
   std::string cq_path(int cq) const;
   PendingStatus render(const PendingExplanation& e, const WorkloadRecord& rec) const;
-  void explain_class(const ClusterQueueState& cq, const WorkloadRecord& evaluated);
+  void explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluated);
   void adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec);
 
   EngineConfig config_;

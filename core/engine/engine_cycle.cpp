@@ -562,6 +562,7 @@ void Engine::requeue(Entry& e) {
   if (!same_explanation(rec.pending, reason, e)) {
     rec.pending = PendingExplanation{std::string(reason), std::move(e.text),
                                      e.with_details ? e.assignment.reasons() : AssignmentReasons{}, ++pending_stamps_};
+    ++cq.explanation_changes;
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }
@@ -573,11 +574,19 @@ void Engine::requeue(Entry& e) {
   }
 }
 
-void Engine::explain_class(const ClusterQueueState& cq, const WorkloadRecord& evaluated) {
+void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluated) {
   // The rest of the class waits without an evaluation of its own (Kueue's equivalence
   // hashing); each says why, with the words of the one evaluated, so that "why is my
   // job pending" has an answer for every member. Written only when it changes.
-  cq.queue.for_each_parked_in_class(evaluated.slot.hash, [&](const QueueSlot& s) {
+  const std::uint64_t hash = evaluated.slot.hash;
+  if (hash == 0) return;
+  const std::uint64_t stamp = evaluated.pending.stamp;
+  auto note = cq.explained_classes.find(hash);
+  if (stamp != 0 && note != cq.explained_classes.end() && note->second.stamp == stamp &&
+      note->second.version == cq.explanation_version()) {
+    return;  // the members were told these very words and nothing changed since
+  }
+  cq.queue.for_each_parked_in_class(hash, [&](const QueueSlot& s) {
     if (&s == &evaluated.slot) return true;
     WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
     if (member.pending.same_as(evaluated.pending)) {
@@ -589,6 +598,12 @@ void Engine::explain_class(const ClusterQueueState& cq, const WorkloadRecord& ev
     outbox_.pending.push_back({member.key, std::move(text.reason), std::move(text.message)});
     return true;
   });
+  if (stamp == 0) return;
+  cq.explained_classes[hash] = {stamp, cq.explanation_version()};
+  if (cq.explained_classes.size() > 2 * cq.queue.class_count() + 16) {
+    // Classes come and go with their workloads: forget the notes of those gone.
+    std::erase_if(cq.explained_classes, [&](const auto& entry) { return !cq.queue.has_class(entry.first); });
+  }
 }
 
 void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec) {

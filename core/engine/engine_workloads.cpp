@@ -238,6 +238,7 @@ void Engine::route(WorkloadRecord& rec) {
     // No cycle will look at it, so its status is written from here: a workload in a
     // stopped or missing queue says so at once (Kueue's workload controller does this).
     rec.pending = why;
+    if (rec.cq >= 0) ++cqs_[static_cast<std::size_t>(rec.cq)].explanation_changes;
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message), {}, {}});
   }
@@ -393,6 +394,7 @@ Status Engine::apply(const Workload& wl) {
     if (rec.reserved) release(rec);
     unqueue(rec);
     rec.pending = {"Misconfigured", loaded.error().message, {}};
+    if (rec.cq >= 0) ++cqs_[static_cast<std::size_t>(rec.cq)].explanation_changes;
     return loaded;
   }
 

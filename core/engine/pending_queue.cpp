@@ -82,7 +82,7 @@ void PendingQueue::join_class(QueueSlot& slot, std::uint64_t hash) {
     if (slot.hash == hash) return;
     leave_class(slot);
   }
-  if (hash != 0) classes_[hash].insert(&slot);
+  if (hash != 0 && classes_[hash].insert(&slot).second) ++joins_;
 }
 
 void PendingQueue::leave_class(QueueSlot& slot) {

@@ -88,6 +88,7 @@ class PendingQueue {
     classes_ = std::move(other.classes_);
     pop_cycle_ = other.pop_cycle_;
     flush_pop_cycle_ = other.flush_pop_cycle_;
+    joins_ = other.joins_;
     other.cursor_ = other.ordered_.end();
     return *this;
   }
@@ -132,6 +133,10 @@ class PendingQueue {
   template <class F>
   void for_each_parked_in_class(std::uint64_t hash, F f) const;
   bool is_preemptor(const QueueSlot& slot) const { return preemptor_ == &slot; }
+  /// How many times a workload joined an equivalence class here (a counter).
+  std::uint64_t joins() const { return joins_; }
+  bool has_class(std::uint64_t hash) const { return classes_.count(hash) != 0; }
+  std::size_t class_count() const { return classes_.size(); }
   std::size_t size() const { return ordered_.size() + held_.size() + inflight_ + (sticky_ ? 1 : 0); }
   /// Counts by state (O(size): for status and metrics, not the hot path).
   std::size_t active_size() const;
@@ -176,6 +181,7 @@ class PendingQueue {
   std::unordered_map<std::uint64_t, std::unordered_set<QueueSlot*>> classes_;
   std::int64_t pop_cycle_ = 0;
   std::int64_t flush_pop_cycle_ = -1;
+  std::uint64_t joins_ = 0;
 };
 
 template <class F>
