@@ -227,7 +227,8 @@ class HttpSession : public Session,
     request_->target = std::string(req.target());
     for (const auto& field : req) {
       std::string name(field.name_string());
-      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      // ASCII only (header names are tokens), without a locale lookup per character.
+      for (char& c : name) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
       request_->headers.emplace_back(std::move(name), std::string(field.value()));
     }
     request_->body = std::move(req.body());
