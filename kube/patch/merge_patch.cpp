@@ -19,15 +19,37 @@ struct DepthExceeded {
   std::string path;
 };
 
+// The path of a target member to leave out (see merge_patch's `omit`), as it continues
+// below the object being merged; empty: none.
+using Omit = std::span<const std::string_view>;
+
 Expected<json::value, DepthExceeded> merge_object(const json::value* target, const json::object& patch,
-                                                  int depth);
+                                                  int depth, Omit omit);
 
 // The value a patch member contributes: objects merge recursively (which also drops their
 // null members), anything else replaces.
 Expected<json::value, DepthExceeded> merged_member(const json::value* target, const json::value& patch,
-                                                   int depth) {
-  if (const json::object* p = patch.if_object()) return merge_object(target, *p, depth + 1);
+                                                   int depth, Omit omit) {
+  if (const json::object* p = patch.if_object()) return merge_object(target, *p, depth + 1, omit);
   return patch;
+}
+
+// A copy of `v` without the member at `omit` (a path of object keys; a path that leaves
+// the objects of `v` omits nothing).
+json::value copy_without(const json::value& v, Omit omit) {
+  const json::object* o = v.if_object();
+  if (o == nullptr || omit.empty()) return v;
+  json::value out(json::object{});
+  json::object& result = out.get_object();
+  result.reserve(o->size());
+  for (const auto& member : *o) {
+    if (member.key() != omit.front()) {
+      result.emplace(member.key(), member.value());
+    } else if (omit.size() > 1) {
+      result.emplace(member.key(), copy_without(member.value(), omit.subspan(1)));
+    }
+  }
+  return out;
 }
 
 Expected<json::value, DepthExceeded> fail_member(DepthExceeded e, std::string_view key) {
@@ -36,7 +58,7 @@ Expected<json::value, DepthExceeded> fail_member(DepthExceeded e, std::string_vi
 }
 
 Expected<json::value, DepthExceeded> merge_object(const json::value* target, const json::object& patch,
-                                                  int depth) {
+                                                  int depth, Omit omit) {
   if (depth > kMaxDepth) return unexpected(DepthExceeded{});
   const json::object* base = target != nullptr ? target->if_object() : nullptr;
 
@@ -48,12 +70,17 @@ Expected<json::value, DepthExceeded> merge_object(const json::value* target, con
   if (base != nullptr) {
     for (const auto& member : *base) {
       auto p = patch.find(member.key());
+      const bool on_omit_path = !omit.empty() && omit.front() == member.key();
       if (p == patch.end()) {
-        result.emplace(member.key(), member.value());
+        if (!on_omit_path) {
+          result.emplace(member.key(), member.value());
+        } else if (omit.size() > 1) {
+          result.emplace(member.key(), copy_without(member.value(), omit.subspan(1)));
+        }  // else: the omitted member itself
         continue;
       }
       if (p->value().is_null()) continue;  // null deletes
-      auto merged = merged_member(&member.value(), p->value(), depth);
+      auto merged = merged_member(&member.value(), p->value(), depth, on_omit_path ? omit.subspan(1) : Omit());
       if (!merged) return fail_member(std::move(merged).error(), member.key());
       result.emplace(member.key(), std::move(*merged));
     }
@@ -62,7 +89,7 @@ Expected<json::value, DepthExceeded> merge_object(const json::value* target, con
   for (const auto& member : patch) {
     if (member.value().is_null()) continue;
     if (base != nullptr && base->contains(member.key())) continue;
-    auto merged = merged_member(nullptr, member.value(), depth);
+    auto merged = merged_member(nullptr, member.value(), depth, Omit());
     if (!merged) return fail_member(std::move(merged).error(), member.key());
     result.emplace(member.key(), std::move(*merged));
   }
@@ -109,7 +136,16 @@ Expected<void, PatchError> merge_patch_into(json::value& target, const json::val
 Expected<json::value, PatchError> merge_patch(const json::value& target, const json::value& patch) {
   const json::object* p = patch.if_object();
   if (p == nullptr) return patch;  // RFC 7386: a non-object patch replaces the target whole
-  auto merged = merge_object(&target, *p, 0);
+  auto merged = merge_object(&target, *p, 0, Omit());
+  if (!merged) return detail::too_deep(std::move(merged).error().path);
+  return std::move(*merged);
+}
+
+Expected<json::value, PatchError> merge_patch(const json::value& target, const json::value& patch,
+                                              std::span<const std::string_view> omit) {
+  const json::object* p = patch.if_object();
+  if (p == nullptr) return patch;
+  auto merged = merge_object(&target, *p, 0, omit);
   if (!merged) return detail::too_deep(std::move(merged).error().path);
   return std::move(*merged);
 }

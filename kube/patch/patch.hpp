@@ -107,6 +107,14 @@ using AtomicObjectResolver = std::function<bool(FieldPath)>;
 /// an object replaces the target as it is (RFC 7386).
 Expected<json::value, PatchError> merge_patch(const json::value& target, const json::value& patch);
 
+/// The same merge, except that the member of `target` at `omit` (a path of object keys)
+/// is left out of the result when the patch does not name it (the patch's own value, null
+/// included, is merged as usual). The API server leaves out metadata.managedFields this
+/// way: a write that does not send them gets the stored ones from the field manager, so
+/// copying them here (and comparing them with the stored ones there) is wasted.
+Expected<json::value, PatchError> merge_patch(const json::value& target, const json::value& patch,
+                                              std::span<const std::string_view> omit);
+
 /// The same merge, in place: for callers that own a copy of the target anyway (e.g. just
 /// decoded from storage), it saves copying the members the patch does not touch. On error
 /// (nesting deeper than kMaxDepth) `target` may be partly patched.

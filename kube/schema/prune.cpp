@@ -93,6 +93,11 @@ void prune_nulls(json::value& x, const Node* s, int depth) {
   if (depth > kMaxDepth || s == nullptr) return;
   if (json::object* o = x.if_object()) {
     for (auto it = o->begin(); it != o->end();) {
+      // Other scalars neither go nor have anything below: no need to look up their schema.
+      if (!it->value().is_null() && !it->value().is_structured()) {
+        ++it;
+        continue;
+      }
       std::string_view k(it->key().data(), it->key().size());
       const Node* child = s->child(k);
       if (it->value().is_null() && child != nullptr && !child->nullable && !child->default_value) {

@@ -19,6 +19,13 @@ namespace {
 
 enum class PatchType { Merge, Json, Strategic, Apply };
 
+// A merge patch that does not name metadata.managedFields does not send them: they are
+// left out of the patched object, and the field manager records the write on the stored
+// ones (as it does for any write without them), instead of copying them here and finding
+// them equal to the stored ones there.
+constexpr std::string_view kManagedFieldsPath[] = {"metadata", "managedFields"};
+constexpr std::span<const std::string_view> kUnsentManagedFields(kManagedFieldsPath);
+
 ApiResult<PatchType> patch_type_of(const ResourceRequest& r) {
   MediaType m = parse_media_type(r.http.header("content-type"));
   if (m.type == "application") {
@@ -163,7 +170,7 @@ void handle_patch(const RequestPtr& r) {
   const json::value& current = !old ? converted : (r->view().strategy->converts(r->view()) ? converted : old->doc);
   Expected<json::value, patch::PatchError> patched = json::value();
   switch (*type) {
-    case PatchType::Merge: patched = patch::merge_patch(current, *doc); break;
+    case PatchType::Merge: patched = patch::merge_patch(current, *doc, kUnsentManagedFields); break;
     case PatchType::Json: patched = patch::json_patch(current, *doc); break;
     case PatchType::Strategic:
       patched = patch::strategic_merge_patch(current, *doc, r->view().strategy->strategic_lists());

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/buffer.hpp>
@@ -30,6 +31,13 @@ using tcp = net::ip::tcp;
 
 namespace {
 
+/// The read buffer's starting capacity. Beast reads max(512, free capacity) bytes at a
+/// time and its parser consumes the body as it arrives, so a buffer left at its first
+/// 512 bytes stays there: every request over 512 bytes (a Workload status patch is ~600)
+/// took two reads, two passes through the parser and an extra trip through the event
+/// loop. 4 KiB (Go's bufio default, as kube-apiserver reads) holds the usual write whole.
+constexpr std::size_t kReadBufferBytes = 4096;
+
 /// One connection. Serves one request at a time; a watch turns the response into a
 /// chunked stream fed through the StreamSink interface.
 template <class Stream>
@@ -39,7 +47,9 @@ class HttpSession : public Session,
                     public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
   HttpSession(Stream stream, ApiHandler& handler, const SessionLimits& limits, SessionRegistry& registry)
-      : stream_(std::move(stream)), handler_(handler), limits_(limits), registry_(registry) {}
+      : stream_(std::move(stream)), handler_(handler), limits_(limits), registry_(registry) {
+    buffer_.reserve(kReadBufferBytes);
+  }
 
   ~HttpSession() override { registry_.remove(this); }
 
@@ -56,6 +66,9 @@ class HttpSession : public Session,
                                 self->read_request();
                               });
     } else {
+      // send_now's writes must not block the event loop on a slow reader.
+      beast::error_code ec;
+      stream_.socket().non_blocking(true, ec);
       read_request();
     }
   }
@@ -80,6 +93,13 @@ class HttpSession : public Session,
       auto out = std::make_shared<std::array<std::string, 2>>(
           std::array<std::string, 2>{std::move(*head), std::move(response.body)});
       std::array<net::const_buffer, 2> buffers{net::buffer((*out)[0]), net::buffer((*out)[1])};
+      std::size_t sent = 0;
+      if (send_now(buffers, sent, keep_alive)) return;
+      for (auto& b : buffers) {
+        const std::size_t skip = std::min(sent, b.size());
+        b += skip;
+        sent -= skip;
+      }
       net::async_write(stream_, buffers, [self = this->shared_from_this(), out, keep_alive](beast::error_code ec,
                                                                                            std::size_t) {
         self->request_.reset();
@@ -171,6 +191,29 @@ class HttpSession : public Session,
     });
   }
 
+  /// While a request's handler runs, its answer is sent at once when the socket takes it
+  /// whole (nearly always: a few kB into an empty send buffer), and the next request is
+  /// read once the handler has returned (it may still use the request). An asynchronous
+  /// write would complete through the event loop: one more handler and one more
+  /// epoll_wait per request. True when done (sent, or failed and closing); else `sent`
+  /// bytes went out and the caller writes the rest asynchronously. Plain TCP only.
+  bool send_now(const std::array<net::const_buffer, 2>& buffers, std::size_t& sent, bool keep_alive) {
+    if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
+      return false;
+    } else {
+      if (!in_handler_) return false;
+      beast::error_code ec;
+      sent = stream_.socket().write_some(buffers, ec);  // non-blocking (start())
+      if (ec == net::error::would_block || ec == net::error::try_again) {
+        sent = 0;
+        return false;
+      }
+      if (!ec && sent < net::buffer_size(buffers)) return false;
+      after_handler_ = ec || !keep_alive ? AfterHandler::Close : AfterHandler::ReadNext;
+      return true;
+    }
+  }
+
   void on_read(beast::error_code ec) {
     if (ec == http::error::end_of_stream || ec == net::error::eof || ec == beast::error::timeout ||
         ec == net::error::operation_aborted || ec == net::error::connection_reset) {
@@ -184,11 +227,13 @@ class HttpSession : public Session,
     request_->target = std::string(req.target());
     for (const auto& field : req) {
       std::string name(field.name_string());
-      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      // ASCII only (header names are tokens), without a locale lookup per character.
+      for (char& c : name) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
       request_->headers.emplace_back(std::move(name), std::string(field.value()));
     }
     request_->body = std::move(req.body());
     started_ = std::chrono::steady_clock::now();
+    in_handler_ = true;
     try {
       handler_.handle(*request_, this->shared_from_this());
     } catch (const std::exception& e) {
@@ -196,6 +241,12 @@ class HttpSession : public Session,
       spdlog::error("handler failed on {} {}: {}", request_->method, request_->target, e.what());
       if (!answered_) respond_status(internal_error(e.what()));
     }
+    in_handler_ = false;
+    const AfterHandler next = std::exchange(after_handler_, AfterHandler::Nothing);
+    if (next == AfterHandler::Nothing) return;
+    request_.reset();
+    if (next == AfterHandler::Close) return close();
+    read_request();
   }
 
   /// Answers a request that could not be read, then closes.
@@ -311,6 +362,9 @@ class HttpSession : public Session,
   std::chrono::steady_clock::time_point started_;
   bool keep_alive_ = true;
   bool answered_ = false;
+  bool in_handler_ = false;  ///< on_read is running the handler
+  /// What on_read does once the handler returns, when send_now sent the answer.
+  enum class AfterHandler { Nothing, ReadNext, Close } after_handler_ = AfterHandler::Nothing;
   bool closing_ = false;
   bool closed_socket_ = false;
 

@@ -210,7 +210,8 @@ class CustomResourceStrategy final : public Strategy {
     return errors;
   }
 
-  /// Metadata of a status write: the stored metadata, but this write's managedFields.
+  /// Metadata of a status write: the stored metadata, but this write's managedFields
+  /// (none when it sent none: the field manager then records the write on the stored ones).
   static void revert_metadata(json::object& obj, const json::value& old_meta) {
     json::value* meta = obj.if_contains("metadata");
     if (meta == nullptr || !meta->is_object() || !old_meta.is_object()) {
@@ -227,7 +228,6 @@ class CustomResourceStrategy final : public Strategy {
         ++it;
       }
     }
-    if (!m.contains("managedFields") && om.contains("managedFields")) m["managedFields"] = om.at("managedFields");
     for (const auto& [key, value] : om) {
       // resourceVersion: the write path dropped it (the store sets the new one); putting
       // the stored one back at the end would only disorder metadata.

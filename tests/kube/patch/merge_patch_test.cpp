@@ -197,6 +197,50 @@ TEST(MergePatchInPlace, TooDeepIsAnError) {
   EXPECT_EQ(r.error().cause, PatchError::Cause::TooDeep);
 }
 
+// merge_patch with `omit`: the member at the path is left out unless the patch names it
+// (then it merges as usual, null deleting it); everything else is merged exactly as
+// without `omit`, member order included.
+struct OmitCase {
+  const char* target;
+  const char* patch;
+  const char* result;
+};
+
+class MergePatchOmitting : public ::testing::TestWithParam<OmitCase> {};
+
+TEST_P(MergePatchOmitting, MetadataManagedFields) {
+  const auto& c = GetParam();
+  constexpr std::string_view path[] = {"metadata", "managedFields"};
+  auto r = merge_patch(J(c.target), J(c.patch), path);
+  ASSERT_TRUE(testing::Ok(r)) << c.patch;
+  EXPECT_EQ(json::dump(*r), json::dump(J(c.result))) << c.target << " + " << c.patch;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, MergePatchOmitting,
+    ::testing::Values(
+        // Not named: left out, whether the patch touches metadata or not.
+        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}],"uid":"u"},"status":{"x":1}})",
+                 R"({"status":{"x":2}})", R"({"metadata":{"name":"a","uid":"u"},"status":{"x":2}})"},
+        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}],"uid":"u"}})",
+                 R"({"metadata":{"labels":{"k":"v"}}})", R"({"metadata":{"name":"a","uid":"u","labels":{"k":"v"}}})"},
+        // Named: merged as the patch says.
+        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}]}})", R"({"metadata":{"managedFields":[]}})",
+                 R"({"metadata":{"name":"a","managedFields":[]}})"},
+        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}]}})", R"({"metadata":{"managedFields":null}})",
+                 R"({"metadata":{"name":"a"}})"},
+        OmitCase{R"({"metadata":{"managedFields":{"a":1,"b":2}}})", R"({"metadata":{"managedFields":{"b":null}}})",
+                 R"({"metadata":{"managedFields":{"a":1}}})"},
+        // metadata itself replaced or deleted by the patch.
+        OmitCase{R"({"metadata":{"name":"a","managedFields":[]},"k":1})", R"({"metadata":null})", R"({"k":1})"},
+        OmitCase{R"({"metadata":{"name":"a","managedFields":[]}})", R"({"metadata":"x"})", R"({"metadata":"x"})"},
+        // Nothing to omit: a target without the path, or where it is not an object.
+        OmitCase{R"({"metadata":"m","s":1})", R"({"s":2})", R"({"metadata":"m","s":2})"},
+        OmitCase{R"({"s":1})", R"({"metadata":{"managedFields":[1]}})", R"({"s":1,"metadata":{"managedFields":[1]}})"},
+        // Same names elsewhere are kept.
+        OmitCase{R"({"spec":{"managedFields":1,"metadata":{"managedFields":2}},"metadata":{"managedFields":3,"z":0}})",
+                 R"({"spec":{"x":1}})", R"({"spec":{"managedFields":1,"metadata":{"managedFields":2},"x":1},"metadata":{"z":0}})"}));
+
 TEST(MergePatch, DeepButAllowedNesting) {
   std::string text, close;
   for (int i = 0; i < 200; ++i) {
