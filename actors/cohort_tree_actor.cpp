@@ -29,7 +29,7 @@ struct TreeState {
   CohortTreeLinks links;
   std::unique_ptr<core::Engine> engine;
   std::unordered_map<std::string, ObjectPtr> workloads;  ///< latest JSON per workload key
-  std::map<std::string, ObjectPtr> cluster_queues;
+  std::map<std::string, ObjectPtr, std::less<>> cluster_queues;
   std::map<std::string, ObjectPtr> local_queues;  ///< ns/name -> object
   std::map<std::string, cluster_queue_actor> cq_actors;
   std::set<std::string> writing_admissions;
@@ -688,7 +688,7 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
     std::string_view ns = w.key.substr(0, w.key.find('/'));
     if (w.finished) {
       // Kueue's finished gauges count them in the queue that admitted them.
-      if (st.cluster_queues.find(std::string(w.cluster_queue)) != st.cluster_queues.end()) {
+      if (st.cluster_queues.find(w.cluster_queue) != st.cluster_queues.end()) {
         ++entry(w.cluster_queue, ns, w.local_queue).counts.finished;
       }
       return;

@@ -12,15 +12,8 @@
 namespace kueuepp::core {
 namespace {
 
-using testing::cpu_cluster_queue;
-using testing::cpu_quota;
 
-void setup(Engine& e) {
-  e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
-  e.apply(cpu_cluster_queue("cq", {cpu_quota("default-flavor", 4)}));
-  e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
-  e.apply(testing::default_namespace());
-}
+void setup(Engine& e) { testing::apply_one_queue(e, 4); }
 
 Workload job(const std::string& name, int created) { return testing::cpu_workload(name, 4, 0, created, "lq"); }
 

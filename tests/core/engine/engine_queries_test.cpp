@@ -14,16 +14,9 @@
 namespace kueuepp::core {
 namespace {
 
-using testing::cpu_cluster_queue;
-using testing::cpu_quota;
 using testing::cpu_workload;
 
-void setup(Engine& e) {
-  e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
-  e.apply(cpu_cluster_queue("cq", {cpu_quota("default-flavor", 4)}));
-  e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
-  e.apply(testing::default_namespace());
-}
+void setup(Engine& e) { testing::apply_one_queue(e, 4); }
 
 struct Tally {
   std::string local_queue, cluster_queue;

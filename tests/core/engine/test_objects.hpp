@@ -60,4 +60,13 @@ inline Namespace default_namespace() {
   return ns;
 }
 
+/// The smallest working setup: flavor "default-flavor", ClusterQueue "cq" with `cpus`
+/// CPUs of it, LocalQueue default/lq pointing at it, and the default namespace.
+inline void apply_one_queue(Engine& e, int cpus) {
+  e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
+  e.apply(cpu_cluster_queue("cq", {cpu_quota("default-flavor", cpus)}));
+  e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
+  e.apply(default_namespace());
+}
+
 }  // namespace kueuepp::core::testing
