@@ -106,16 +106,6 @@ void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view r
   }
 }
 
-void add_admission_usage(LocalQueueView& view, const core::Admission& admission, bool admitted) {
-  for (const auto& ps : admission.pod_set_assignments) {
-    for (const auto& [resource, q] : ps.resource_usage) {
-      auto flavor = ps.flavors.find(resource);
-      if (flavor == ps.flavors.end()) continue;
-      add_usage(view, flavor->second, resource, q.milli(), admitted);
-    }
-  }
-}
-
 json::value local_queue_status(const client::Object& lq, const LocalQueueView& view,
                                const core::ClusterQueueView* cq, core::Time now) {
   const std::string_view stop_policy = lq.string_at({"spec", "stopPolicy"});

@@ -42,8 +42,6 @@ struct LocalQueueView {
   std::map<std::pair<std::string, std::string>, std::int64_t> used;
 };
 
-/// Adds one workload's admission to a LocalQueue's usage (`admitted`: also to `used`).
-void add_admission_usage(LocalQueueView& view, const core::Admission& admission, bool admitted);
 /// Adds `milli` of one flavor's resource to a LocalQueue's usage (`admitted`: also to `used`).
 void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view resource, std::int64_t milli,
                bool admitted);

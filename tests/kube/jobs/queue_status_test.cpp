@@ -130,16 +130,10 @@ LocalQueueView lq_view() {
   v.pending = 3;
   v.reserving = 1;
   v.admitted = 1;
-  core::Admission a;
-  a.cluster_queue = "cq";
-  core::PodSetAssignment psa;
-  psa.name = "main";
-  psa.flavors = {{"cpu", "default"}, {"memory", "default"}};
-  psa.resource_usage["cpu"] = core::Quantity::from_milli(1500);
-  psa.resource_usage["memory"] = core::Quantity::from_milli(1073741824LL * 1000);
-  a.pod_set_assignments.push_back(psa);
-  add_admission_usage(v, a, true);
-  add_admission_usage(v, a, false);
+  for (bool admitted : {true, false}) {
+    add_usage(v, "default", "cpu", 1500, admitted);
+    add_usage(v, "default", "memory", 1073741824LL * 1000, admitted);
+  }
   return v;
 }
 
@@ -197,17 +191,15 @@ TEST(QueueStatus, LocalQueueOfInactiveClusterQueue) {
   EXPECT_EQ(active->reason, "ClusterQueueIsInactive");
 }
 
-TEST(QueueStatus, AdmissionUsageSkipsResourcesWithoutFlavor) {
+TEST(QueueStatus, UsageAddsToReservedAndOnlyAdmittedToUsed) {
   LocalQueueView v;
-  core::Admission a;
-  core::PodSetAssignment psa;
-  psa.flavors = {{"cpu", "default"}};
-  psa.resource_usage["cpu"] = core::Quantity::from_milli(1000);
-  psa.resource_usage["example.com/x"] = core::Quantity::from_milli(1000);
-  a.pod_set_assignments.push_back(psa);
-  add_admission_usage(v, a, false);
-  EXPECT_EQ(v.reserved.size(), 1u);
-  EXPECT_TRUE(v.used.empty());
+  add_usage(v, "default", "cpu", 1000, false);
+  add_usage(v, "default", "cpu", 500, true);
+  add_usage(v, "spot", "cpu", 250, true);
+  EXPECT_EQ((v.reserved[{"default", "cpu"}]), 1500);
+  EXPECT_EQ((v.used[{"default", "cpu"}]), 500);
+  EXPECT_EQ((v.used[{"spot", "cpu"}]), 250);
+  EXPECT_EQ(v.reserved.size(), 2u);
 }
 
 }  // namespace
