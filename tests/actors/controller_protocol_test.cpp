@@ -41,6 +41,11 @@ struct ScriptedApi {
   /// Pending-reason writes are held here (unanswered) while `hold_pending` is set.
   bool hold_pending = false;
   std::vector<std::function<void(WriteOutcome)>> held_pending;
+  /// Stops holding, and answers every held pending-reason write with `outcome`.
+  void answer_held_pending(const WriteOutcome& outcome) {
+    hold_pending = false;
+    for (auto& done : std::exchange(held_pending, {})) done(outcome);
+  }
 
   static bool is_pending_write(const WriteRequest& req) {
     return req.kind == ObjectKind::Workload && req.body &&
@@ -332,11 +337,10 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
   EXPECT_EQ(api_.pending_writes("big")[0]->precondition_rv, "10");
   caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
   settle();
-  api_.hold_pending = false;
   WriteOutcome conflict;
   conflict.http_status = 409;
   conflict.reason = "Conflict";
-  for (auto& done : std::exchange(api_.held_pending, {})) done(conflict);
+  api_.answer_held_pending(conflict);
   settle();
   auto writes = api_.pending_writes("big");
   ASSERT_EQ(writes.size(), 2u) << "rewritten on the version already here";
@@ -359,12 +363,11 @@ TEST_F(ControllerProtocolTest, ANewerExplanationWaitsForTheOutstandingOneAndThen
   set_quota("3", 21);  // and then "(3)"
   settle();
   EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "nothing more while the first is outstanding";
-  api_.hold_pending = false;
   WriteOutcome ok;
   ok.ok = true;
   ok.http_status = 200;
   ok.object = workload("big", "4", 11);
-  for (auto& done : std::exchange(api_.held_pending, {})) done(ok);
+  api_.answer_held_pending(ok);
   settle();
   EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "the version it made has not arrived yet";
   caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "4", 11)});
