@@ -307,6 +307,7 @@ void write_workload_status(Self self, const std::string& key, json::value patch,
   req.urgent = urgent;
   req.coalesce = !urgent;
   req.shard = st.shard;
+  req.metadata_only_answer = true;  // the tree reads only the version a write made
   if (conditional) {
     auto it = st.workloads.find(key);
     if (it != st.workloads.end() && it->second) req.precondition_rv = std::string(it->second->resource_version());

@@ -80,6 +80,7 @@ void record(Self self, const RecordEvent& e) {
   req.ns = event_namespace(e);
   req.name = a.event_name;
   req.shard = e.shard;
+  req.metadata_only_answer = true;  // nothing reads the Event written back
   if (a.kind == EventAction::Kind::Create) {
     ++st.created;
     req.verb = WriteVerb::Create;

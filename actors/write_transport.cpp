@@ -53,6 +53,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
         kube::client::PatchOptions options;
         options.field_manager = field_manager;
         options.status_subresource = req.verb == WriteVerb::MergePatchStatus;
+        options.metadata_only_answer = req.metadata_only_answer;
         client.patch(resource, req.ns, req.name, kube::client::PatchType::Merge,
                      with_precondition(body, req.precondition_rv), on_object, options);
         return;
@@ -60,12 +61,14 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       case WriteVerb::Create: {
         kube::client::WriteOptions options;
         options.field_manager = field_manager;
+        options.metadata_only_answer = req.metadata_only_answer;
         client.create(resource, kube::client::Object(body), on_object, options);
         return;
       }
       case WriteVerb::Update: {
         kube::client::WriteOptions options;
         options.field_manager = field_manager;
+        options.metadata_only_answer = req.metadata_only_answer;
         client.update(resource, kube::client::Object(body), on_object, options);
         return;
       }

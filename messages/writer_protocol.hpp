@@ -45,6 +45,9 @@ struct WriteRequest {
   /// while this replica holds the shard, and answers NotOwner otherwise (the fence that
   /// keeps a replica that lost a lease from writing). Empty: not tree-scoped.
   std::optional<std::uint32_t> shard;
+  /// The caller reads only the metadata of WriteOutcome::object (its resourceVersion):
+  /// the rest of the answer is not decoded.
+  bool metadata_only_answer = false;
 };
 
 struct WriteOutcome {

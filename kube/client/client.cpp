@@ -360,7 +360,7 @@ void Client::create(const ResourceDescriptor& resource, Object object, ObjectCal
   RequestSpec spec{json_request("POST", write_target(resource, ns, {}, write, impl_->options().field_manager),
                                 &object.json()),
                    Verb::Create};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
 void Client::update(const ResourceDescriptor& resource, Object object, ObjectCallback done,
@@ -377,7 +377,7 @@ void Client::update(const ResourceDescriptor& resource, Object object, ObjectCal
   RequestSpec spec{json_request("PUT", write_target(resource, ns, name, options, impl_->options().field_manager),
                                 &object.json()),
                    Verb::Update};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
 void Client::update_status(const ResourceDescriptor& resource, Object object, ObjectCallback done,
@@ -400,7 +400,7 @@ void Client::patch(const ResourceDescriptor& resource, std::string_view ns, std:
                                              impl_->options().field_manager, force),
                                 &patch, patch_content_type(type)),
                    Verb::Patch};
-  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options()));
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
 void Client::apply(const ResourceDescriptor& resource, const Object& object, ObjectCallback done,
@@ -463,6 +463,9 @@ bool Client::in_io_thread() const { return impl_->in_io_thread(); }
 ClientStats Client::stats() const { return impl_->stats(); }
 const ClientConfig& Client::config() const { return impl_->config(); }
 const ClientOptions& Client::options() const { return impl_->options(); }
-DecodeOptions Client::decode_options() const { return {impl_->options().strip_managed_fields}; }
+DecodeOptions Client::decode_options() const { return {impl_->options().strip_managed_fields, false}; }
+DecodeOptions Client::decode_options(const WriteOptions& write) const {
+  return {impl_->options().strip_managed_fields, write.metadata_only_answer};
+}
 
 }  // namespace kueuepp::kube::client

@@ -165,6 +165,7 @@ class Client {
  private:
   explicit Client(std::unique_ptr<detail::ClientImpl> impl);
   DecodeOptions decode_options() const;
+  DecodeOptions decode_options(const WriteOptions& write) const;
   std::unique_ptr<detail::ClientImpl> impl_;
 };
 

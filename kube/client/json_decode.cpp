@@ -58,6 +58,16 @@ Expected<json::value> JsonDecoder::decode_padded(std::string_view text, DecodeOp
   simdjson::dom::element root;
   const auto error = state_->parser.parse(text.data(), text.size(), false).get(root);
   if (error) return fail(std::string("invalid JSON: ") + simdjson::error_message(error));
+  if (options.metadata_only && root.type() == simdjson::dom::element_type::OBJECT) {
+    json::object out;
+    const simdjson::dom::object object = root.get_object().value_unsafe();  // a local: see to_boost
+    for (simdjson::dom::key_value_pair field : object) {
+      if (field.key == "apiVersion" || field.key == "kind" || field.key == "metadata") {
+        out[field.key] = to_boost(field.value, options, options.strip_managed_fields && field.key == "metadata");
+      }
+    }
+    return out;
+  }
   return to_boost(root, options);
 }
 

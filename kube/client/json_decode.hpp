@@ -24,6 +24,10 @@ struct DecodeOptions {
   /// for server-side apply that a controller caching objects never reads, and it is a
   /// large part of every object (Kueue strips it from its informer cache too).
   bool strip_managed_fields = false;
+  /// Keep only `apiVersion`, `kind` and `metadata` of the top-level object: for a write
+  /// whose caller reads nothing else of the answer (its new resourceVersion). The rest is
+  /// still checked to be JSON, but not converted (the conversion is the cost).
+  bool metadata_only = false;
 };
 
 /// Keeps one simdjson parser (and its buffers) across calls. Not thread-safe.

@@ -32,6 +32,9 @@ struct WriteOptions {
   std::string field_validation;
   /// Write the `status` subresource instead of the main resource.
   bool status_subresource = false;
+  /// The answer is decoded to its apiVersion, kind and metadata only (see
+  /// DecodeOptions::metadata_only): for callers that need only its resourceVersion.
+  bool metadata_only_answer = false;
 };
 
 enum class PatchType {

@@ -335,6 +335,7 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
   settle();
   ASSERT_EQ(api_.pending_writes("big").size(), 1u);
   EXPECT_EQ(api_.pending_writes("big")[0]->precondition_rv, "10");
+  EXPECT_TRUE(api_.pending_writes("big")[0]->metadata_only_answer) << "the tree reads only the version it made";
   caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
   settle();
   WriteOutcome conflict;

@@ -647,7 +647,7 @@ TEST(ClientHttp, TimersRunUnlessCancelled) {
 
 TEST(ClientHttp, StripsManagedFieldsFromAnswersAndWatchesWhenConfigured) {
   const std::string object =
-      R"({"kind":"Job","metadata":{"name":"a","resourceVersion":"9","managedFields":[{"manager":"m","operation":"Update"}]}})";
+      R"({"kind":"Job","metadata":{"name":"a","resourceVersion":"9","managedFields":[{"manager":"m","operation":"Update"}]},"spec":{"parallelism":1}})";
   auto server = TestServer::start([&](const TestRequest& r) {
     if (r.target.find("watch=1") != std::string::npos) {
       TestResponse w;
@@ -665,6 +665,7 @@ TEST(ClientHttp, StripsManagedFieldsFromAnswersAndWatchesWhenConfigured) {
   ASSERT_TRUE(got) << got.error().describe();
   EXPECT_EQ(got->resource_version(), "9");
   EXPECT_EQ(json::find_path(got->json(), {"metadata", "managedFields"}), nullptr);
+  EXPECT_NE(json::find(got->json(), "spec"), nullptr);
   auto listed = blocking.list(kJob, "ns", {});
   ASSERT_TRUE(listed) << listed.error().describe();
   ASSERT_EQ(listed->items.size(), 1u);
@@ -683,6 +684,16 @@ TEST(ClientHttp, StripsManagedFieldsFromAnswersAndWatchesWhenConfigured) {
   ASSERT_TRUE(end.get());
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(json::find_path(events[0].object, {"metadata", "managedFields"}), nullptr);
+
+  // A write whose caller reads only the new version gets the metadata alone.
+  PatchOptions metadata_only;
+  metadata_only.metadata_only_answer = true;
+  auto patched = blocking.patch(kJob, "ns", "a", PatchType::Merge, json::object{{"spec", json::object{}}}, metadata_only);
+  ASSERT_TRUE(patched) << patched.error().describe();
+  EXPECT_EQ(patched->resource_version(), "9");
+  EXPECT_EQ(patched->kind(), "Job");
+  EXPECT_EQ(json::find(patched->json(), "spec"), nullptr);
+  EXPECT_EQ(json::find_path(patched->json(), {"metadata", "managedFields"}), nullptr);
 
   // By default nothing is left out.
   auto plain = make_client(server->url());

@@ -224,5 +224,21 @@ TEST(WatchEventDecoder, StripsTheObjectsManagedFieldsWhenAsked) {
   EXPECT_EQ(json::find_path(stripped->object, {"metadata", "managedFields"}), nullptr);
 }
 
+TEST(JsonDecode, MetadataOnlyKeepsTheTypeAndMetadataOfTheTopLevelObject) {
+  std::string text =
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","resourceVersion":"5","managedFields":[{}]},)"
+      R"("spec":{"containers":[]},"status":{"phase":"Running"}})";
+  auto doc = parse_json_in_place(text, DecodeOptions{true, true});
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->as_object().size(), 3u);
+  EXPECT_EQ(json::get_string(*doc, "kind"), "Pod");
+  EXPECT_EQ(json::find_path(*doc, {"metadata", "resourceVersion"})->as_string(), "5");
+  EXPECT_EQ(json::find_path(*doc, {"metadata", "managedFields"}), nullptr);
+  EXPECT_EQ(json::find(*doc, "status"), nullptr);
+  // Still a JSON check of the whole text.
+  std::string broken = R"({"metadata":{"name":"p"},"spec":{)";
+  EXPECT_FALSE(parse_json_in_place(broken, DecodeOptions{false, true}));
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::client
