@@ -23,12 +23,24 @@ using namespace messages;
 
 namespace {
 
+/// What a tree keeps of a Workload's document: the packed text (shared with the router
+/// and the job actor), and what it reads on every event or publish without unpacking.
+/// The document is unpacked only to compute a write.
+struct CachedWorkload {
+  PackedPtr packed;
+  std::string resource_version;
+  std::string queue_name;  ///< spec.queueName
+  std::int32_t priority = 0;  ///< spec.priority
+  bool finished = false;
+  bool holds_quota = false;
+};
+
 struct TreeState {
   std::string name;
   CohortTreeOptions options;
   CohortTreeLinks links;
   std::unique_ptr<core::Engine> engine;
-  std::unordered_map<std::string, ObjectPtr> workloads;  ///< latest JSON per workload key
+  std::unordered_map<std::string, CachedWorkload> workloads;  ///< latest version per workload key
   std::map<std::string, ObjectPtr, std::less<>> cluster_queues;
   std::map<std::string, ObjectPtr> local_queues;  ///< ns/name -> object
   std::map<std::string, cluster_queue_actor> cq_actors;
@@ -198,10 +210,45 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
 void rewrite_pending(Self self, const std::string& key);
 void write_eviction(Self self, core::EvictionDecision ev);
 
-bool holds_quota(const ObjectPtr& wl) {
-  if (!wl || wl->condition_true("Finished")) return false;
-  const json::value* admission = wl->find({"status", "admission"});
+bool holds_quota(const client_object& wl) {
+  if (wl.condition_true("Finished")) return false;
+  const json::value* admission = wl.find({"status", "admission"});
   return admission != nullptr && !admission->is_null();
+}
+
+CachedWorkload cached(const TreeObjectChange& c) {
+  CachedWorkload w;
+  w.packed = c.packed ? c.packed : std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(*c.object));
+  w.resource_version = std::string(c.object->resource_version());
+  w.queue_name = std::string(c.object->string_at({"spec", "queueName"}));
+  w.priority = static_cast<std::int32_t>(c.object->int_at({"spec", "priority"}).value_or(0));
+  w.finished = c.object->condition_true("Finished");
+  w.holds_quota = holds_quota(*c.object);
+  return w;
+}
+
+/// The cached workload `key` as a document, for computing a write; null when unknown.
+ObjectPtr unpacked(const TreeState& st, const std::string& key) {
+  auto it = st.workloads.find(key);
+  if (it == st.workloads.end()) return nullptr;
+  auto object = it->second.packed->unpack();
+  if (!object) {
+    spdlog::error("tree {}: workload {}: {}", st.name, key, object.error().message);
+    return nullptr;
+  }
+  return std::make_shared<const client_object>(std::move(*object));
+}
+
+/// Whether the cached workload `key` holds quota as stored.
+bool holds_quota(const TreeState& st, const std::string& key) {
+  auto it = st.workloads.find(key);
+  return it != st.workloads.end() && it->second.holds_quota;
+}
+
+/// The resourceVersion of the cached workload `key`; empty when unknown.
+std::string_view cached_version(const TreeState& st, const std::string& key) {
+  auto it = st.workloads.find(key);
+  return it == st.workloads.end() ? std::string_view() : std::string_view(it->second.resource_version);
 }
 
 /// Applies one change to the engine.
@@ -244,16 +291,19 @@ void apply_change(Self self, const TreeObjectChange& c) {
         using T = std::decay_t<decltype(model)>;
         if constexpr (std::is_same_v<T, core::Workload>) {
           log_status(st, e.apply(model), "workload", c.key);
-          auto& known = st.workloads[c.key];
-          if (known && c.object && !known->condition_true("Finished") && c.object->condition_true("Finished")) {
-            report_finished(self, *c.object);
+          if (!c.object) {  // the router could not unpack it (logged there): nothing to write from
+            st.workloads.erase(c.key);
+            return;
           }
-          known = c.object;
+          CachedWorkload now_known = cached(c);
+          auto [known, added] = st.workloads.try_emplace(c.key);
+          if (!added && !known->second.finished && now_known.finished) report_finished(self, *c.object);
+          known->second = std::move(now_known);
           if (st.recheck_pending.erase(c.key) != 0) rewrite_pending(self, c.key);
           if (auto r = st.recheck_evictions.find(c.key); r != st.recheck_evictions.end()) {
             core::EvictionDecision ev = std::move(r->second);
             st.recheck_evictions.erase(r);
-            if (holds_quota(c.object)) write_eviction(self, std::move(ev));
+            if (known->second.holds_quota) write_eviction(self, std::move(ev));
           }
         } else {
           // Every version is applied, our own status writes included: the engine's
@@ -308,10 +358,7 @@ void write_workload_status(Self self, const std::string& key, json::value patch,
   req.coalesce = !urgent;
   req.shard = st.shard;
   req.metadata_only_answer = true;  // the tree reads only the version a write made
-  if (conditional) {
-    auto it = st.workloads.find(key);
-    if (it != st.workloads.end() && it->second) req.precondition_rv = std::string(it->second->resource_version());
-  }
+  if (conditional) req.precondition_rv = std::string(cached_version(st, key));
   self->request(st.links.writer, caf::infinite, std::move(req))
       .then([on_done](WriteOutcome& outcome) { on_done(outcome); },
             [on_done, key](caf::error& err) {
@@ -342,8 +389,7 @@ ObjectPtr with_requeued(const ObjectPtr& object, const core::PendingDecision* re
 /// meanwhile) it would undo that. Refused, it is recomputed on the newer object.
 void write_pending_status(Self self, const std::string& key, json::value patch) {
   auto& st = self->state;
-  auto it = st.workloads.find(key);
-  std::string based_on = it != st.workloads.end() && it->second ? std::string(it->second->resource_version()) : "";
+  std::string based_on(cached_version(st, key));
   st.pending_writes[key] = false;
   write_workload_status(self, key, std::move(patch), false, true, [self, key, based_on](const WriteOutcome& o) {
     auto& s = self->state;
@@ -352,8 +398,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
       newer_decided = w->second;
       s.pending_writes.erase(w);
     }
-    auto current = s.workloads.find(key);
-    const bool have = current != s.workloads.end() && current->second;
+    const std::string_view current = cached_version(s, key);
     if (o.superseded_by_urgent) {
       // An admission or eviction of it went first: the version it brings says whether
       // this explanation still applies.
@@ -364,7 +409,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
       if (!newer_decided) return;
       // A newer explanation waits: compute it on the version this write made, now if
       // that version already arrived, else when it does.
-      const bool arrived = have && o.object && current->second->resource_version() == o.object->resource_version();
+      const bool arrived = !current.empty() && o.object && current == o.object->resource_version();
       if (arrived) {
         rewrite_pending(self, key);
       } else {
@@ -378,7 +423,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
     }
     // Refused: the object changed. If the newer version already arrived (before this
     // answer), nothing else will bring it: rewrite now, from the engine's current view.
-    const bool newer_here = have && current->second->resource_version() != based_on;
+    const bool newer_here = !current.empty() && current != based_on;
     if (newer_here) {
       rewrite_pending(self, key);
     } else {
@@ -391,20 +436,20 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
 /// not show it (after a refused pending write).
 void rewrite_pending(Self self, const std::string& key) {
   auto& st = self->state;
-  if (st.writing_admissions.count(key) != 0) return;
-  auto it = st.workloads.find(key);
-  if (it == st.workloads.end() || !it->second) return;
-  if (holds_quota(it->second)) {
+  if (st.writing_admissions.count(key) != 0 || st.workloads.count(key) == 0) return;
+  if (holds_quota(st, key)) {
     st.recheck_pending.insert(key);
     return;
   }
   auto view = st.engine->workload(key, false);
   if (!view || view->reserved || view->finished || view->pending.reason.empty()) return;
+  ObjectPtr object = unpacked(st, key);
+  if (!object) return;
   core::PendingDecision d;
   d.workload = key;
   d.reason = view->pending.reason;
   d.message = view->pending.message;
-  auto patch = kube::jobs::pending_patch(*it->second, d, now_of(st));
+  auto patch = kube::jobs::pending_patch(*object, d, now_of(st));
   if (patch) write_pending_status(self, key, std::move(*patch));
 }
 
@@ -420,11 +465,10 @@ void write_eviction(Self self, core::EvictionDecision ev) {
     st.recheck_evictions[key] = std::move(ev);
     return;
   }
-  auto it = st.workloads.find(key);
-  if (it == st.workloads.end() || !it->second) return;
-  auto patch = kube::jobs::eviction_patch(*it->second, ev, now_of(st));
+  ObjectPtr object = unpacked(st, key);
+  if (!object) return;
+  auto patch = kube::jobs::eviction_patch(*object, ev, now_of(st));
   if (!patch) return;
-  ObjectPtr object = it->second;
   write_workload_status(self, key, std::move(*patch), true, true, [self, key, ev, object](const WriteOutcome& o) {
     auto& s = self->state;
     if (o.ok) {
@@ -433,11 +477,10 @@ void write_eviction(Self self, core::EvictionDecision ev) {
     }
     if (o.superseded || o.http_status == 404 || o.reason == "NotOwner") return;
     if (o.http_status == 409) {
-      auto current = s.workloads.find(key);
-      const bool newer_here = current != s.workloads.end() && current->second &&
-                              current->second->resource_version() != object->resource_version();
+      const std::string_view current = cached_version(s, key);
+      const bool newer_here = !current.empty() && current != object->resource_version();
       if (newer_here) {
-        if (holds_quota(current->second)) write_eviction(self, ev);
+        if (holds_quota(s, key)) write_eviction(self, ev);
       } else {
         s.recheck_evictions[key] = ev;
       }
@@ -456,9 +499,9 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
   using Kind = core::AdmissionCheckDecision::Kind;
   // An admission being written says it all; its version brings the rest.
   if (st.writing_admissions.count(d.workload) != 0) return;
-  auto it = st.workloads.find(d.workload);
-  if (it == st.workloads.end() || !it->second || !holds_quota(it->second)) return;
-  ObjectPtr object = it->second;
+  if (!holds_quota(st, d.workload)) return;
+  ObjectPtr object = unpacked(st, d.workload);
+  if (!object) return;
   kube::jobs::StatusPatch patch;
   switch (d.kind) {
     case Kind::SyncChecks: patch = kube::jobs::admission_checks_patch(*object, d.checks, now); break;
@@ -490,11 +533,11 @@ void carry_out(Self self, core::Decisions decisions) {
   }
   std::set<std::string, std::less<>> admitted_now;
   for (auto& a : decisions.admissions) {
-    auto it = st.workloads.find(a.workload);
-    if (it == st.workloads.end() || !it->second) continue;
+    ObjectPtr current = unpacked(st, a.workload);
+    if (!current) continue;
     admitted_now.insert(a.workload);
     auto r = requeued.find(a.workload);
-    ObjectPtr base = with_requeued(it->second, r == requeued.end() ? nullptr : r->second, now);
+    ObjectPtr base = with_requeued(current, r == requeued.end() ? nullptr : r->second, now);
     auto patch = kube::jobs::admission_patch(*base, a, now);
     if (!patch) continue;  // the object already records exactly this admission
     st.writing_admissions.insert(a.workload);
@@ -513,11 +556,7 @@ void carry_out(Self self, core::Decisions decisions) {
       // attempt would be refused the same way, as fast as the API server answers.
       ++s.rolled_back;
       bool stale = false;
-      if (o.http_status == 409) {
-        auto current = s.workloads.find(key);
-        stale = current != s.workloads.end() && current->second &&
-                current->second->resource_version() == object->resource_version();
-      }
+      if (o.http_status == 409) stale = cached_version(s, key) == object->resource_version();
       if (o.reason == "NotOwner") {
         // The shard is going away: the next round belongs to whoever holds it next (and
         // here, to the ownership change that brings it back).
@@ -543,11 +582,10 @@ void carry_out(Self self, core::Decisions decisions) {
     // Admitted in this same round, or an admission of it is being written: that write
     // says everything, and a pending write would only invalidate its resourceVersion.
     if (admitted_now.count(p.workload) != 0 || st.writing_admissions.count(p.workload) != 0) continue;
-    auto it = st.workloads.find(p.workload);
     // Still holding quota as stored (an eviction not yet written or not yet completed):
     // a pending explanation now would mark it QuotaReserved=False beside its admission.
-    if (it == st.workloads.end() || !it->second) continue;
-    if (holds_quota(it->second)) {  // written once a version without the admission arrives
+    if (st.workloads.count(p.workload) == 0) continue;
+    if (holds_quota(st, p.workload)) {  // written once a version without the admission arrives
       st.recheck_pending.insert(p.workload);
       continue;
     }
@@ -557,7 +595,9 @@ void carry_out(Self self, core::Decisions decisions) {
       w->second = true;  // written from the engine's view once the outstanding one settled
       continue;
     }
-    auto patch = kube::jobs::pending_patch(*it->second, p, now);
+    ObjectPtr object = unpacked(st, p.workload);
+    if (!object) continue;
+    auto patch = kube::jobs::pending_patch(*object, p, now);
     if (!patch) continue;
     write_pending_status(self, p.workload, std::move(*patch));
   }
@@ -632,10 +672,9 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq, con
     auto why = st.engine->pending_status(key);
     entry.reason = std::move(why.reason);
     entry.message = std::move(why.message);
-    auto json = st.workloads.find(key);
-    if (json != st.workloads.end() && json->second) {
-      entry.local_queue = std::string(json->second->string_at({"spec", "queueName"}));
-      entry.priority = static_cast<std::int32_t>(json->second->int_at({"spec", "priority"}).value_or(0));
+    if (auto known = st.workloads.find(key); known != st.workloads.end()) {
+      entry.local_queue = known->second.queue_name;
+      entry.priority = known->second.priority;
     }
     entry.key = std::move(key);
     snap.pending.push_back(std::move(entry));

@@ -31,12 +31,25 @@ constexpr ObjectKind kNeeded[] = {ObjectKind::Job,        ObjectKind::Workload,
                                   ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
                                   ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass};
 
+/// What the job actor keeps of a Workload: the packed document (shared with the trees),
+/// and what its scans over every Workload test, so that they unpack only the few they
+/// act on.
+struct KnownWorkload {
+  PackedPtr packed;
+  /// spec.priorityClassRef.name when the reference is to a WorkloadPriorityClass.
+  std::string workload_priority_class;
+  bool finished = false;
+  /// Owned by a Job and being deleted: a candidate for release_orphan_workload.
+  bool job_owned_and_deleting = false;
+};
+using WorkloadTable = std::map<std::string, KnownWorkload, std::less<>>;
+
 struct JobState {
   JobIntegrationOptions options;
   JobLinks links;
   std::function<core::Time()> clock;
   Table jobs;
-  Table workloads;
+  WorkloadTable workloads;
   Table flavors;
   Table local_queues;
   Table wpcs;
@@ -72,7 +85,6 @@ core::Time now_of(const JobState& st) {
 Table* table_for(JobState& st, ObjectKind kind) {
   switch (kind) {
     case ObjectKind::Job: return &st.jobs;
-    case ObjectKind::Workload: return &st.workloads;
     case ObjectKind::ResourceFlavor: return &st.flavors;
     case ObjectKind::LocalQueue: return &st.local_queues;
     case ObjectKind::WorkloadPriorityClass: return &st.wpcs;
@@ -85,6 +97,27 @@ std::optional<kube::client::OwnerReference> owner_job(const kube::client::Object
   auto ref = wl.controller_reference();
   if (!ref || ref->kind != "Job") return std::nullopt;
   return ref;
+}
+
+KnownWorkload known_workload(const kube::client::Object& wl, PackedPtr packed) {
+  KnownWorkload k;
+  k.packed = std::move(packed);
+  if (wl.string_at({"spec", "priorityClassRef", "kind"}) == "WorkloadPriorityClass") {
+    k.workload_priority_class = std::string(wl.string_at({"spec", "priorityClassRef", "name"}));
+  }
+  k.finished = wl.condition_true("Finished");
+  k.job_owned_and_deleting = wl.being_deleted() && owner_job(wl).has_value();
+  return k;
+}
+
+/// The Workload as a document again; null (logged) if it cannot be unpacked.
+ObjectPtr unpacked(const KnownWorkload& known, std::string_view key) {
+  auto object = known.packed->unpack();
+  if (!object) {
+    spdlog::error("job integration: workload {}: {}", key, object.error().message);
+    return nullptr;
+  }
+  return std::make_shared<const kube::client::Object>(std::move(*object));
 }
 
 void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
@@ -303,7 +336,8 @@ std::vector<ObjectPtr> workloads_of(JobState& st, const kube::client::Object& jo
   if (keys == st.workloads_of_job.end()) return out;
   for (const auto& key : keys->second) {
     auto it = st.workloads.find(key);
-    if (it != st.workloads.end() && it->second) out.push_back(it->second);
+    if (it == st.workloads.end()) continue;
+    if (auto wl = unpacked(it->second, key)) out.push_back(std::move(wl));
   }
   return out;
 }
@@ -357,11 +391,10 @@ void release_orphan_workload(Self self, const kube::client::Object& wl) {
 void propagate_priority(Self self, const kube::client::Object& wpc) {
   auto& st = self->state;
   auto value = static_cast<std::int32_t>(wpc.int_at({"value"}).value_or(0));
-  for (const auto& [key, wl] : st.workloads) {
-    if (wl->string_at({"spec", "priorityClassRef", "kind"}) != "WorkloadPriorityClass" ||
-        wl->string_at({"spec", "priorityClassRef", "name"}) != wpc.name() || wl->condition_true("Finished")) {
-      continue;
-    }
+  for (const auto& [key, known] : st.workloads) {
+    if (known.workload_priority_class != wpc.name() || known.finished) continue;
+    ObjectPtr wl = unpacked(known, key);
+    if (!wl) continue;
     auto shard = workload_shard(st, *wl);
     if (!shard.acts) continue;
     auto write = sync_workload_priority(*wl, value);
@@ -380,22 +413,44 @@ void reconcile_all(Self self) {
   keys.reserve(st.jobs.size());
   for (const auto& [key, job] : st.jobs) keys.push_back(key);
   for (const auto& key : keys) reconcile(self, key);
-  std::vector<ObjectPtr> wls;
-  for (const auto& [key, wl] : st.workloads) wls.push_back(wl);
+  std::vector<ObjectPtr> wls;  // collected first: a release may change the table
+  for (const auto& [key, known] : st.workloads) {
+    if (!known.job_owned_and_deleting) continue;
+    if (auto wl = unpacked(known, key)) wls.push_back(std::move(wl));
+  }
   for (const auto& wl : wls) release_orphan_workload(self, *wl);
   for (const auto& [name, wpc] : st.wpcs) propagate_priority(self, *wpc);
 }
 
-void on_change(Self self, ObjectKind kind, const ObjectPtr& object, bool deleted) {
-  auto& st = self->state;
-  Table* t = table_for(st, kind);
-  if (t == nullptr || !object) return;
+/// Stores (or forgets) one version in its table; false for kinds this actor ignores.
+bool store(JobState& st, const ObjectChanged& event) {
+  const ObjectPtr& object = event.object;
   std::string key = object->key();
-  if (deleted) {
+  if (event.kind == ObjectKind::Workload) {
+    if (event.deleted) {
+      st.workloads.erase(key);
+    } else {
+      st.workloads[key] = known_workload(*object, packed_of(event));
+    }
+    return true;
+  }
+  Table* t = table_for(st, event.kind);
+  if (t == nullptr) return false;
+  if (event.deleted) {
     t->erase(key);
   } else {
     (*t)[key] = object;
   }
+  return true;
+}
+
+void on_change(Self self, const ObjectChanged& event) {
+  auto& st = self->state;
+  if (!event.object || !store(st, event)) return;
+  const ObjectKind kind = event.kind;
+  const ObjectPtr& object = event.object;
+  const bool deleted = event.deleted;
+  std::string key = object->key();
   switch (kind) {
     case ObjectKind::Workload:
       index_workload(st, object, deleted);
@@ -437,13 +492,20 @@ void on_change(Self self, ObjectKind kind, const ObjectPtr& object, bool deleted
 
 void on_relist(Self self, ObjectsRelisted& event) {
   auto& st = self->state;
-  Table* t = table_for(st, event.kind);
-  if (t == nullptr || !event.items) return;
-  t->clear();
-  if (event.kind == ObjectKind::Workload) st.workloads_of_job.clear();
-  for (const auto& object : *event.items) {
-    (*t)[object->key()] = object;
-    if (event.kind == ObjectKind::Workload) index_workload(st, object, false);
+  if (!event.items) return;
+  if (event.kind == ObjectKind::Workload) {
+    st.workloads.clear();
+    st.workloads_of_job.clear();
+    for (std::size_t i = 0; i < event.items->size(); ++i) {
+      const ObjectPtr& object = (*event.items)[i];
+      st.workloads[object->key()] = known_workload(*object, packed_of(event, i));
+      index_workload(st, object, false);
+    }
+  } else {
+    Table* t = table_for(st, event.kind);
+    if (t == nullptr) return;
+    t->clear();
+    for (const auto& object : *event.items) (*t)[object->key()] = object;
   }
   st.listed.insert(event.kind);
   if (!st.synced) {
@@ -490,7 +552,7 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
         },
         [self](ObjectChanged& event) {
           ++self->state.handled;
-          on_change(self, event.kind, event.object, event.deleted);
+          on_change(self, event);
         },
         [self](JobTick) {
           auto& st = self->state;
@@ -503,8 +565,7 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
             if (is_job_key(key)) {
               reconcile(self, key);
             } else if (auto it = st.workloads.find(key.substr(9)); it != st.workloads.end()) {
-              ObjectPtr wl = it->second;
-              release_orphan_workload(self, *wl);
+              if (ObjectPtr wl = unpacked(it->second, it->first)) release_orphan_workload(self, *wl);
             }
           }
         },

@@ -58,7 +58,8 @@ bool TreeRouter::is_topology(ObjectKind kind) {
   return kind == ObjectKind::ClusterQueue || kind == ObjectKind::Cohort || kind == ObjectKind::LocalQueue;
 }
 
-bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, Output& out) {
+bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::PackedPtr packed, bool deleted,
+                       Output& out) {
   std::string key = key_of(*object);
   Table& t = table(kind);
   if (deleted) {
@@ -69,7 +70,10 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, O
   }
   auto model = decode(kind, object->json());
   Entry& e = t[key];
-  e.json = object;
+  // Workloads are kept packed: their decoded documents were most of the controller's
+  // memory, and routing reads only e.route.
+  e.packed = std::move(packed);
+  e.json = e.packed ? nullptr : object;
   track_routing(kind, key);
   if (!model) {
     // Keep the JSON (for introspection) but nothing the engine could misread.
@@ -87,7 +91,7 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, O
     e.route.queue_name = wl.queue_name;
     e.route.admitted_to.reset();
     if (wl.admission) e.route.admitted_to = wl.admission->cluster_queue;
-    fresh_[key] = std::move(shared);
+    fresh_[key] = Fresh{std::move(shared), object};
   } else {
     e.model = std::move(shared);
   }
@@ -97,10 +101,24 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, bool deleted, O
 std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const std::string& key,
                                                         const Entry& entry) const {
   if (entry.model) return entry.model;
-  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second;
-  auto model = decode(kind, entry.json->json());  // decoded before: it decodes again
+  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.model;
+  ObjectPtr object = object_of(key, entry);
+  if (!object) return nullptr;
+  auto model = decode(kind, object->json());  // decoded before: it decodes again
   if (!model) return nullptr;
   return std::make_shared<const ModelObject>(std::move(*model));
+}
+
+ObjectPtr TreeRouter::object_of(const std::string& key, const Entry& entry) const {
+  if (entry.json) return entry.json;
+  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.object;
+  if (!entry.packed) return nullptr;
+  auto object = entry.packed->unpack();
+  if (!object) {
+    spdlog::error("router: {}: {}", key, object.error().message);
+    return nullptr;
+  }
+  return std::make_shared<const kube::client::Object>(std::move(*object));
 }
 
 std::string TreeRouter::root_of_cohort(const std::string& cohort) const {
@@ -165,10 +183,10 @@ std::optional<TreeRouter::Blocker> TreeRouter::why_unrouted(const std::string& k
   if (wl.admitted_to) return std::nullopt;
   auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
   if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) {
-    return Blocker{"Misconfigured", "LocalQueue " + wl.queue_name + " doesn't exist", it->second.json};
+    return Blocker{"Misconfigured", "LocalQueue " + wl.queue_name + " doesn't exist", object_of(key, it->second)};
   }
   const auto& cq = std::get<core::LocalQueue>(*lq->second.model).cluster_queue;
-  return Blocker{"Misconfigured", "ClusterQueue " + cq + " doesn't exist", it->second.json};
+  return Blocker{"Misconfigured", "ClusterQueue " + cq + " doesn't exist", object_of(key, it->second)};
 }
 
 std::optional<std::string> TreeRouter::desired_tree(ObjectKind kind, const std::string& key) const {
@@ -211,7 +229,8 @@ void TreeRouter::send(const std::string& tree, ObjectKind kind, const std::strin
   auto it = t.find(key);
   if (!removed && it != t.end() && it->second.usable) change.model = model_of(kind, key, it->second);
   if (change.model) {
-    change.object = it->second.json;
+    change.object = object_of(key, it->second);
+    change.packed = it->second.packed;
   } else {
     change.removed = true;
   }
@@ -307,7 +326,9 @@ void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& o
   std::string key = key_of(*event.object);
   const std::optional<std::string> link_before =
       is_topology(event.kind) ? topology_link(event.kind, key) : std::nullopt;
-  store(event.kind, event.object, event.deleted, out);
+  store(event.kind, event.object,
+        messages::travels_packed(event.kind) && !event.deleted ? messages::packed_of(event) : nullptr, event.deleted,
+        out);
   if (is_global(event.kind)) {
     for (const auto& tree : trees_) send(tree, event.kind, key, event.deleted, out);
     return;
@@ -342,7 +363,10 @@ void TreeRouter::on_relisted_impl(const messages::ObjectsRelisted& event, Output
     t.erase(key);
     track_routing(event.kind, key);
   }
-  for (const auto& object : *event.items) store(event.kind, object, false, out);
+  for (std::size_t i = 0; i < event.items->size(); ++i) {
+    store(event.kind, (*event.items)[i],
+          messages::travels_packed(event.kind) ? messages::packed_of(event, i) : nullptr, false, out);
+  }
 
   if (is_global(event.kind)) {
     for (const auto& tree : trees_) {

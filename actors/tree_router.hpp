@@ -80,7 +80,8 @@ class TreeRouter {
     std::optional<std::string> admitted_to;  ///< status.admission.clusterQueue
   };
   struct Entry {
-    messages::ObjectPtr json;
+    messages::ObjectPtr json;     ///< null for the kinds that travel packed
+    messages::PackedPtr packed;   ///< for the kinds that travel packed (workloads)
     std::shared_ptr<const messages::ModelObject> model;  ///< null for workloads (see fresh_)
     bool usable = false;  ///< decoded without error
     WorkloadRoute route;  ///< workloads only
@@ -91,7 +92,8 @@ class TreeRouter {
   const Table& table(messages::ObjectKind kind) const { return tables_[static_cast<std::size_t>(kind)]; }
 
   /// Decodes and stores (or erases); returns false when the object is unusable.
-  bool store(messages::ObjectKind kind, const messages::ObjectPtr& object, bool deleted, Output& out);
+  bool store(messages::ObjectKind kind, const messages::ObjectPtr& object, messages::PackedPtr packed, bool deleted,
+             Output& out);
   static bool is_global(messages::ObjectKind kind);
   static bool is_topology(messages::ObjectKind kind);
 
@@ -117,11 +119,18 @@ class TreeRouter {
   /// asks for them after every queue event, and a scan of every workload there cost a
   /// third of the controller's CPU on a deep queue.
   std::set<std::string, std::less<>> unrouted_;
-  /// Workload models decoded while handling the current event, for the sends it causes;
-  /// emptied after each event. A later send (a queue moved trees) decodes again.
-  std::map<std::string, std::shared_ptr<const messages::ModelObject>, std::less<>> fresh_;
+  /// Workloads (model and document) of the current event, for the sends it causes;
+  /// emptied after each event. A later send (a queue moved trees) unpacks and decodes
+  /// again.
+  struct Fresh {
+    std::shared_ptr<const messages::ModelObject> model;
+    messages::ObjectPtr object;
+  };
+  std::map<std::string, Fresh, std::less<>> fresh_;
   std::shared_ptr<const messages::ModelObject> model_of(messages::ObjectKind kind, const std::string& key,
                                                         const Entry& entry) const;
+  /// The entry's document: kept, of the current event, or unpacked (null if that fails).
+  messages::ObjectPtr object_of(const std::string& key, const Entry& entry) const;
   void on_changed_impl(const messages::ObjectChanged& event, Output& out);
   void on_relisted_impl(const messages::ObjectsRelisted& event, Output& out);
   /// Brings unrouted_ up to date for one object after its table entry or placement changed.

@@ -42,6 +42,20 @@ void forward_event(const watch_actor& self, ObjectKind kind, kube::client::Infor
                                      std::make_shared<const kube::client::Object>(std::move(event.object))});
 }
 
+// Packed here, once for every subscriber (the caches share the text), and on this
+// actor's thread rather than the io thread that decodes every watch stream.
+void pack(ObjectsRelisted& event) {
+  if (!travels_packed(event.kind) || !event.items) return;
+  auto packed = std::make_shared<std::vector<PackedPtr>>();
+  packed->reserve(event.items->size());
+  for (std::size_t i = 0; i < event.items->size(); ++i) packed->push_back(packed_of(event, i));
+  event.packed = std::move(packed);
+}
+
+void pack(ObjectChanged& event) {
+  if (travels_packed(event.kind) && !event.deleted) event.packed = packed_of(event);
+}
+
 }  // namespace
 
 watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client, ObjectKind kind,
@@ -78,6 +92,7 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
           ++s.handled;
           ++s.relists;
           s.objects = event.items ? event.items->size() : 0;
+          pack(event);
           for (auto& sub : s.subscribers) self->send(sub, event);
         },
         [self](ObjectChanged& event) {
@@ -87,6 +102,7 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
           if (event.deleted) {
             if (s.objects > 0) --s.objects;
           }
+          pack(event);
           for (auto& sub : s.subscribers) self->send(sub, event);
         },
         [self](IntrospectActor) -> ActorInfo {

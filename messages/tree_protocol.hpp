@@ -24,6 +24,8 @@ struct TreeObjectChange {
   std::string key;
   std::shared_ptr<const ModelObject> model;  ///< null when removed
   ObjectPtr object;                          ///< the JSON document (null when removed)
+  /// `object` packed, for the kinds that travel packed (what the tree keeps of them).
+  PackedPtr packed;
 };
 
 /// Changes for one tree, applied in order and atomically between rounds.

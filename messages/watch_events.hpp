@@ -2,24 +2,33 @@
 
 // Watch protocol: what the watch actors deliver to the snapshot actor. Objects travel
 // as shared immutable JSON documents (decoded once, on the io thread; never copied per
-// receiver).
+// receiver). Kinds that caches keep by the ten thousand (Workloads) also travel packed
+// (kube::client::PackedObject), packed once by the watch actor: the caches keep that,
+// and the decoded document is dropped once every receiver has handled the event.
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "kube/client/object.hpp"
+#include "kube/client/packed_object.hpp"
 #include "messages/object_kind.hpp"
 
 namespace kueuepp::messages {
 
 using ObjectPtr = std::shared_ptr<const kube::client::Object>;
+using PackedPtr = std::shared_ptr<const kube::client::PackedObject>;
+
+/// Whether the watch actor packs objects of `kind` (see PackedObject).
+constexpr bool travels_packed(ObjectKind kind) { return kind == ObjectKind::Workload; }
 
 /// The complete current state of one kind (first list, or re-list after 410 Gone):
 /// the receiver replaces everything it knew of this kind.
 struct ObjectsRelisted {
   ObjectKind kind = ObjectKind::Workload;
   std::shared_ptr<const std::vector<ObjectPtr>> items;
+  /// `items` packed, in the same order, for the kinds that travel packed; else null.
+  std::shared_ptr<const std::vector<PackedPtr>> packed;
 };
 
 /// One object added, modified or deleted.
@@ -27,6 +36,20 @@ struct ObjectChanged {
   ObjectKind kind = ObjectKind::Workload;
   bool deleted = false;
   ObjectPtr object;
+  PackedPtr packed;  ///< `object` packed, for the kinds that travel packed; else null
 };
+
+/// The event's object packed: as the watch actor packed it, or packed now (an event
+/// made elsewhere, as in tests). Null when the event has no object.
+inline PackedPtr packed_of(const ObjectChanged& event) {
+  if (event.packed || !event.object) return event.packed;
+  return std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(*event.object));
+}
+
+/// The relisted item `i` packed, likewise.
+inline PackedPtr packed_of(const ObjectsRelisted& event, std::size_t i) {
+  if (event.packed && i < event.packed->size()) return (*event.packed)[i];
+  return std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(*(*event.items)[i]));
+}
 
 }  // namespace kueuepp::messages

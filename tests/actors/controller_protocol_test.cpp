@@ -325,6 +325,43 @@ TEST_F(ControllerProtocolTest, AnEvictionIsWrittenOnTheAdmittedVersionNeverOverI
 }
 
 
+TEST_F(ControllerProtocolTest, WorkloadsAreKeptPackedAndWritesAreComputedFromThePackedVersion) {
+  // The decoded document of a workload is dropped once its event is handled (the router
+  // and the tree keep it packed); a write computed later, from the packed version, sees
+  // everything that version had.
+  start();
+  cluster("1", R"("preemption":{"withinClusterQueue":"LowerPriority"},)");
+  ObjectPtr listed = workload("low", "1", 10, 1);
+  std::weak_ptr<const kube::client::Object> listed_doc = listed;
+  relist(ObjectKind::Workload, {std::move(listed)});
+  settle();
+  ASSERT_EQ(api_.admission_writes("low"), 1u);
+  EXPECT_TRUE(listed_doc.expired()) << "the decoded document of a relisted workload is still held";
+
+  const std::string admitted_status =
+      R"({"admission":{"clusterQueue":"cq","podSetAssignments":[{"name":"main","flavors":{"cpu":"default"},"resourceUsage":{"cpu":"1"},"count":1}]},)"
+      R"("conditions":[{"type":"QuotaReserved","status":"True","reason":"QuotaReserved","message":"Quota reserved in ClusterQueue cq","lastTransitionTime":"2026-01-01T00:00:00Z"},)"
+      R"({"type":"Admitted","status":"True","reason":"Admitted","message":"The workload is admitted","lastTransitionTime":"2026-01-01T00:00:00Z"},)"
+      R"({"type":"Custom","status":"True","reason":"ByAnotherController","message":"kept \"as is\" é","lastTransitionTime":"2026-01-01T00:00:00Z"}]})";
+  ObjectPtr admitted = workload("low", "1", 12, 1, admitted_status);
+  std::weak_ptr<const kube::client::Object> admitted_doc = admitted;
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, std::move(admitted)});
+  settle();
+  EXPECT_TRUE(admitted_doc.expired()) << "the decoded document of a changed workload is still held";
+
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("high", "1", 11, 100)});
+  settle();
+  auto evictions = api_.eviction_writes("low");
+  ASSERT_EQ(evictions.size(), 1u);
+  EXPECT_EQ(evictions[0]->precondition_rv, "12");
+  const std::string body = json::dump(*evictions[0]->body);
+  // The conditions list is replaced whole: every condition of the packed version is in it.
+  EXPECT_NE(body.find(R"("type":"QuotaReserved","status":"True")"), std::string::npos) << body;
+  EXPECT_NE(body.find(R"("type":"Admitted","status":"True")"), std::string::npos) << body;
+  EXPECT_NE(body.find(R"("message":"kept \"as is\" é")"), std::string::npos) << body;
+  EXPECT_NE(body.find(R"("type":"Evicted","status":"True")"), std::string::npos) << body;
+}
+
 TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedIsWrittenAgainAtOnce) {
   // The 409 answer of a pending-reason write can come after the watch already delivered
   // the version that caused it: nothing else would bring the rewrite, so it happens now.
