@@ -44,11 +44,18 @@ struct KnownWorkload {
 };
 using WorkloadTable = std::map<std::string, KnownWorkload, std::less<>>;
 
+/// What the job actor keeps of a Job: the packed document, unpacked to reconcile it.
+struct KnownJob {
+  PackedPtr packed;
+  std::string uid;
+};
+using JobTable = std::map<std::string, KnownJob, std::less<>>;
+
 struct JobState {
   JobIntegrationOptions options;
   JobLinks links;
   std::function<core::Time()> clock;
-  Table jobs;
+  JobTable jobs;
   WorkloadTable workloads;
   Table flavors;
   Table local_queues;
@@ -84,7 +91,6 @@ core::Time now_of(const JobState& st) {
 
 Table* table_for(JobState& st, ObjectKind kind) {
   switch (kind) {
-    case ObjectKind::Job: return &st.jobs;
     case ObjectKind::ResourceFlavor: return &st.flavors;
     case ObjectKind::LocalQueue: return &st.local_queues;
     case ObjectKind::WorkloadPriorityClass: return &st.wpcs;
@@ -110,15 +116,17 @@ KnownWorkload known_workload(const kube::client::Object& wl, PackedPtr packed) {
   return k;
 }
 
-/// The Workload as a document again; null (logged) if it cannot be unpacked.
-ObjectPtr unpacked(const KnownWorkload& known, std::string_view key) {
-  auto object = known.packed->unpack();
+/// The document again; null (logged) if it cannot be unpacked.
+ObjectPtr unpacked(const PackedPtr& packed, std::string_view what, std::string_view key) {
+  auto object = packed->unpack();
   if (!object) {
-    spdlog::error("job integration: workload {}: {}", key, object.error().message);
+    spdlog::error("job integration: {} {}: {}", what, key, object.error().message);
     return nullptr;
   }
   return std::make_shared<const kube::client::Object>(std::move(*object));
 }
+
+ObjectPtr unpacked(const KnownWorkload& known, std::string_view key) { return unpacked(known.packed, "workload", key); }
 
 void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
   auto ref = owner_job(*wl);
@@ -351,7 +359,8 @@ void reconcile(Self self, const std::string& job_key) {
   }
   auto job = st.jobs.find(job_key);
   if (job == st.jobs.end()) return;
-  ObjectPtr keep = job->second;  // the step may outlive a cache update
+  ObjectPtr keep = unpacked(job->second.packed, "job", job_key);  // the step may outlive a cache update
+  if (!keep) return;
   JobContext ctx = context(self);
   QueueShard shard;
   if (st.shards) {
@@ -377,7 +386,7 @@ void release_orphan_workload(Self self, const kube::client::Object& wl) {
   auto ref = owner_job(wl);
   if (!ref) return;
   auto job = st.jobs.find(std::string(wl.namespace_name()) + "/" + ref->name);
-  if (job != st.jobs.end() && job->second->uid() == ref->uid) return;
+  if (job != st.jobs.end() && job->second.uid == ref->uid) return;
   // Without its Job nothing can run: the finalizer only delays garbage collection.
   if (!wl.being_deleted()) return;
   std::string key = "workload:" + wl.key();
@@ -434,6 +443,14 @@ bool store(JobState& st, const ObjectChanged& event) {
     }
     return true;
   }
+  if (event.kind == ObjectKind::Job) {
+    if (event.deleted) {
+      st.jobs.erase(key);
+    } else {
+      st.jobs[key] = KnownJob{packed_of(event), std::string(object->uid())};
+    }
+    return true;
+  }
   Table* t = table_for(st, event.kind);
   if (t == nullptr) return false;
   if (event.deleted) {
@@ -481,9 +498,12 @@ void on_change(Self self, const ObjectChanged& event) {
     case ObjectKind::LocalQueue:
       if (st.options.manage_jobs_without_queue_name && !deleted) {
         // A new "default" LocalQueue picks up the namespace's unlabelled Jobs.
-        for (const auto& [job_key, job] : st.jobs) {
-          if (job->namespace_name() == object->namespace_name()) reconcile(self, job_key);
+        const std::string prefix = std::string(object->namespace_name()) + "/";
+        std::vector<std::string> keys;  // collected first: a reconcile may change the table
+        for (auto it = st.jobs.lower_bound(prefix); it != st.jobs.end() && it->first.starts_with(prefix); ++it) {
+          keys.push_back(it->first);
         }
+        for (const auto& job_key : keys) reconcile(self, job_key);
       }
       break;
     default: break;
@@ -500,6 +520,12 @@ void on_relist(Self self, ObjectsRelisted& event) {
       const ObjectPtr& object = (*event.items)[i];
       st.workloads[object->key()] = known_workload(*object, packed_of(event, i));
       index_workload(st, object, false);
+    }
+  } else if (event.kind == ObjectKind::Job) {
+    st.jobs.clear();
+    for (std::size_t i = 0; i < event.items->size(); ++i) {
+      const ObjectPtr& object = (*event.items)[i];
+      st.jobs[object->key()] = KnownJob{packed_of(event, i), std::string(object->uid())};
     }
   } else {
     Table* t = table_for(st, event.kind);

@@ -2,7 +2,7 @@
 
 // Watch protocol: what the watch actors deliver to the snapshot actor. Objects travel
 // as shared immutable JSON documents (decoded once, on the io thread; never copied per
-// receiver). Kinds that caches keep by the ten thousand (Workloads) also travel packed
+// receiver). Kinds that caches keep by the ten thousand (Workloads, Jobs) also travel packed
 // (kube::client::PackedObject), packed once by the watch actor: the caches keep that,
 // and the decoded document is dropped once every receiver has handled the event.
 
@@ -20,7 +20,7 @@ using ObjectPtr = std::shared_ptr<const kube::client::Object>;
 using PackedPtr = std::shared_ptr<const kube::client::PackedObject>;
 
 /// Whether the watch actor packs objects of `kind` (see PackedObject).
-constexpr bool travels_packed(ObjectKind kind) { return kind == ObjectKind::Workload; }
+constexpr bool travels_packed(ObjectKind kind) { return kind == ObjectKind::Workload || kind == ObjectKind::Job; }
 
 /// The complete current state of one kind (first list, or re-list after 410 Gone):
 /// the receiver replaces everything it knew of this kind.
