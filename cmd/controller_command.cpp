@@ -266,7 +266,8 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
 }
 
 /// The API client: kubeconfig (or in-cluster) configuration, Kueue's QPS and burst.
-Expected<std::unique_ptr<kube::client::Client>> make_client(const std::string& kubeconfig,
+/// `purpose` names the client in the log ("API", "lease", "event").
+Expected<std::unique_ptr<kube::client::Client>> make_client(std::string_view purpose, const std::string& kubeconfig,
                                                             const config::KueueConfiguration& cfg,
                                                             const std::string& identity = "") {
   kube::client::ConfigLoadOptions load;
@@ -276,6 +277,8 @@ Expected<std::unique_ptr<kube::client::Client>> make_client(const std::string& k
   kube::client::ClientOptions options;
   options.qps = cfg.client_qps;
   options.burst = cfg.client_burst;
+  // The API budget bounds admission throughput on deep queues: say which one applies.
+  spdlog::info("{} client for {}: qps {}, burst {}", purpose, client_config->server, options.qps, options.burst);
   // Nothing in the controller reads field ownership, and it is a large share of every
   // cached object: left out at decoding, as Kueue's cache does.
   options.strip_managed_fields = true;
@@ -312,7 +315,7 @@ int run_controller(Args args) {
   sigset_t signals = block_stop_signals();
   auto options = controller_options(*cfg, f);
   options.sharding = sharding_options(*cfg, f);
-  auto client = make_client(f.kubeconfig, *cfg, options.sharding.identity);
+  auto client = make_client("API", f.kubeconfig, *cfg, options.sharding.identity);
   if (!client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
     return 1;
@@ -320,7 +323,7 @@ int run_controller(Args args) {
   // Lease renewals on their own connection and rate limiter (client-go does the same).
   std::unique_ptr<kube::client::Client> lease_client;
   if (options.sharding.enabled) {
-    auto made = make_client(f.kubeconfig, *cfg, options.sharding.identity);
+    auto made = make_client("lease", f.kubeconfig, *cfg, options.sharding.identity);
     if (!made) {
       std::fprintf(stderr, "kueuepp controller: %s\n", made.error().message.c_str());
       return 1;
@@ -330,7 +333,7 @@ int run_controller(Args args) {
   }
   // Events on their own connection and rate limiter (client-go's broadcaster has its
   // own clientset too): they never wait for, nor delay, admissions.
-  auto event_client = make_client(f.kubeconfig, *cfg, options.sharding.identity);
+  auto event_client = make_client("event", f.kubeconfig, *cfg, options.sharding.identity);
   if (!event_client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", event_client.error().message.c_str());
     return 1;
@@ -380,12 +383,12 @@ int run_standalone(Args args) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", st.error().message.c_str());
     return 1;
   }
-  auto client = make_client(f.kubeconfig_out, *cfg);
+  auto client = make_client("API", f.kubeconfig_out, *cfg);
   if (!client) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", client.error().message.c_str());
     return 1;
   }
-  auto event_client = make_client(f.kubeconfig_out, *cfg);
+  auto event_client = make_client("event", f.kubeconfig_out, *cfg);
   if (!event_client) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", event_client.error().message.c_str());
     return 1;

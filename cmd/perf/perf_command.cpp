@@ -38,7 +38,7 @@ using perf::Millis;
 
 constexpr const char* kUsage =
     "usage: kueuepp perf --generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]\n"
-    "                    [--kubeconfig FILE] [--crds PATH]... [--log-level LEVEL]\n"
+    "                    [--kubeconfig FILE | --controller-config FILE] [--crds PATH]... [--log-level LEVEL]\n"
     "\n"
     "Runs Kueue's scheduler performance test shape (test/performance/scheduler) against kueuepp.\n"
     "Without --kubeconfig it starts `kueuepp apiserver` and `kueuepp controller` as child processes\n"
@@ -49,6 +49,9 @@ constexpr const char* kUsage =
     "  --out DIR          logs, kubeconfig and summary.yaml (default: a new /tmp/kueuepp-perf-XXXXXX)\n"
     "  --timeout SECONDS  give up when workloads have not all finished by then (default 600)\n"
     "  --kubeconfig FILE  use this cluster and its controller instead of starting them\n"
+    "  --controller-config FILE\n"
+    "                     Kueue Configuration for the controller it starts (`kueuepp controller --config`),\n"
+    "                     e.g. clientConnection qps/burst; default: the controller's defaults (300/500)\n"
     "  --crds PATH        CRDs for the API server (default: deploy/crds, else ../shared/kueue-crds)\n"
     "  --log-level LEVEL  this command's log level (default info)\n";
 
@@ -58,6 +61,7 @@ struct Flags {
   std::string out;
   double timeout_s = 600;
   std::string kubeconfig;
+  std::string controller_config;
   std::vector<std::string> crds;
   std::string log_level = "info";
 };
@@ -79,6 +83,12 @@ std::string parse(Args args, Flags& f) {
       if (!value(f.out)) return "--out needs a directory";
     } else if (a == "--kubeconfig") {
       if (!value(f.kubeconfig)) return "--kubeconfig needs a file";
+    } else if (a == "--controller-config") {
+      if (!value(f.controller_config)) return "--controller-config needs a file";
+      if (!std::filesystem::is_regular_file(f.controller_config)) {
+        return "--controller-config " + f.controller_config + ": no such file";
+      }
+      f.controller_config = std::filesystem::absolute(f.controller_config).string();
     } else if (a == "--crds") {
       if (!value(v)) return "--crds needs a path";
       f.crds.push_back(v);
@@ -98,6 +108,9 @@ std::string parse(Args args, Flags& f) {
     }
   }
   if (f.generator.empty()) return "--generator is required";
+  if (!f.kubeconfig.empty() && !f.controller_config.empty()) {
+    return "--controller-config configures the controller perf starts; with --kubeconfig, configure yours";
+  }
   return {};
 }
 
@@ -278,6 +291,10 @@ class PerfRun {
     // figures, bench/sharding_throughput.sh).
     std::vector<std::string> args = {"controller", "--kubeconfig", kubeconfig_, "--probe-listen", "127.0.0.1:0",
                                      "--leader-elect", "false"};
+    if (!flags_.controller_config.empty()) {
+      args.push_back("--config");
+      args.push_back(flags_.controller_config);
+    }
     auto p = perf::ChildProcess::spawn("controller", exe_, args, out_dir_ + "/controller.log");
     if (!p) throw Abort{p.error().message};
     controller_ = std::move(*p);
@@ -365,6 +382,7 @@ class PerfRun {
     // Figures of the processes, read before they are stopped.
     perf::RunReport report;
     report.generator_path = flags_.generator;
+    report.controller_config = flags_.controller_config;
     report.cluster_queues = config_.total_cluster_queues();
     report.workloads_expected = total;
     report.generator = generator_->status();

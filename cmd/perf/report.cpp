@@ -60,8 +60,15 @@ std::string render_text(const RunReport& r) {
                        w.average_time_to_finish_ms);
   }
   out += "\n  Processes (cpu time read from /proc just before stopping; cores = cpu time / wall time):\n";
-  if (r.controller) out += process_line(*r.controller, r.wall_ms);
-  else out += "  controller  not measured (external cluster)\n";
+  if (r.controller) {
+    out += process_line(*r.controller, r.wall_ms);
+    out += "              configuration: " +
+           (r.controller_config.empty() ? std::string("the controller's defaults (clientConnection qps 300, burst 500)")
+                                        : r.controller_config) +
+           "\n";
+  } else {
+    out += "  controller  not measured (external cluster)\n";
+  }
   if (r.apiserver) out += process_line(*r.apiserver, r.wall_ms);
   else out += "  apiserver   not measured (external cluster)\n";
   out += process_line(r.runner, r.wall_ms);
@@ -115,6 +122,7 @@ std::string render_yaml(const RunReport& r) {
     out += fmt::format("    maxTimeToAdmissionMs: {}\n", w.max_time_to_admission_ms);
     out += fmt::format("    averageTimeToFinishMs: {}\n", w.average_time_to_finish_ms);
   }
+  if (r.controller) out += "controllerConfig: " + quoted(r.controller_config) + "\n";
   out += "processes:\n";
   if (r.controller) process_yaml(out, *r.controller, r.wall_ms);
   if (r.apiserver) process_yaml(out, *r.apiserver, r.wall_ms);

@@ -47,6 +47,8 @@ struct RunReport {
   Millis wall_ms = 0;
   Summary summary;
   std::optional<ProcessReport> controller;
+  /// The Configuration file the started controller ran with; empty: its defaults.
+  std::string controller_config;
   std::optional<ProcessReport> apiserver;
   ProcessReport runner;
   bool has_range_spec = false;

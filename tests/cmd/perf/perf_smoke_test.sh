@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # perf.smoke: `kueuepp perf` on a tiny generator (1 cohort x 2 queues x 20 workloads)
-# must exit 0 with every workload created, admitted and finished.
+# must exit 0 with every workload created, admitted and finished, its controller started
+# with the given Configuration.
 #
-# usage: perf_smoke_test.sh KUEUEPP_BINARY GENERATOR CRDS_DIR
+# usage: perf_smoke_test.sh KUEUEPP_BINARY GENERATOR CRDS_DIR CONTROLLER_CONFIG
 set -euo pipefail
-bin=$1 generator=$2 crds=$3
+bin=$1 generator=$2 crds=$3 config=$4
 if [ ! -d "$crds" ]; then
   echo "SKIP: no CRDs at $crds"
   exit 77
@@ -14,7 +15,7 @@ trap 'rm -rf "$out"' EXIT
 expected=40
 
 status=0
-"$bin" perf --generator "$generator" --out "$out" --timeout 45 --crds "$crds" >"$out/stdout" 2>"$out/stderr" || status=$?
+"$bin" perf --generator "$generator" --out "$out" --timeout 45 --crds "$crds" --controller-config "$config" >"$out/stdout" 2>"$out/stderr" || status=$?
 cat "$out/stdout"
 if [ "$status" -ne 0 ]; then
   echo "FAIL: kueuepp perf exited with $status"
@@ -32,4 +33,13 @@ for field in created admitted finished; do
     exit 1
   fi
 done
+if ! grep -qx "controllerConfig: \"$(realpath "$config")\"" "$out/summary.yaml"; then
+  echo "FAIL: summary.yaml does not name the controller's configuration $config"
+  exit 1
+fi
+if ! grep -q "API client for .*: qps 1000, burst 2000" "$out/controller.log"; then
+  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000)"
+  head -n 5 "$out/controller.log"
+  exit 1
+fi
 echo "PASS: $expected workloads created, admitted and finished"
