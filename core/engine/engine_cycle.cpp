@@ -586,10 +586,23 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
       note->second.version == cq.explanation_version()) {
     return;  // the members were told these very words and nothing changed since
   }
+  // Members mostly carry the words the class was told last, under one stamp: their
+  // content is compared with the new words once per stamp met, not once per member.
+  std::uint64_t compared_stamp = 0;
+  bool compared_equal = false;
+  auto same_words = [&](const PendingExplanation& p) {
+    if (p.stamp == 0) return p == evaluated.pending;
+    if (p.stamp == stamp) return true;
+    if (p.stamp != compared_stamp) {
+      compared_stamp = p.stamp;
+      compared_equal = p == evaluated.pending;
+    }
+    return compared_equal;
+  };
   cq.queue.for_each_parked_in_class(hash, [&](const QueueSlot& s) {
     if (&s == &evaluated.slot) return true;
     WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
-    if (member.pending.same_as(evaluated.pending)) {
+    if (same_words(member.pending)) {
       member.pending.stamp = evaluated.pending.stamp;  // the next walk compares stamps only
       return true;
     }
