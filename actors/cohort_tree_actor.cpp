@@ -218,7 +218,7 @@ bool holds_quota(const client_object& wl) {
 
 CachedWorkload cached(const TreeObjectChange& c) {
   CachedWorkload w;
-  w.packed = c.packed ? c.packed : std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(*c.object));
+  w.packed = c.packed ? c.packed : pack(*c.object);  // a change made elsewhere, as in tests
   w.resource_version = std::string(c.object->resource_version());
   w.queue_name = std::string(c.object->string_at({"spec", "queueName"}));
   w.priority = static_cast<std::int32_t>(c.object->int_at({"spec", "priority"}).value_or(0));

@@ -39,17 +39,21 @@ struct ObjectChanged {
   PackedPtr packed;  ///< `object` packed, for the kinds that travel packed; else null
 };
 
+inline PackedPtr pack(const kube::client::Object& object) {
+  return std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(object));
+}
+
 /// The event's object packed: as the watch actor packed it, or packed now (an event
 /// made elsewhere, as in tests). Null when the event has no object.
 inline PackedPtr packed_of(const ObjectChanged& event) {
   if (event.packed || !event.object) return event.packed;
-  return std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(*event.object));
+  return pack(*event.object);
 }
 
 /// The relisted item `i` packed, likewise.
 inline PackedPtr packed_of(const ObjectsRelisted& event, std::size_t i) {
   if (event.packed && i < event.packed->size()) return (*event.packed)[i];
-  return std::make_shared<const kube::client::PackedObject>(kube::client::PackedObject::pack(*(*event.items)[i]));
+  return pack(*(*event.items)[i]);
 }
 
 }  // namespace kueuepp::messages
