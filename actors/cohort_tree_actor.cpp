@@ -227,16 +227,40 @@ CachedWorkload cached(const TreeObjectChange& c) {
   return w;
 }
 
-/// The cached workload `key` as a document, for computing a write; null when unknown.
-ObjectPtr unpacked(const TreeState& st, const std::string& key) {
-  auto it = st.workloads.find(key);
-  if (it == st.workloads.end()) return nullptr;
-  auto object = it->second.packed->unpack();
+/// A packed workload as a document again; null (logged) if that fails.
+ObjectPtr unpacked(const TreeState& st, const std::string& key, const PackedPtr& packed) {
+  auto object = packed->unpack();
   if (!object) {
     spdlog::error("tree {}: workload {}: {}", st.name, key, object.error().message);
     return nullptr;
   }
   return std::make_shared<const client_object>(std::move(*object));
+}
+
+/// The cached workload `key` as a document, for computing a write; null when unknown.
+ObjectPtr unpacked(const TreeState& st, const std::string& key) {
+  auto it = st.workloads.find(key);
+  return it == st.workloads.end() ? nullptr : unpacked(st, key, it->second.packed);
+}
+
+/// The version a write was computed from, as its answer handler keeps it: packed, since
+/// writes can wait for the API budget by the thousand (a decoded copy each was 38 MB of
+/// the 300 MB heap at the large-scale perf shape's peak).
+struct WrittenOn {
+  PackedPtr packed;
+  std::string resource_version;
+
+  /// `object`, sharing the packed text of `cached` when that is the version `object` was
+  /// unpacked from; packed now otherwise (null `cached`: a modified copy).
+  WrittenOn(const ObjectPtr& object, const CachedWorkload* cached)
+      : packed(cached != nullptr && cached->resource_version == object->resource_version() ? cached->packed
+                                                                                            : pack(*object)),
+        resource_version(object->resource_version()) {}
+};
+
+const CachedWorkload* cached_of(const TreeState& st, const std::string& key) {
+  auto it = st.workloads.find(key);
+  return it == st.workloads.end() ? nullptr : &it->second;
 }
 
 /// Whether the cached workload `key` holds quota as stored.
@@ -469,16 +493,18 @@ void write_eviction(Self self, core::EvictionDecision ev) {
   if (!object) return;
   auto patch = kube::jobs::eviction_patch(*object, ev, now_of(st));
   if (!patch) return;
-  write_workload_status(self, key, std::move(*patch), true, true, [self, key, ev, object](const WriteOutcome& o) {
+  WrittenOn on(object, cached_of(st, key));
+  object.reset();
+  write_workload_status(self, key, std::move(*patch), true, true, [self, key, ev, on](const WriteOutcome& o) {
     auto& s = self->state;
     if (o.ok) {
-      on_evicted(self, ev, object);
+      if (ObjectPtr wl = unpacked(s, key, on.packed)) on_evicted(self, ev, wl);
       return;
     }
     if (o.superseded || o.http_status == 404 || o.reason == "NotOwner") return;
     if (o.http_status == 409) {
       const std::string_view current = cached_version(s, key);
-      const bool newer_here = !current.empty() && current != object->resource_version();
+      const bool newer_here = !current.empty() && current != on.resource_version;
       if (newer_here) {
         if (holds_quota(s, key)) write_eviction(self, ev);
       } else {
@@ -509,7 +535,9 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
     case Kind::Deactivate: patch = kube::jobs::deactivation_target_patch(*object, d.message, now); break;
   }
   if (!patch) return;
-  write_workload_status(self, d.workload, std::move(*patch), true, true, [self, d, object, now](const WriteOutcome& o) {
+  WrittenOn on(object, cached_of(st, d.workload));
+  object.reset();
+  write_workload_status(self, d.workload, std::move(*patch), true, true, [self, d, on, now](const WriteOutcome& o) {
     if (!o.ok) {
       if (!o.superseded && o.http_status != 409 && o.http_status != 404 && o.reason != "NotOwner") {
         spdlog::warn("tree {}: admission checks of {} not written: {} {}", self->state.name, d.workload, o.reason,
@@ -517,9 +545,12 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
       }
       return;
     }
-    if (d.kind == Kind::Admit) on_checks_admitted(self, d, object, now);
+    if (d.kind != Kind::Admit && d.kind != Kind::Deactivate) return;
+    ObjectPtr written = unpacked(self->state, d.workload, on.packed);
+    if (!written) return;
+    if (d.kind == Kind::Admit) on_checks_admitted(self, d, written, now);
     if (d.kind == Kind::Deactivate) {
-      record_event(self, *object, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
+      record_event(self, *written, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
     }
   });
 }
@@ -542,12 +573,15 @@ void carry_out(Self self, core::Decisions decisions) {
     if (!patch) continue;  // the object already records exactly this admission
     st.writing_admissions.insert(a.workload);
     std::string key = a.workload;
-    ObjectPtr object = base;
-    write_workload_status(self, key, std::move(*patch), true, true, [self, key, a, object, now](const WriteOutcome& o) {
+    // A base with the Requeued condition added is not the cached version: packed apart.
+    WrittenOn on(base, base == current ? cached_of(st, key) : nullptr);
+    base.reset();
+    current.reset();
+    write_workload_status(self, key, std::move(*patch), true, true, [self, key, a, on, now](const WriteOutcome& o) {
       auto& s = self->state;
       s.writing_admissions.erase(key);
       if (o.ok) {
-        on_admitted(self, a, object, now);
+        if (ObjectPtr object = unpacked(s, key, on.packed)) on_admitted(self, a, object, now);
         return;
       }
       // Not written: the quota the engine assumed is given back and the workload
@@ -556,7 +590,7 @@ void carry_out(Self self, core::Decisions decisions) {
       // attempt would be refused the same way, as fast as the API server answers.
       ++s.rolled_back;
       bool stale = false;
-      if (o.http_status == 409) stale = cached_version(s, key) == object->resource_version();
+      if (o.http_status == 409) stale = cached_version(s, key) == on.resource_version;
       if (o.reason == "NotOwner") {
         // The shard is going away: the next round belongs to whoever holds it next (and
         // here, to the ownership change that brings it back).
