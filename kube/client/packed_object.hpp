@@ -27,8 +27,6 @@ class PackedObject {
   Expected<Object> unpack() const;
 
   std::string_view text() const { return {text_.get(), size_}; }
-  /// Bytes held for the text.
-  std::size_t bytes() const { return size_; }
 
  private:
   PackedObject(std::unique_ptr<char[]> text, std::size_t size) : text_(std::move(text)), size_(size) {}

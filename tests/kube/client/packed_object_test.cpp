@@ -31,7 +31,6 @@ TEST(PackedObject, UnpacksToTheSameDocument) {
 
   auto packed = PackedObject::pack(wl);
   EXPECT_EQ(packed.text(), json::dump(wl.json()));
-  EXPECT_EQ(packed.bytes(), packed.text().size());
   auto back = packed.unpack();
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(back->json(), wl.json());
@@ -54,7 +53,7 @@ TEST(PackedObject, PacksAnEmptyObjectAndLargeDocuments) {
   for (int i = 0; i < 2000; ++i) items.push_back(json::string("item-" + std::to_string(i)));
   big.json().as_object()["items"] = std::move(items);
   auto packed = PackedObject::pack(big);
-  EXPECT_GT(packed.bytes(), 8192u);
+  EXPECT_GT(packed.text().size(), 8192u);
   auto back = packed.unpack();
   ASSERT_TRUE(back);
   EXPECT_EQ(back->json(), big.json());

@@ -15,14 +15,15 @@ using testing::J;
 using testing::JsonEq;
 using testing::Yields;
 
-struct Rfc7386Case {
+/// One merge: target + patch -> result (JSON texts).
+struct MergeCase {
   const char* target;
   const char* patch;
   const char* result;
 };
 
 // RFC 7386 Appendix A, every row.
-class Rfc7386AppendixA : public ::testing::TestWithParam<Rfc7386Case> {};
+class Rfc7386AppendixA : public ::testing::TestWithParam<MergeCase> {};
 
 TEST_P(Rfc7386AppendixA, Row) {
   const auto& c = GetParam();
@@ -38,21 +39,21 @@ TEST_P(Rfc7386AppendixA, RowInPlace) {
 
 INSTANTIATE_TEST_SUITE_P(
     Rfc, Rfc7386AppendixA,
-    ::testing::Values(Rfc7386Case{R"({"a":"b"})", R"({"a":"c"})", R"({"a":"c"})"},
-                      Rfc7386Case{R"({"a":"b"})", R"({"b":"c"})", R"({"a":"b","b":"c"})"},
-                      Rfc7386Case{R"({"a":"b"})", R"({"a":null})", R"({})"},
-                      Rfc7386Case{R"({"a":"b","b":"c"})", R"({"a":null})", R"({"b":"c"})"},
-                      Rfc7386Case{R"({"a":["b"]})", R"({"a":"c"})", R"({"a":"c"})"},
-                      Rfc7386Case{R"({"a":"c"})", R"({"a":["b"]})", R"({"a":["b"]})"},
-                      Rfc7386Case{R"({"a":{"b":"c"}})", R"({"a":{"b":"d","c":null}})", R"({"a":{"b":"d"}})"},
-                      Rfc7386Case{R"({"a":[{"b":"c"}]})", R"({"a":[1]})", R"({"a":[1]})"},
-                      Rfc7386Case{R"(["a","b"])", R"(["c","d"])", R"(["c","d"])"},
-                      Rfc7386Case{R"({"a":"b"})", R"(["c"])", R"(["c"])"},
-                      Rfc7386Case{R"({"a":"foo"})", R"(null)", R"(null)"},
-                      Rfc7386Case{R"({"a":"foo"})", R"("bar")", R"("bar")"},
-                      Rfc7386Case{R"({"e":null})", R"({"a":1})", R"({"e":null,"a":1})"},
-                      Rfc7386Case{R"([1,2])", R"({"a":"b","c":null})", R"({"a":"b"})"},
-                      Rfc7386Case{R"({})", R"({"a":{"bb":{"ccc":null}}})", R"({"a":{"bb":{}}})"}));
+    ::testing::Values(MergeCase{R"({"a":"b"})", R"({"a":"c"})", R"({"a":"c"})"},
+                      MergeCase{R"({"a":"b"})", R"({"b":"c"})", R"({"a":"b","b":"c"})"},
+                      MergeCase{R"({"a":"b"})", R"({"a":null})", R"({})"},
+                      MergeCase{R"({"a":"b","b":"c"})", R"({"a":null})", R"({"b":"c"})"},
+                      MergeCase{R"({"a":["b"]})", R"({"a":"c"})", R"({"a":"c"})"},
+                      MergeCase{R"({"a":"c"})", R"({"a":["b"]})", R"({"a":["b"]})"},
+                      MergeCase{R"({"a":{"b":"c"}})", R"({"a":{"b":"d","c":null}})", R"({"a":{"b":"d"}})"},
+                      MergeCase{R"({"a":[{"b":"c"}]})", R"({"a":[1]})", R"({"a":[1]})"},
+                      MergeCase{R"(["a","b"])", R"(["c","d"])", R"(["c","d"])"},
+                      MergeCase{R"({"a":"b"})", R"(["c"])", R"(["c"])"},
+                      MergeCase{R"({"a":"foo"})", R"(null)", R"(null)"},
+                      MergeCase{R"({"a":"foo"})", R"("bar")", R"("bar")"},
+                      MergeCase{R"({"e":null})", R"({"a":1})", R"({"e":null,"a":1})"},
+                      MergeCase{R"([1,2])", R"({"a":"b","c":null})", R"({"a":"b"})"},
+                      MergeCase{R"({})", R"({"a":{"bb":{"ccc":null}}})", R"({"a":{"bb":{}}})"}));
 
 TEST(MergePatch, Rfc7386Section3Example) {
   const auto target = J(R"({"title":"Goodbye!","author":{"givenName":"John","familyName":"Doe"},
@@ -200,13 +201,7 @@ TEST(MergePatchInPlace, TooDeepIsAnError) {
 // merge_patch with `omit`: the member at the path is left out unless the patch names it
 // (then it merges as usual, null deleting it); everything else is merged exactly as
 // without `omit`, member order included.
-struct OmitCase {
-  const char* target;
-  const char* patch;
-  const char* result;
-};
-
-class MergePatchOmitting : public ::testing::TestWithParam<OmitCase> {};
+class MergePatchOmitting : public ::testing::TestWithParam<MergeCase> {};
 
 TEST_P(MergePatchOmitting, MetadataManagedFields) {
   const auto& c = GetParam();
@@ -220,25 +215,25 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, MergePatchOmitting,
     ::testing::Values(
         // Not named: left out, whether the patch touches metadata or not.
-        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}],"uid":"u"},"status":{"x":1}})",
+        MergeCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}],"uid":"u"},"status":{"x":1}})",
                  R"({"status":{"x":2}})", R"({"metadata":{"name":"a","uid":"u"},"status":{"x":2}})"},
-        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}],"uid":"u"}})",
+        MergeCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}],"uid":"u"}})",
                  R"({"metadata":{"labels":{"k":"v"}}})", R"({"metadata":{"name":"a","uid":"u","labels":{"k":"v"}}})"},
         // Named: merged as the patch says.
-        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}]}})", R"({"metadata":{"managedFields":[]}})",
+        MergeCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}]}})", R"({"metadata":{"managedFields":[]}})",
                  R"({"metadata":{"name":"a","managedFields":[]}})"},
-        OmitCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}]}})", R"({"metadata":{"managedFields":null}})",
+        MergeCase{R"({"metadata":{"name":"a","managedFields":[{"m":1}]}})", R"({"metadata":{"managedFields":null}})",
                  R"({"metadata":{"name":"a"}})"},
-        OmitCase{R"({"metadata":{"managedFields":{"a":1,"b":2}}})", R"({"metadata":{"managedFields":{"b":null}}})",
+        MergeCase{R"({"metadata":{"managedFields":{"a":1,"b":2}}})", R"({"metadata":{"managedFields":{"b":null}}})",
                  R"({"metadata":{"managedFields":{"a":1}}})"},
         // metadata itself replaced or deleted by the patch.
-        OmitCase{R"({"metadata":{"name":"a","managedFields":[]},"k":1})", R"({"metadata":null})", R"({"k":1})"},
-        OmitCase{R"({"metadata":{"name":"a","managedFields":[]}})", R"({"metadata":"x"})", R"({"metadata":"x"})"},
+        MergeCase{R"({"metadata":{"name":"a","managedFields":[]},"k":1})", R"({"metadata":null})", R"({"k":1})"},
+        MergeCase{R"({"metadata":{"name":"a","managedFields":[]}})", R"({"metadata":"x"})", R"({"metadata":"x"})"},
         // Nothing to omit: a target without the path, or where it is not an object.
-        OmitCase{R"({"metadata":"m","s":1})", R"({"s":2})", R"({"metadata":"m","s":2})"},
-        OmitCase{R"({"s":1})", R"({"metadata":{"managedFields":[1]}})", R"({"s":1,"metadata":{"managedFields":[1]}})"},
+        MergeCase{R"({"metadata":"m","s":1})", R"({"s":2})", R"({"metadata":"m","s":2})"},
+        MergeCase{R"({"s":1})", R"({"metadata":{"managedFields":[1]}})", R"({"s":1,"metadata":{"managedFields":[1]}})"},
         // Same names elsewhere are kept.
-        OmitCase{R"({"spec":{"managedFields":1,"metadata":{"managedFields":2}},"metadata":{"managedFields":3,"z":0}})",
+        MergeCase{R"({"spec":{"managedFields":1,"metadata":{"managedFields":2}},"metadata":{"managedFields":3,"z":0}})",
                  R"({"spec":{"x":1}})", R"({"spec":{"managedFields":1,"metadata":{"managedFields":2},"x":1},"metadata":{"z":0}})"}));
 
 TEST(MergePatch, DeepButAllowedNesting) {
