@@ -4,15 +4,22 @@
 // limit 100, reclaimWithinCohort Any, withinClusterQueue LowerPriority; workloads of
 // 1 cpu (priority 50), 5 cpu (100) and 20 cpu (200).
 //
-// Reported: the cold pass (everything pending, run to quiescence), the incremental pass
-// after one workload finishes, nanoseconds per head evaluated and per admission, and
-// bytes of engine memory per pending workload.
+// Reported: the cold pass (everything pending, run to quiescence), the generator's
+// timeline replayed with zero API latency (the engine's cost over a whole perf run, and
+// the per-class waits an ideal controller with this engine would get: the floor under
+// `kueuepp perf`'s figures), the incremental pass after one workload finishes,
+// nanoseconds per head evaluated and per admission, and bytes of engine memory per
+// pending workload.
 
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/engine/engine.hpp"
@@ -24,10 +31,29 @@ using namespace kueuepp::core;
 struct Shape {
   int cohorts;
   int queues_per_cohort;
-  int small, medium, large;  // per queue
+  int small, medium, large;                                  // per queue
+  int small_every_ms, medium_every_ms, large_every_ms;       // creation intervals
+  int small_runs_ms, medium_runs_ms, large_runs_ms;          // runtime once admitted
 };
-constexpr Shape kBaseline{5, 6, 350, 100, 50};
-constexpr Shape kLargeScale{10, 100, 35, 11, 4};
+// As in ../shared/perf/kueue-baseline and kueue-large-scale/generator.yaml.
+constexpr Shape kBaseline{5, 6, 350, 100, 50, 100, 500, 1200, 200, 500, 1000};
+constexpr Shape kLargeScale{10, 100, 35, 11, 4, 60, 300, 700, 150, 350, 700};
+
+enum class WorkloadClass { Small, Medium, Large };
+
+WorkloadClass class_of(const Workload& w) {
+  if (w.priority == 200) return WorkloadClass::Large;
+  return w.priority == 100 ? WorkloadClass::Medium : WorkloadClass::Small;
+}
+
+std::chrono::milliseconds runtime_of(const Shape& s, const Workload& w) {
+  switch (class_of(w)) {
+    case WorkloadClass::Small: return std::chrono::milliseconds(s.small_runs_ms);
+    case WorkloadClass::Medium: return std::chrono::milliseconds(s.medium_runs_ms);
+    case WorkloadClass::Large: break;
+  }
+  return std::chrono::milliseconds(s.large_runs_ms);
+}
 
 std::vector<Workload> workloads_for(const Shape& s) {
   std::vector<Workload> out;
@@ -38,7 +64,9 @@ std::vector<Workload> workloads_for(const Shape& s) {
     int priority;
     int cpu;
   };
-  const Class classes[] = {{"small", s.small, 100, 50, 1}, {"medium", s.medium, 500, 100, 5}, {"large", s.large, 1200, 200, 20}};
+  const Class classes[] = {{"small", s.small, s.small_every_ms, 50, 1},
+                           {"medium", s.medium, s.medium_every_ms, 100, 5},
+                           {"large", s.large, s.large_every_ms, 200, 20}};
   for (int c = 0; c < s.cohorts; ++c) {
     for (int q = 0; q < s.queues_per_cohort; ++q) {
       std::string ns = "ns-" + std::to_string(c) + "-" + std::to_string(q);
@@ -177,6 +205,102 @@ void BM_IncrementalAfterFinish(benchmark::State& state, Shape shape) {
   state.counters["admitted_per_pass"] = static_cast<double>(sum.admitted) / static_cast<double>(state.iterations());
 }
 
+// The perf runner's timeline without the API server: workloads arrive at their creation
+// times, a cycle runs every 10 ms of simulated time, evictions complete at once and an
+// admitted workload finishes its runtime after admission. Small workloads arrive first
+// and borrow, larger ones reclaim: this is where classical preemption's search runs.
+struct TimelineTotals {
+  Totals cycles;
+  Time end{};
+  double wait_s[3] = {0, 0, 0};       ///< summed creation -> first admission, per class
+  double last_wait_s[3] = {0, 0, 0};  ///< summed creation -> last admission (after evictions)
+  int count[3] = {0, 0, 0};
+};
+
+TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Workload> wls) {
+  std::stable_sort(wls.begin(), wls.end(), [](const Workload& a, const Workload& b) { return a.creation < b.creation; });
+  std::unordered_map<std::string, Time> finishes_at;
+  std::unordered_map<std::string, std::chrono::milliseconds> runtime;
+  std::unordered_map<std::string, const Workload*> by_key;
+  for (const auto& w : wls) {
+    runtime.emplace(w.key(), runtime_of(shape, w));
+    by_key.emplace(w.key(), &w);
+  }
+  TimelineTotals t;
+  Time now{};
+  std::size_t next = 0;
+  std::size_t finished = 0;
+  std::unordered_set<std::string> first_admission;
+  std::unordered_map<std::string, Time> last_admission;
+  while (finished < wls.size()) {
+    for (; next < wls.size() && wls[next].creation <= now; ++next) (void)e.apply(wls[next]);
+    for (auto it = finishes_at.begin(); it != finishes_at.end();) {
+      if (it->second > now) {
+        ++it;
+        continue;
+      }
+      (void)e.finish_workload(it->first);
+      ++finished;
+      it = finishes_at.erase(it);
+    }
+    CycleSummary s = e.run_cycle(now);
+    ++t.cycles.cycles;
+    t.cycles.heads += s.heads;
+    t.cycles.admitted += s.admitted;
+    t.cycles.preempted += s.preempted;
+    Decisions d = e.take_decisions();
+    for (const auto& a : d.admissions) {
+      finishes_at[a.workload] = now + runtime.at(a.workload);
+      const Workload& w = *by_key.at(a.workload);
+      const auto c = static_cast<std::size_t>(class_of(w));
+      last_admission[a.workload] = now;
+      if (first_admission.insert(a.workload).second) {
+        t.wait_s[c] += std::chrono::duration<double>(now - w.creation).count();
+        ++t.count[c];
+      }
+    }
+    for (const auto& ev : d.evictions) {
+      finishes_at.erase(ev.workload);
+      (void)e.complete_eviction(ev.workload);
+    }
+    now += std::chrono::milliseconds(10);
+  }
+  for (const auto& [key, at] : last_admission) {
+    const Workload& w = *by_key.at(key);
+    t.last_wait_s[static_cast<std::size_t>(class_of(w))] += std::chrono::duration<double>(at - w.creation).count();
+  }
+  t.end = now;
+  return t;
+}
+
+void BM_Timeline(benchmark::State& state, Shape shape) {
+  auto wls = workloads_for(shape);
+  TimelineTotals last;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto engine = std::make_unique<Engine>();
+    configure(*engine, shape);
+    state.ResumeTiming();
+    last = replay_timeline(*engine, shape, wls);
+    state.PauseTiming();
+    engine.reset();
+    state.ResumeTiming();
+  }
+  state.counters["cycles"] = static_cast<double>(last.cycles.cycles);
+  state.counters["heads"] = static_cast<double>(last.cycles.heads);
+  state.counters["admitted"] = static_cast<double>(last.cycles.admitted);
+  state.counters["preempted"] = static_cast<double>(last.cycles.preempted);
+  const char* first[] = {"small_first_s", "medium_first_s", "large_first_s"};
+  const char* final[] = {"small_final_s", "medium_final_s", "large_final_s"};
+  for (int c = 0; c < 3; ++c) {
+    if (last.count[c] == 0) continue;
+    state.counters[first[c]] = last.wait_s[c] / last.count[c];
+    state.counters[final[c]] = last.last_wait_s[c] / last.count[c];
+  }
+  state.counters["simulated_s"] =
+      std::chrono::duration<double>(last.end.time_since_epoch()).count();
+}
+
 void BM_MemoryPerPendingWorkload(benchmark::State& state, Shape shape) {
   auto wls = workloads_for(shape);
   double per = 0;
@@ -198,6 +322,8 @@ void BM_MemoryPerPendingWorkload(benchmark::State& state, Shape shape) {
 
 BENCHMARK_CAPTURE(BM_ColdPass, baseline_15k, kBaseline)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK_CAPTURE(BM_ColdPass, large_scale_50k, kLargeScale)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK_CAPTURE(BM_Timeline, baseline_15k, kBaseline)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Timeline, large_scale_50k, kLargeScale)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_IncrementalAfterFinish, baseline_15k, kBaseline)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_IncrementalAfterFinish, large_scale_50k, kLargeScale)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_MemoryPerPendingWorkload, large_scale_50k, kLargeScale)->Unit(benchmark::kMillisecond)->Iterations(1);
