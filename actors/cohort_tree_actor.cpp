@@ -369,9 +369,17 @@ void split_key(const std::string& key, std::string& ns, std::string& name) {
   name = slash == std::string::npos ? std::string() : key.substr(slash + 1);
 }
 
-/// Writes one decision's status patch; `on_failure` runs when it did not land.
-void write_workload_status(Self self, const std::string& key, json::value patch, bool urgent, bool conditional,
+/// How a status write relates to the tree's other writes of the same workload.
+enum class StatusWrite {
+  Rewrite,    ///< a pending explanation: coalesced, waits behind urgent writes
+  Urgent,     ///< an eviction or admission-check decision
+  Admission,  ///< urgent, and overrides a pending explanation in flight (follows it)
+};
+
+/// Writes one decision's status patch; `on_done` gets the outcome.
+void write_workload_status(Self self, const std::string& key, json::value patch, StatusWrite kind,
                            std::function<void(const WriteOutcome&)> on_done) {
+  const bool urgent = kind != StatusWrite::Rewrite;
   auto& st = self->state;
   WriteRequest req;
   req.kind = ObjectKind::Workload;
@@ -382,7 +390,11 @@ void write_workload_status(Self self, const std::string& key, json::value patch,
   req.coalesce = !urgent;
   req.shard = st.shard;
   req.metadata_only_answer = true;  // the tree reads only the version a write made
-  if (conditional) req.precondition_rv = std::string(cached_version(st, key));
+  req.precondition_rv = std::string(cached_version(st, key));
+  // An admission decided while the pending explanation of the same version is on its way
+  // would be refused (409) for the version that explanation replaces, and the workload
+  // requeued for a round: it follows the explanation instead.
+  req.follows_in_flight_rewrite = kind == StatusWrite::Admission;
   self->request(st.links.writer, caf::infinite, std::move(req))
       .then([on_done](WriteOutcome& outcome) { on_done(outcome); },
             [on_done, key](caf::error& err) {
@@ -415,7 +427,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
   auto& st = self->state;
   std::string based_on(cached_version(st, key));
   st.pending_writes[key] = false;
-  write_workload_status(self, key, std::move(patch), false, true, [self, key, based_on](const WriteOutcome& o) {
+  write_workload_status(self, key, std::move(patch), StatusWrite::Rewrite, [self, key, based_on](const WriteOutcome& o) {
     auto& s = self->state;
     bool newer_decided = false;
     if (auto w = s.pending_writes.find(key); w != s.pending_writes.end()) {
@@ -495,7 +507,7 @@ void write_eviction(Self self, core::EvictionDecision ev) {
   if (!patch) return;
   WrittenOn on(object, cached_of(st, key));
   object.reset();
-  write_workload_status(self, key, std::move(*patch), true, true, [self, key, ev, on](const WriteOutcome& o) {
+  write_workload_status(self, key, std::move(*patch), StatusWrite::Urgent, [self, key, ev, on](const WriteOutcome& o) {
     auto& s = self->state;
     if (o.ok) {
       if (ObjectPtr wl = unpacked(s, key, on.packed)) on_evicted(self, ev, wl);
@@ -537,7 +549,7 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
   if (!patch) return;
   WrittenOn on(object, cached_of(st, d.workload));
   object.reset();
-  write_workload_status(self, d.workload, std::move(*patch), true, true, [self, d, on, now](const WriteOutcome& o) {
+  write_workload_status(self, d.workload, std::move(*patch), StatusWrite::Urgent, [self, d, on, now](const WriteOutcome& o) {
     if (!o.ok) {
       if (!o.superseded && o.http_status != 409 && o.http_status != 404 && o.reason != "NotOwner") {
         spdlog::warn("tree {}: admission checks of {} not written: {} {}", self->state.name, d.workload, o.reason,
@@ -577,7 +589,7 @@ void carry_out(Self self, core::Decisions decisions) {
     WrittenOn on(base, base == current ? cached_of(st, key) : nullptr);
     base.reset();
     current.reset();
-    write_workload_status(self, key, std::move(*patch), true, true, [self, key, a, on, now](const WriteOutcome& o) {
+    write_workload_status(self, key, std::move(*patch), StatusWrite::Admission, [self, key, a, on, now](const WriteOutcome& o) {
       auto& s = self->state;
       s.writing_admissions.erase(key);
       if (o.ok) {

@@ -34,13 +34,14 @@ struct Pending {
   std::chrono::steady_clock::time_point since{};
 };
 
-using CoalesceKey = std::tuple<ObjectKind, WriteVerb, std::string, std::string>;
 
 // Normal writes wait in one lane per kind of object, served in turn: thousands of
 // Workload status rewrites and Events queued after an admission burst must not starve the
 // handful of ClusterQueue and LocalQueue status writes (their usage figures would go
 // stale for as long as the backlog lasts).
 constexpr std::size_t kLanes = static_cast<std::size_t>(ObjectKind::Event) + 1;
+
+using CoalesceKey = std::tuple<ObjectKind, WriteVerb, std::string, std::string>;
 
 struct WriterState {
   static inline const char* name = "writer";
@@ -54,6 +55,22 @@ struct WriterState {
   std::size_t next_queue_lane = 0;  ///< 0: ClusterQueue status goes next, 1: LocalQueue
   std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
+  /// The coalescable rewrites in flight, by object: an urgent write that overrides one
+  /// waits for its answer (WriteRequest::follows_in_flight_rewrite).
+  std::map<CoalesceKey, std::uint64_t> rewrite_in_flight;
+  /// Urgent writes waiting for the answer of the rewrite in flight (by its id).
+  std::map<std::uint64_t, std::vector<std::shared_ptr<Pending>>> following;
+  /// The latest conditional rewrites that landed, by object: the version each was
+  /// decided on and the version it made (the caller may not have seen the latter yet).
+  /// Bounded: the oldest entries are forgotten first.
+  struct LandedRewrite {
+    std::string decided_on;
+    std::string made;
+    std::uint64_t seq = 0;
+  };
+  std::map<CoalesceKey, LandedRewrite> landed_rewrites;
+  std::deque<std::pair<CoalesceKey, std::uint64_t>> landed_order;
+  std::uint64_t landed_seq = 0;
   /// With sharding: the shards this replica holds (writes of other shards are refused).
   std::optional<ShardOwnership> ownership;
   /// DrainWrites waiting for the tree-scoped writes in flight to complete.
@@ -65,6 +82,8 @@ struct WriterState {
   std::uint64_t coalesced = 0;
   std::uint64_t dropped_events = 0;
   std::uint64_t refused_not_owner = 0;
+  std::uint64_t followed = 0;  ///< urgent writes that waited for a rewrite in flight
+  std::uint64_t rebased = 0;   ///< urgent writes sent on the version a rewrite made
 };
 
 using Self = writer_actor::stateful_pointer<WriterState>;
@@ -219,6 +238,63 @@ void answer_drains(WriterState& st) {
   st.drains.clear();
 }
 
+constexpr std::size_t kLandedRewritesKept = 4096;
+
+/// Records what a conditional rewrite that landed was decided on and made.
+void remember_landed_rewrite(WriterState& st, const WriteRequest& rewrite, const WriteOutcome& outcome) {
+  if (!rewrite.coalesce || rewrite.precondition_rv.empty() || !outcome.ok || outcome.object == nullptr) return;
+  const std::string_view made = outcome.object->resource_version();
+  if (made.empty()) return;
+  const CoalesceKey key = coalesce_key(rewrite);
+  const std::uint64_t seq = ++st.landed_seq;
+  st.landed_rewrites[key] = WriterState::LandedRewrite{rewrite.precondition_rv, std::string(made), seq};
+  st.landed_order.emplace_back(key, seq);
+  while (st.landed_order.size() > kLandedRewritesKept) {
+    auto& [oldest, oldest_seq] = st.landed_order.front();
+    auto it = st.landed_rewrites.find(oldest);
+    if (it != st.landed_rewrites.end() && it->second.seq == oldest_seq) st.landed_rewrites.erase(it);
+    st.landed_order.pop_front();
+  }
+}
+
+/// An urgent write decided on the version a rewrite of its object replaced goes out
+/// conditional on the version the rewrite made (see follows_in_flight_rewrite).
+void rebase_on_landed_rewrite(WriterState& st, WriteRequest& request) {
+  if (!request.follows_in_flight_rewrite || request.precondition_rv.empty()) return;
+  auto it = st.landed_rewrites.find(coalesce_key(request));
+  if (it != st.landed_rewrites.end() && it->second.decided_on == request.precondition_rv) {
+    request.precondition_rv = it->second.made;
+    ++st.rebased;
+  }
+}
+
+/// Holds an urgent write behind the rewrite of its object in flight, if there is one.
+bool follow_rewrite_in_flight(WriterState& st, const std::shared_ptr<Pending>& p) {
+  if (!p->request.follows_in_flight_rewrite || !p->request.urgent) return false;
+  auto it = st.rewrite_in_flight.find(coalesce_key(p->request));
+  if (it == st.rewrite_in_flight.end()) return false;
+  st.following[it->second].push_back(p);
+  ++st.followed;
+  return true;
+}
+
+/// The rewrite `done` answered: the urgent writes that waited for it go out first, each
+/// conditional on the version the rewrite made when it landed on the version they were
+/// both decided on (if it did not land, they go out as asked and meet the same answer).
+void release_followers(WriterState& st, std::uint64_t id, const Pending& rewrite, const WriteOutcome& outcome) {
+  if (rewrite.request.coalesce) {
+    auto it = st.rewrite_in_flight.find(coalesce_key(rewrite.request));
+    if (it != st.rewrite_in_flight.end() && it->second == id) st.rewrite_in_flight.erase(it);
+  }
+  remember_landed_rewrite(st, rewrite.request, outcome);
+  auto f = st.following.find(id);
+  if (f == st.following.end()) return;
+  std::vector<std::shared_ptr<Pending>> held = std::move(f->second);
+  st.following.erase(f);
+  for (auto& p : held) rebase_on_landed_rewrite(st, p->request);
+  st.urgent.insert(st.urgent.begin(), held.begin(), held.end());
+}
+
 void pump(Self self) {
   auto& st = self->state;
   while (st.in_flight.size() < st.options.max_in_flight) {
@@ -231,6 +307,7 @@ void pump(Self self) {
     }
     std::uint64_t id = st.next_id++;
     st.in_flight.emplace(id, p);
+    if (p->request.coalesce) st.rewrite_in_flight[coalesce_key(p->request)] = id;
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs
     st.transport(p->request, [handle, id](WriteOutcome outcome) {
@@ -283,6 +360,8 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
             }
             st.waiting_by_key[key] = p;
           }
+          if (follow_rewrite_in_flight(st, p)) return p->promise;  // goes out with its answer
+          rebase_on_landed_rewrite(st, p->request);
           if (p->request.urgent) {
             st.urgent.push_back(p);
           } else {
@@ -301,6 +380,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           if (it == st.in_flight.end()) return;
           auto p = it->second;
           st.in_flight.erase(it);
+          release_followers(st, done.id, *p, done.outcome);
           if (done.outcome.ok) {
             ++st.written;
           } else {
@@ -346,6 +426,8 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           summary["failed"] = st.failed;
           summary["coalesced"] = st.coalesced;
           summary["droppedEvents"] = st.dropped_events;
+          summary["followedRewrites"] = st.followed;
+          summary["rebasedOnRewrites"] = st.rebased;
           if (st.ownership) summary["refusedNotOwner"] = st.refused_not_owner;
           return ActorInfo{"writer", "writer", st.urgent.size() + st.queued, st.handled,
                            json::dump(summary)};

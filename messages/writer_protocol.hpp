@@ -48,6 +48,14 @@ struct WriteRequest {
   /// The caller reads only the metadata of WriteOutcome::object (its resourceVersion):
   /// the rest of the answer is not decoded.
   bool metadata_only_answer = false;
+  /// Urgent and conditional, and its body overrides everything a coalescable rewrite of
+  /// the same object changes (an admission over a pending explanation): had the rewrite
+  /// still been waiting, this write would have cancelled it. When such a rewrite,
+  /// conditional on the same version, is already in flight, this write waits for its
+  /// answer; when such a rewrite landed (then, or before this write was asked for, its
+  /// new version not yet seen by the caller), this write goes out conditional on the
+  /// version the rewrite made instead of being refused (409) for the version it replaced.
+  bool follows_in_flight_rewrite = false;
 };
 
 struct WriteOutcome {

@@ -40,6 +40,19 @@ struct HeldApi {
     };
   }
 
+  /// Answers the oldest unanswered write with `outcome`.
+  bool answer_one_with(WriteOutcome outcome) {
+    for (auto& h : held) {
+      if (h.done) {
+        auto done = std::move(h.done);
+        h.done = nullptr;
+        done(std::move(outcome));
+        return true;
+      }
+    }
+    return false;
+  }
+
   /// Answers the oldest unanswered write with success.
   bool answer_one() {
     for (auto& h : held) {
@@ -189,6 +202,95 @@ TEST_F(WriterActorTest, AnUrgentWriteCancelsTheWaitingRewriteOfTheSameObject) {
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded"), 1);
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 1);
   EXPECT_EQ(outcomes_.size(), 4u);
+}
+
+/// A pending explanation (coalescable rewrite) or an admission of workload `name`,
+/// decided on resourceVersion `rv`.
+WriteRequest explanation(std::string name, std::string rv) {
+  WriteRequest r = write(ObjectKind::Workload, std::move(name));
+  r.precondition_rv = std::move(rv);
+  return r;
+}
+WriteRequest admission(std::string name, std::string rv) {
+  WriteRequest r = write(ObjectKind::Workload, std::move(name), /*coalesce=*/false, /*urgent=*/true);
+  r.precondition_rv = std::move(rv);
+  r.follows_in_flight_rewrite = true;
+  return r;
+}
+
+WriteOutcome written_as(std::string rv) {
+  WriteOutcome o;
+  o.ok = true;
+  o.http_status = 200;
+  o.object = std::make_shared<const kube::client::Object>(
+      json::value(json::object{{"metadata", json::object{{"name", "a"}, {"resourceVersion", rv}}}}));
+  return o;
+}
+
+WriteOutcome conflict() {
+  WriteOutcome o;
+  o.http_status = 409;
+  o.reason = "Conflict";
+  return o;
+}
+
+TEST_F(WriterActorTest, AnAdmissionFollowsThePendingExplanationInFlightOnTheVersionItMade) {
+  WriterOptions options;
+  options.max_in_flight = 2;
+  respawn(options);
+  send(explanation("a", "10"));  // in flight
+  send(admission("a", "10"));    // decided on the same version: waits for the answer
+  ASSERT_EQ(api_.held.size(), 1u) << "the admission went out beside the explanation it would be refused for";
+  ASSERT_TRUE(api_.answer_one_with(written_as("11")));
+  sched_->run();
+  ASSERT_EQ(api_.held.size(), 2u);
+  EXPECT_EQ(api_.held[1].request.precondition_rv, "11");
+  drain();
+  EXPECT_EQ(outcomes_, (std::vector<std::string>{"Workload/a ok", "Workload/a ok"}));
+}
+
+TEST_F(WriterActorTest, AnAdmissionDecidedBeforeTheLandedExplanationWasSeenGoesOnTheVersionItMade) {
+  send(explanation("a", "10"));
+  ASSERT_TRUE(api_.answer_one_with(written_as("11")));  // landed; the tree still caches 10
+  sched_->run();
+  send(admission("a", "10"));
+  send(admission("b", "10"));  // another object's version 10: untouched
+  ASSERT_EQ(api_.held.size(), 2u);
+  EXPECT_EQ(api_.held[1].request.precondition_rv, "11");
+  drain();
+  ASSERT_EQ(api_.held.size(), 3u);
+  EXPECT_EQ(api_.held[2].request.precondition_rv, "10");
+}
+
+TEST_F(WriterActorTest, AnAdmissionFollowingARefusedExplanationKeepsItsVersion) {
+  WriterOptions options;
+  options.max_in_flight = 2;
+  respawn(options);
+  send(explanation("a", "10"));
+  send(admission("a", "10"));
+  send(admission("b", "20"));  // another object: not held
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"Workload/a", "Workload/b"}));
+  ASSERT_TRUE(api_.answer_one_with(conflict()));  // someone else changed "a"
+  sched_->run();
+  ASSERT_EQ(api_.held.size(), 3u);
+  EXPECT_EQ(api_.held[2].request.name, "a");
+  EXPECT_EQ(api_.held[2].request.precondition_rv, "10");  // refused in turn, as it must be
+  drain();
+  EXPECT_EQ(outcomes_.size(), 3u);
+}
+
+TEST_F(WriterActorTest, AnAdmissionDecidedOnAnotherVersionIsNotRebased) {
+  WriterOptions options;
+  options.max_in_flight = 2;
+  respawn(options);
+  send(explanation("a", "9"));
+  send(admission("a", "10"));
+  ASSERT_TRUE(api_.answer_one_with(written_as("11")));
+  sched_->run();
+  ASSERT_EQ(api_.held.size(), 2u);
+  EXPECT_EQ(api_.held[1].request.precondition_rv, "10");
+  drain();
+  EXPECT_EQ(outcomes_.size(), 2u);
 }
 
 TEST_F(WriterActorTest, EventsBeyondTheBoundAreDroppedOldestFirst) {
