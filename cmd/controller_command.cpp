@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
@@ -267,8 +268,11 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
 
 /// The API client: kubeconfig (or in-cluster) configuration, Kueue's QPS and burst.
 /// `purpose` names the client in the log ("API", "lease", "event").
+/// `concurrent_requests`: how many requests the client's users keep in flight at once;
+/// that many connections are kept open between bursts.
 Expected<std::unique_ptr<kube::client::Client>> make_client(std::string_view purpose, const std::string& kubeconfig,
                                                             const config::KueueConfiguration& cfg,
+                                                            std::size_t concurrent_requests,
                                                             const std::string& identity = "") {
   kube::client::ConfigLoadOptions load;
   load.kubeconfig_path = kubeconfig;
@@ -277,8 +281,13 @@ Expected<std::unique_ptr<kube::client::Client>> make_client(std::string_view pur
   kube::client::ClientOptions options;
   options.qps = cfg.client_qps;
   options.burst = cfg.client_burst;
+  // A writer keeps up to max_writes_in_flight requests in flight. With fewer idle
+  // connections kept than that, every burst closed the surplus and the next one opened
+  // them again (a TCP handshake and teardown per request, on both sides).
+  options.max_idle_connections = std::max(options.max_idle_connections, concurrent_requests);
   // The API budget bounds admission throughput on deep queues: say which one applies.
-  spdlog::info("{} client for {}: qps {}, burst {}", purpose, client_config->server, options.qps, options.burst);
+  spdlog::info("{} client for {}: qps {}, burst {}, up to {} connections kept open", purpose,
+               client_config->server, options.qps, options.burst, options.max_idle_connections);
   // Nothing in the controller reads field ownership, and it is a large share of every
   // cached object: left out at decoding, as Kueue's cache does.
   options.strip_managed_fields = true;
@@ -315,7 +324,7 @@ int run_controller(Args args) {
   sigset_t signals = block_stop_signals();
   auto options = controller_options(*cfg, f);
   options.sharding = sharding_options(*cfg, f);
-  auto client = make_client("API", f.kubeconfig, *cfg, options.sharding.identity);
+  auto client = make_client("API", f.kubeconfig, *cfg, options.max_writes_in_flight, options.sharding.identity);
   if (!client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
     return 1;
@@ -323,7 +332,7 @@ int run_controller(Args args) {
   // Lease renewals on their own connection and rate limiter (client-go does the same).
   std::unique_ptr<kube::client::Client> lease_client;
   if (options.sharding.enabled) {
-    auto made = make_client("lease", f.kubeconfig, *cfg, options.sharding.identity);
+    auto made = make_client("lease", f.kubeconfig, *cfg, 1, options.sharding.identity);
     if (!made) {
       std::fprintf(stderr, "kueuepp controller: %s\n", made.error().message.c_str());
       return 1;
@@ -333,7 +342,7 @@ int run_controller(Args args) {
   }
   // Events on their own connection and rate limiter (client-go's broadcaster has its
   // own clientset too): they never wait for, nor delay, admissions.
-  auto event_client = make_client("event", f.kubeconfig, *cfg, options.sharding.identity);
+  auto event_client = make_client("event", f.kubeconfig, *cfg, options.max_writes_in_flight, options.sharding.identity);
   if (!event_client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", event_client.error().message.c_str());
     return 1;
@@ -383,18 +392,18 @@ int run_standalone(Args args) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", st.error().message.c_str());
     return 1;
   }
-  auto client = make_client("API", f.kubeconfig_out, *cfg);
+  auto options = controller_options(*cfg, f);
+  auto client = make_client("API", f.kubeconfig_out, *cfg, options.max_writes_in_flight);
   if (!client) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", client.error().message.c_str());
     return 1;
   }
-  auto event_client = make_client("event", f.kubeconfig_out, *cfg);
+  auto event_client = make_client("event", f.kubeconfig_out, *cfg, options.max_writes_in_flight);
   if (!event_client) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", event_client.error().message.c_str());
     return 1;
   }
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
-  auto options = controller_options(*cfg, f);
   options.event_client = event_client->get();
   int rc = run_until_signal(signals, **client, options, f, [&] {
     std::printf(

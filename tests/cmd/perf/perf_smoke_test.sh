@@ -37,8 +37,8 @@ if ! grep -qx "controllerConfig: \"$(realpath "$config")\"" "$out/summary.yaml";
   echo "FAIL: summary.yaml does not name the controller's configuration $config"
   exit 1
 fi
-if ! grep -q "API client for .*: qps 1000, burst 2000" "$out/controller.log"; then
-  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000)"
+if ! grep -q "API client for .*: qps 1000, burst 2000, up to 16 connections kept open" "$out/controller.log"; then
+  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000) and 16 connections kept for its 16 writes in flight"
   head -n 5 "$out/controller.log"
   exit 1
 fi
