@@ -28,17 +28,6 @@ WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result) {
   return out;
 }
 
-/// A patch carrying metadata.resourceVersion is refused (409) by the API server when
-/// the object changed since: the write only lands on the state it was decided on.
-json::value with_precondition(const json::value& body, const std::string& rv) {
-  json::value patched = body;
-  if (rv.empty() || !patched.is_object()) return patched;
-  auto& meta = patched.as_object()["metadata"];
-  if (!meta.is_object()) meta = json::object();
-  meta.as_object()["resourceVersion"] = rv;
-  return patched;
-}
-
 }  // namespace
 
 WriteTransport client_write_transport(kube::client::Client& client, std::string field_manager) {
@@ -54,15 +43,17 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
         options.field_manager = field_manager;
         options.status_subresource = req.verb == WriteVerb::MergePatchStatus;
         options.metadata_only_answer = req.metadata_only_answer;
-        client.patch(resource, req.ns, req.name, kube::client::PatchType::Merge,
-                     with_precondition(body, req.precondition_rv), on_object, options);
+        // Refused (409) by the API server when the object changed since that version:
+        // the write only lands on the state it was decided on.
+        options.precondition_resource_version = req.precondition_rv;
+        client.patch(resource, req.ns, req.name, kube::client::PatchType::Merge, body, on_object, options);
         return;
       }
       case WriteVerb::Create: {
         kube::client::WriteOptions options;
         options.field_manager = field_manager;
         options.metadata_only_answer = req.metadata_only_answer;
-        client.create(resource, kube::client::Object(body), on_object, options);
+        client.create(resource, body, on_object, options);
         return;
       }
       case WriteVerb::Update: {

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <mutex>
+#include <optional>
+#include <string>
 
 #include "kube/client/detail/client_impl.hpp"
 #include "kube/client/json_decode.hpp"
@@ -107,17 +109,44 @@ Result<ObjectList> decode_list(json::value body, const ResourceDescriptor& r,
   return list;
 }
 
-HttpRequest json_request(std::string method, std::string target, const json::value* body,
+HttpRequest text_request(std::string method, std::string target, std::optional<std::string> body,
                          std::string_view content_type = "application/json") {
   HttpRequest request;
   request.method = std::move(method);
   request.target = std::move(target);
   request.headers.emplace_back("Accept", "application/json");
-  if (body != nullptr) {
+  if (body) {
     request.headers.emplace_back("Content-Type", std::string(content_type));
-    request.body = json::dump(*body);
+    request.body = std::move(*body);
   }
   return request;
+}
+
+HttpRequest json_request(std::string method, std::string target, const json::value* body,
+                         std::string_view content_type = "application/json") {
+  return text_request(std::move(method), std::move(target),
+                      body != nullptr ? std::optional<std::string>(json::dump(*body)) : std::nullopt, content_type);
+}
+
+// A patch document with metadata.resourceVersion set to `rv`. The usual patch has no
+// metadata: the member is written in front of the serialized document instead of
+// copying it.
+std::string patch_with_precondition(const json::value& patch, std::string_view rv) {
+  const json::object* o = patch.if_object();
+  if (o != nullptr && !o->contains("metadata")) {
+    std::string rest = json::dump(patch);  // "{...}"
+    std::string out = R"({"metadata":{"resourceVersion":)" + json::dump(json::value(rv)) + "}";
+    out += rest.size() > 2 ? "," : "";
+    out.append(rest, 1);
+    return out;
+  }
+  json::value copy = patch;
+  if (json::object* c = copy.if_object()) {
+    json::value& meta = (*c)["metadata"];
+    if (!meta.is_object()) meta = json::object();
+    meta.as_object()["resourceVersion"] = rv;
+  }
+  return json::dump(copy);
 }
 
 std::string object_namespace(const Object& object, const ResourceDescriptor& r,
@@ -351,14 +380,32 @@ void Client::list_all(const ResourceDescriptor& resource, std::string_view ns, L
 void Client::create(const ResourceDescriptor& resource, Object object, ObjectCallback done,
                     const WriteOptions& options) {
   const std::string ns = object_namespace(object, resource, config());
-  std::string operation = describe("create", resource, ns,
-                                   object.name().empty() ? object.generate_name() : object.name());
   fill_type(object.json(), resource);
   if (resource.namespaced && object.namespace_name().empty()) object.set_namespace(ns);
+  send_create(resource, ns, object.json(), std::move(done), options);
+}
+
+void Client::create(const ResourceDescriptor& resource, const json::value& object, ObjectCallback done,
+                    const WriteOptions& options) {
+  const json::object* o = object.if_object();
+  const json::value* meta = o != nullptr ? o->if_contains("metadata") : nullptr;
+  const std::string_view ns = meta != nullptr ? json::get_string(*meta, "namespace") : std::string_view();
+  const bool complete = o != nullptr && o->contains("apiVersion") && o->contains("kind") &&
+                        (!resource.namespaced || !ns.empty());
+  if (!complete) return create(resource, Object(object), std::move(done), options);
+  send_create(resource, resource.namespaced ? std::string(ns) : std::string(), object, std::move(done), options);
+}
+
+void Client::send_create(const ResourceDescriptor& resource, const std::string& ns, const json::value& object,
+                         ObjectCallback done, const WriteOptions& options) {
+  const json::value* meta = json::find(object, "metadata");
+  std::string_view name = meta != nullptr ? json::get_string(*meta, "name") : std::string_view();
+  if (name.empty() && meta != nullptr) name = json::get_string(*meta, "generateName");
+  std::string operation = describe("create", resource, ns, name);
   WriteOptions write = options;
   write.status_subresource = false;
   RequestSpec spec{json_request("POST", write_target(resource, ns, {}, write, impl_->options().field_manager),
-                                &object.json()),
+                                &object),
                    Verb::Create};
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
@@ -395,10 +442,16 @@ void Client::patch(const ResourceDescriptor& resource, std::string_view ns, std:
     return done(unexpected(make_error(ApiError::Kind::Usage, operation, "a name is required")));
   }
   const bool force = type == PatchType::Apply && options.force;
-  RequestSpec spec{json_request("PATCH",
+  const std::string& rv = options.precondition_resource_version;
+  if (!rv.empty() && type != PatchType::Merge && type != PatchType::StrategicMerge) {
+    return done(unexpected(make_error(ApiError::Kind::Usage, operation,
+                                      "a resourceVersion precondition needs a merge or strategic merge patch")));
+  }
+  RequestSpec spec{text_request("PATCH",
                                 write_target(resource, ns, name, options,
                                              impl_->options().field_manager, force),
-                                &patch, patch_content_type(type)),
+                                rv.empty() ? json::dump(patch) : patch_with_precondition(patch, rv),
+                                patch_content_type(type)),
                    Verb::Patch};
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }

@@ -125,6 +125,10 @@ class Client {
   /// POST. The namespace is the object's (or the config's default namespace).
   void create(const ResourceDescriptor& resource, Object object, ObjectCallback done,
               const WriteOptions& options = {});
+  /// POST of a document the caller keeps: sent as it is when it names its apiVersion,
+  /// kind and (namespaced resources) namespace, else completed on a copy as above.
+  void create(const ResourceDescriptor& resource, const json::value& object, ObjectCallback done,
+              const WriteOptions& options = {});
   /// PUT of the object (name, namespace, resourceVersion taken from it: a stale
   /// resourceVersion fails with is_conflict()). options.status_subresource: PUT .../status.
   void update(const ResourceDescriptor& resource, Object object, ObjectCallback done,
@@ -166,6 +170,9 @@ class Client {
   explicit Client(std::unique_ptr<detail::ClientImpl> impl);
   DecodeOptions decode_options() const;
   DecodeOptions decode_options(const WriteOptions& write) const;
+  /// POST of `object`, complete (apiVersion, kind, namespace) and in namespace `ns`.
+  void send_create(const ResourceDescriptor& resource, const std::string& ns, const json::value& object,
+                   ObjectCallback done, const WriteOptions& options);
   std::unique_ptr<detail::ClientImpl> impl_;
 };
 

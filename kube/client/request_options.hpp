@@ -50,6 +50,10 @@ const char* patch_content_type(PatchType type);
 struct PatchOptions : WriteOptions {
   /// Server-side apply only: take ownership of conflicting fields.
   bool force = false;
+  /// Merge and strategic merge patches: sent as metadata.resourceVersion, so that the
+  /// server refuses the patch (409 Conflict) if the object changed since that version.
+  /// Added while the patch is serialized (the caller's document is not copied).
+  std::string precondition_resource_version;
 };
 
 struct DeleteOptions {

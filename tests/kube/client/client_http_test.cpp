@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -143,6 +146,65 @@ TEST(ClientHttp, CreateUpdatePatchAndDeleteSendFieldManagerBodiesAndContentTypes
   EXPECT_EQ(stats.requests_of(Verb::Update), 2u);
   EXPECT_EQ(stats.requests_of(Verb::Patch), 4u);
   EXPECT_EQ(stats.requests_of(Verb::Delete), 2u);
+}
+
+TEST(ClientHttp, APatchPreconditionIsSentAsMetadataResourceVersion) {
+  auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j1")); });
+  auto client = make_client(server->url());
+  BlockingClient blocking(*client);
+  PatchOptions conditional;
+  conditional.precondition_resource_version = "42";
+  const json::value status = *json::parse(R"({"status":{"active":1,"note":"a \"quoted\" word"}})");
+  ASSERT_TRUE(blocking.patch(kJob, "ns", "j1", PatchType::Merge, status, conditional));
+  ASSERT_TRUE(blocking.patch(kJob, "ns", "j1", PatchType::Merge, json::object{}, conditional));
+  const json::value labelled = *json::parse(R"({"metadata":{"labels":{"a":"b"}},"spec":{"suspend":true}})");
+  ASSERT_TRUE(blocking.patch(kJob, "ns", "j1", PatchType::StrategicMerge, labelled, conditional));
+  auto refused = blocking.patch(kJob, "ns", "j1", PatchType::Json, json::array{}, conditional);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ApiError::Kind::Usage);
+
+  const auto r = server->requests();
+  ASSERT_EQ(r.size(), 3u);  // the JSON patch was refused before any request
+  auto expect_body = [](const std::string& body, std::string_view expected) {
+    auto sent = json::parse(body);
+    ASSERT_TRUE(sent) << body;
+    EXPECT_TRUE(json::equal(*sent, *json::parse(expected))) << body;
+  };
+  expect_body(r[0].body, R"({"metadata":{"resourceVersion":"42"},"status":{"active":1,"note":"a \"quoted\" word"}})");
+  expect_body(r[1].body, R"({"metadata":{"resourceVersion":"42"}})");
+  expect_body(r[2].body, R"({"metadata":{"labels":{"a":"b"},"resourceVersion":"42"},"spec":{"suspend":true}})");
+  // The caller's documents are left as they were.
+  EXPECT_EQ(json::find(status, "metadata"), nullptr);
+  EXPECT_EQ(json::find_path(labelled, {"metadata", "resourceVersion"}), nullptr);
+}
+
+TEST(ClientHttp, CreatingFromAKeptDocumentSendsItAsItIsOrCompletesACopy) {
+  std::promise<bool> first, second;  // outlive the client, whose shutdown answers what is left
+  auto server = TestServer::start([](const TestRequest& r) { return TestResponse::json(201, r.body); });
+  auto client = make_client(server->url());
+  const std::string complete_text =
+      R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"a","namespace":"team"},"spec":{}})";
+  const json::value complete = *json::parse(complete_text);
+  const json::value partial = *json::parse(R"({"metadata":{"generateName":"b-"},"spec":{}})");
+  client->create(kJob, complete, [&](Result<Object> r) { first.set_value(r.has_value()); });
+  client->create(kJob, partial, [&](Result<Object> r) { second.set_value(r.has_value()); });
+  auto created = [](std::promise<bool>& p) {
+    auto f = p.get_future();
+    return f.wait_for(std::chrono::seconds(10)) == std::future_status::ready && f.get();
+  };
+  ASSERT_TRUE(created(first));
+  ASSERT_TRUE(created(second));
+  std::vector<std::string> posted;
+  for (const auto& req : server->requests()) posted.push_back(req.target + " " + req.body);
+  ASSERT_EQ(posted.size(), 2u);
+  std::sort(posted.begin(), posted.end());
+  EXPECT_EQ(posted[1], "/apis/batch/v1/namespaces/team/jobs?fieldManager=kueuepp " + complete_text);
+  auto filled = json::parse(posted[0].substr(posted[0].find(' ') + 1));
+  ASSERT_TRUE(filled);
+  EXPECT_EQ(json::get_string(*filled, "kind"), "Job");
+  EXPECT_EQ(json::get_string(*filled, "apiVersion"), "batch/v1");
+  EXPECT_EQ(json::get_string(*json::find(*filled, "metadata"), "namespace"), "default");
+  EXPECT_EQ(json::find(partial, "kind"), nullptr);  // the caller's document is untouched
 }
 
 TEST(ClientHttp, CallsWithoutANameFailWithoutARequest) {
