@@ -212,6 +212,8 @@ void BM_IncrementalAfterFinish(benchmark::State& state, Shape shape) {
 struct TimelineTotals {
   Totals cycles;
   Time end{};
+  std::size_t explanations = 0;       ///< pending explanations to write (PendingDecisions)
+  std::uint64_t explanation_digest = 0;  ///< of every explanation, in order (same input, same words)
   double wait_s[3] = {0, 0, 0};       ///< summed creation -> first admission, per class
   double last_wait_s[3] = {0, 0, 0};  ///< summed creation -> last admission (after evictions)
   int count[3] = {0, 0, 0};
@@ -249,6 +251,10 @@ TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Worklo
     t.cycles.admitted += s.admitted;
     t.cycles.preempted += s.preempted;
     Decisions d = e.take_decisions();
+    t.explanations += d.pending.size();
+    for (const auto& p : d.pending) {
+      t.explanation_digest = t.explanation_digest * 1099511628211ULL ^ std::hash<std::string>{}(p.workload + p.reason + p.message);
+    }
     for (const auto& a : d.admissions) {
       finishes_at[a.workload] = now + runtime.at(a.workload);
       const Workload& w = *by_key.at(a.workload);
@@ -290,6 +296,8 @@ void BM_Timeline(benchmark::State& state, Shape shape) {
   state.counters["heads"] = static_cast<double>(last.cycles.heads);
   state.counters["admitted"] = static_cast<double>(last.cycles.admitted);
   state.counters["preempted"] = static_cast<double>(last.cycles.preempted);
+  state.counters["explanations"] = static_cast<double>(last.explanations);
+  state.counters["explanation_digest"] = static_cast<double>(last.explanation_digest % 1000000007ULL);
   const char* first[] = {"small_first_s", "medium_first_s", "large_first_s"};
   const char* final[] = {"small_final_s", "medium_final_s", "large_final_s"};
   for (int c = 0; c < 3; ++c) {
