@@ -42,16 +42,16 @@ struct ClusterQueueState {
 
   /// What the members of a parked class were last told, so that evaluating its head
   /// again with the same outcome does not walk the class (thousands of members, every
-  /// cycle): valid while no explanation in this queue changed and nobody joined a class.
+  /// cycle). A class's note is forgotten when the explanation of one of its workloads
+  /// changes outside a class broadcast, and when a workload joins it without the words
+  /// the class was told.
   struct ClassExplained {
-    std::uint64_t stamp = 0;    ///< PendingExplanation::stamp broadcast to the class
-    std::uint64_t version = 0;  ///< explanation_version() when it was
+    std::uint64_t stamp = 0;  ///< PendingExplanation::stamp broadcast to the class
   };
   std::unordered_map<std::uint64_t, ClassExplained> explained_classes;
-  /// Bumped by every explanation change of one of its pending workloads outside a class
-  /// broadcast.
-  std::uint64_t explanation_changes = 0;
-  std::uint64_t explanation_version() const { return explanation_changes + queue.joins(); }
+  void forget_class_note(std::uint64_t hash) {
+    if (hash != 0) explained_classes.erase(hash);
+  }
 
   /// The resource group index covering a resource, or -1.
   int group_of(ResourceId r) const {

@@ -271,6 +271,12 @@ class Engine {
   PendingStatus render(const PendingExplanation& e, const WorkloadRecord& rec) const;
   void explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluated);
   void adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec);
+  /// `rec` just joined an equivalence class of `cq`: unless it carries the words the
+  /// class was last told (it adopted them), the class must be told again.
+  void note_class_join(ClusterQueueState& cq, const WorkloadRecord& rec);
+  /// The explanation of `rec` changed outside a class broadcast: its class (as queued,
+  /// and as it will be) must be told again.
+  void forget_class_notes_of(const WorkloadRecord& rec);
 
   EngineConfig config_;
   SymbolTable resources_;

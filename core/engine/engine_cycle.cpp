@@ -562,12 +562,15 @@ void Engine::requeue(Entry& e) {
   if (!same_explanation(rec.pending, reason, e)) {
     rec.pending = PendingExplanation{std::string(reason), std::move(e.text),
                                      e.with_details ? e.assignment.reasons() : AssignmentReasons{}, ++pending_stamps_};
-    ++cq.explanation_changes;
+    cq.forget_class_note(rec.slot.hash);
+    cq.forget_class_note(rec.hash);
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }
   rec.slot.key = queue_key(rec);
+  const std::uint64_t joins = cq.queue.joins();
   cq.queue.set_class(rec.slot, rec.hash);
+  if (cq.queue.joins() != joins) note_class_join(cq, rec);
   cq.queue.requeue(rec.slot, e.requeue_reason, backoff_expired(rec), rec.scan && rec.scan->pending_flavors());
   if (e.requeue_reason == RequeueReason::NoFit || e.requeue_reason == RequeueReason::PreemptionNoCandidates) {
     explain_class(cq, rec);
@@ -582,8 +585,7 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
   if (hash == 0) return;
   const std::uint64_t stamp = evaluated.pending.stamp;
   auto note = cq.explained_classes.find(hash);
-  if (stamp != 0 && note != cq.explained_classes.end() && note->second.stamp == stamp &&
-      note->second.version == cq.explanation_version()) {
+  if (stamp != 0 && note != cq.explained_classes.end() && note->second.stamp == stamp) {
     return;  // the members were told these very words and nothing changed since
   }
   // Members mostly carry the words the class was told last, under one stamp: their
@@ -612,7 +614,7 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
     return true;
   });
   if (stamp == 0) return;
-  cq.explained_classes[hash] = {stamp, cq.explanation_version()};
+  cq.explained_classes[hash] = {stamp};
   if (cq.explained_classes.size() > 2 * cq.queue.class_count() + 16) {
     // Classes come and go with their workloads: forget the notes of those gone.
     std::erase_if(cq.explained_classes, [&](const auto& entry) { return !cq.queue.has_class(entry.first); });
@@ -633,6 +635,19 @@ void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord
     }
     return false;
   });
+}
+
+void Engine::note_class_join(ClusterQueueState& cq, const WorkloadRecord& rec) {
+  auto note = cq.explained_classes.find(rec.slot.hash);
+  const bool told = note != cq.explained_classes.end() && rec.pending.stamp != 0 && rec.pending.stamp == note->second.stamp;
+  if (!told) cq.forget_class_note(rec.slot.hash);
+}
+
+void Engine::forget_class_notes_of(const WorkloadRecord& rec) {
+  if (rec.cq < 0) return;
+  ClusterQueueState& cq = cqs_[static_cast<std::size_t>(rec.cq)];
+  cq.forget_class_note(rec.slot.hash);
+  cq.forget_class_note(rec.hash);
 }
 
 std::string Engine::cq_path(int cq) const {

@@ -238,7 +238,7 @@ void Engine::route(WorkloadRecord& rec) {
     // No cycle will look at it, so its status is written from here: a workload in a
     // stopped or missing queue says so at once (Kueue's workload controller does this).
     rec.pending = why;
-    if (rec.cq >= 0) ++cqs_[static_cast<std::size_t>(rec.cq)].explanation_changes;
+    forget_class_notes_of(rec);
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message), {}, {}});
   }
@@ -252,10 +252,11 @@ void Engine::enqueue(WorkloadRecord& rec, bool may_have_become_admissible) {
     queue.remove(rec.slot);
     return;
   }
+  const std::uint64_t joins = queue.joins();
   queue.push_or_update(rec.slot, queue_key(rec), rec.hash, may_have_become_admissible, backoff_expired(rec));
-  if (rec.pending.reason.empty() && queue.is_parked(rec.slot)) {
-    adopt_class_explanation(cqs_[static_cast<std::size_t>(rec.cq)], rec);
-  }
+  ClusterQueueState& cq = cqs_[static_cast<std::size_t>(rec.cq)];
+  if (rec.pending.reason.empty() && queue.is_parked(rec.slot)) adopt_class_explanation(cq, rec);
+  if (queue.joins() != joins) note_class_join(cq, rec);
 }
 
 void Engine::reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at) {
@@ -394,7 +395,7 @@ Status Engine::apply(const Workload& wl) {
     if (rec.reserved) release(rec);
     unqueue(rec);
     rec.pending = {"Misconfigured", loaded.error().message, {}};
-    if (rec.cq >= 0) ++cqs_[static_cast<std::size_t>(rec.cq)].explanation_changes;
+    forget_class_notes_of(rec);
     return loaded;
   }
 

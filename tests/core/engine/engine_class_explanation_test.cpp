@@ -98,5 +98,39 @@ TEST(EngineClassExplanation, ANewExplanationReachesEveryMemberOnceAndTheSameOneN
   EXPECT_EQ(e.workload("default/w3", false)->pending.message, after);
 }
 
+TEST(EngineClassExplanation, AWorkloadJoiningWithOtherWordsIsToldAtTheNextEvaluation) {
+  Engine e;
+  setup(e);
+  ASSERT_TRUE(e.apply(testing::cpu_workload("a", 2, 0, 100, "lq")));
+  ASSERT_TRUE(e.apply(testing::cpu_workload("b", 1, 0, 101, "lq")));
+  e.run_cycle(time_from_seconds(1000));
+  e.run_cycle(time_from_seconds(1001));
+  ASSERT_EQ(e.take_decisions().admissions.size(), 2u);  // 3 of 4 CPUs used
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(e.apply(job("w" + std::to_string(i), 200 + i)));
+  for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1002 + c));
+  ASSERT_EQ(explained(e.take_decisions(), "WaitingForQuota").size(), 2u);
+  const std::string words = e.workload("default/w0", false)->pending.message;
+
+  // A workload of the same shape waits in a LocalQueue that does not exist, then moves
+  // to the class's queue: it joins the parked class still saying why it waited before.
+  ASSERT_TRUE(e.apply(testing::cpu_workload("x", 4, 0, 300, "missing")));
+  e.run_cycle(time_from_seconds(1010));
+  (void)e.take_decisions();
+  ASSERT_NE(e.workload("default/x", false)->pending.message, words);
+  ASSERT_TRUE(e.apply(job("x", 300)));
+  e.run_cycle(time_from_seconds(1011));
+  (void)e.take_decisions();
+
+  // The class head is evaluated again with the same outcome (a small workload comes and
+  // goes): the members told before hear nothing, the newcomer hears the class's words.
+  ASSERT_TRUE(e.apply(testing::cpu_workload("d", 1, 0, 150, "lq")));
+  e.run_cycle(time_from_seconds(1020));
+  ASSERT_EQ(e.take_decisions().admissions.size(), 1u);
+  ASSERT_TRUE(e.finish_workload("default/d"));
+  EXPECT_EQ(e.run_cycle(time_from_seconds(1021)).heads, 1u);
+  EXPECT_EQ(explained(e.take_decisions(), "WaitingForQuota"), (std::set<std::string>{"default/x"}));
+  EXPECT_EQ(e.workload("default/x", false)->pending.message, words);
+}
+
 }  // namespace
 }  // namespace kueuepp::core
