@@ -103,6 +103,13 @@ class WriterActorTest : public ::testing::Test {
     respawn(options);
   }
 
+  /// Two writes in flight: a rewrite and the admission that may follow it.
+  void respawn_with_two_in_flight() {
+    WriterOptions options;
+    options.max_in_flight = 2;
+    respawn(options);
+  }
+
   /// Replaces the writer by one with `options` (before anything was sent).
   void respawn(WriterOptions options) {
     caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
@@ -235,9 +242,7 @@ WriteOutcome conflict() {
 }
 
 TEST_F(WriterActorTest, AnAdmissionFollowsThePendingExplanationInFlightOnTheVersionItMade) {
-  WriterOptions options;
-  options.max_in_flight = 2;
-  respawn(options);
+  respawn_with_two_in_flight();
   send(explanation("a", "10"));  // in flight
   send(admission("a", "10"));    // decided on the same version: waits for the answer
   ASSERT_EQ(api_.held.size(), 1u) << "the admission went out beside the explanation it would be refused for";
@@ -263,9 +268,7 @@ TEST_F(WriterActorTest, AnAdmissionDecidedBeforeTheLandedExplanationWasSeenGoesO
 }
 
 TEST_F(WriterActorTest, AnAdmissionFollowingARefusedExplanationKeepsItsVersion) {
-  WriterOptions options;
-  options.max_in_flight = 2;
-  respawn(options);
+  respawn_with_two_in_flight();
   send(explanation("a", "10"));
   send(admission("a", "10"));
   send(admission("b", "20"));  // another object: not held
@@ -280,9 +283,7 @@ TEST_F(WriterActorTest, AnAdmissionFollowingARefusedExplanationKeepsItsVersion) 
 }
 
 TEST_F(WriterActorTest, AnAdmissionDecidedOnAnotherVersionIsNotRebased) {
-  WriterOptions options;
-  options.max_in_flight = 2;
-  respawn(options);
+  respawn_with_two_in_flight();
   send(explanation("a", "9"));
   send(admission("a", "10"));
   ASSERT_TRUE(api_.answer_one_with(written_as("11")));

@@ -17,6 +17,15 @@ void setup(Engine& e) { testing::apply_one_queue(e, 4); }
 
 Workload job(const std::string& name, int created) { return testing::cpu_workload(name, 4, 0, created, "lq"); }
 
+/// "a" (2 CPUs) and "b" (1 CPU) admitted: one of the queue's 4 CPUs stays free.
+void admit_three_of_four_cpus(Engine& e) {
+  ASSERT_TRUE(e.apply(testing::cpu_workload("a", 2, 0, 100, "lq")));
+  ASSERT_TRUE(e.apply(testing::cpu_workload("b", 1, 0, 101, "lq")));
+  e.run_cycle(time_from_seconds(1000));
+  e.run_cycle(time_from_seconds(1001));
+  ASSERT_EQ(e.take_decisions().admissions.size(), 2u);
+}
+
 std::set<std::string> explained(const Decisions& d, const std::string& reason) {
   std::set<std::string> out;
   for (const auto& p : d.pending) {
@@ -58,11 +67,7 @@ TEST(EngineClassExplanation, EveryMemberOfAParkedClassSaysWhyItWaits) {
 TEST(EngineClassExplanation, ANewExplanationReachesEveryMemberOnceAndTheSameOneNothing) {
   Engine e;
   setup(e);
-  ASSERT_TRUE(e.apply(testing::cpu_workload("a", 2, 0, 100, "lq")));
-  ASSERT_TRUE(e.apply(testing::cpu_workload("b", 1, 0, 101, "lq")));
-  e.run_cycle(time_from_seconds(1000));
-  e.run_cycle(time_from_seconds(1001));
-  ASSERT_EQ(e.take_decisions().admissions.size(), 2u);  // 3 of 4 CPUs used
+  ASSERT_NO_FATAL_FAILURE(admit_three_of_four_cpus(e));
 
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(e.apply(job("w" + std::to_string(i), 200 + i)));
   for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1002 + c));
@@ -101,11 +106,7 @@ TEST(EngineClassExplanation, ANewExplanationReachesEveryMemberOnceAndTheSameOneN
 TEST(EngineClassExplanation, AWorkloadJoiningWithOtherWordsIsToldAtTheNextEvaluation) {
   Engine e;
   setup(e);
-  ASSERT_TRUE(e.apply(testing::cpu_workload("a", 2, 0, 100, "lq")));
-  ASSERT_TRUE(e.apply(testing::cpu_workload("b", 1, 0, 101, "lq")));
-  e.run_cycle(time_from_seconds(1000));
-  e.run_cycle(time_from_seconds(1001));
-  ASSERT_EQ(e.take_decisions().admissions.size(), 2u);  // 3 of 4 CPUs used
+  ASSERT_NO_FATAL_FAILURE(admit_three_of_four_cpus(e));
   for (int i = 0; i < 2; ++i) ASSERT_TRUE(e.apply(job("w" + std::to_string(i), 200 + i)));
   for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1002 + c));
   ASSERT_EQ(explained(e.take_decisions(), "WaitingForQuota").size(), 2u);
