@@ -62,6 +62,7 @@ std::pair<Assignment, std::vector<PreemptionTarget>> Engine::assignments(
     }
     if (outdated) wl.scan.reset();
   }
+  preemptor.forget_last_search();  // made on an earlier snapshot
   FlavorAssigner assigner(ctx, wl, cq, preemptor);
   if (nomination != nullptr) assigner.restrict_to(*nomination);
   Assignment full = assigner.assign();

@@ -106,7 +106,17 @@ void Preemptor::fill_back(const Request& r, std::vector<PreemptionTarget>& targe
 std::vector<PreemptionTarget> Preemptor::targets(const WorkloadRecord& preemptor, int cq,
                                                  const Amounts& usage,
                                                  const std::vector<FlavorResource>& frs) {
-  Request r{&preemptor, cq, &usage, &frs};
+  if (last_search_ && last_search_->preemptor == &preemptor && last_search_->cq == cq && last_search_->usage == usage &&
+      last_search_->frs == frs) {
+    std::vector<PreemptionTarget> found = std::move(last_search_->targets);
+    last_search_.reset();
+    return found;
+  }
+  last_search_.reset();
+  return search(Request{&preemptor, cq, &usage, &frs});
+}
+
+std::vector<PreemptionTarget> Preemptor::search(const Request& r) {
   return ctx_.config.fair_sharing ? fair(r) : classical(r);
 }
 
@@ -509,7 +519,8 @@ std::pair<PreemptionPossibility, int> Preemptor::simulate(const WorkloadRecord& 
   scratch_usage_.clear();
   scratch_usage_.set(fr, quantity);
   scratch_frs_.assign(1, fr);
-  std::vector<PreemptionTarget> found = targets(preemptor, cq, scratch_usage_, scratch_frs_);
+  std::vector<PreemptionTarget> found = search(Request{&preemptor, cq, &scratch_usage_, &scratch_frs_});
+  last_search_ = LastSearch{&preemptor, cq, scratch_usage_, scratch_frs_, found};
   int node = ctx_.cq(cq).node;
   if (found.empty()) {
     return {PreemptionPossibility::NoCandidates, ctx_.snapshot.lowest_subtree_that_fits(node, fr, quantity).first};

@@ -6,6 +6,7 @@
 // resource share strategies). Victims are simulated by taking their usage out of the
 // cycle's snapshot and always put back before returning.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,10 @@ class Preemptor {
   std::pair<PreemptionPossibility, int> simulate(const WorkloadRecord& preemptor, int cq,
                                                  FlavorResource fr, std::int64_t quantity);
 
+  /// Forgets the oracle's last search. Called whenever the snapshot may have changed
+  /// since it ran (a new evaluation starts).
+  void forget_last_search() { last_search_.reset(); }
+
  private:
   struct Request {
     const WorkloadRecord* preemptor;
@@ -44,6 +49,7 @@ class Preemptor {
     const Amounts* usage;
     const std::vector<FlavorResource>* frs;
   };
+  std::vector<PreemptionTarget> search(const Request& r);
   std::vector<PreemptionTarget> classical(const Request& r);
   std::vector<PreemptionTarget> fair(const Request& r);
   bool fits(const Request& r, bool allow_borrowing) const;
@@ -52,6 +58,17 @@ class Preemptor {
   SchedulingContext& ctx_;
   Amounts scratch_usage_;
   std::vector<FlavorResource> scratch_frs_;
+  /// The oracle's last search. The evaluation that made it mostly asks for the same
+  /// targets next (the flavor it chose needs exactly that resource preempted), with
+  /// nothing changed in between: that search is not run twice.
+  struct LastSearch {
+    const WorkloadRecord* preemptor = nullptr;
+    int cq = -1;
+    Amounts usage;
+    std::vector<FlavorResource> frs;
+    std::vector<PreemptionTarget> targets;
+  };
+  std::optional<LastSearch> last_search_;
 };
 
 /// Kueue's CandidatesOrdering: evicted first, other ClusterQueues before the
