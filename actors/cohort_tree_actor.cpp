@@ -10,10 +10,12 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "actors/cluster_queue_actor.hpp"
 #include "actors/explain_json.hpp"
+#include "actors/explanation_pacer.hpp"
 #include "core/engine/engine.hpp"
 #include "kube/jobs/workload_status.hpp"
 
@@ -53,6 +55,8 @@ struct TreeState {
   /// the engine explains faster than the writer writes, and a patch computed for every
   /// explanation would mostly be superseded before it is sent.
   std::unordered_map<std::string, bool> pending_writes;
+  /// How often each workload's explanation is rewritten (see ExplanationPacer).
+  ExplanationPacer pacer;
   /// Evictions not written yet: refused (409: the object changed since the eviction
   /// patch was computed) or held back while the workload's admission is being written.
   /// Each is rewritten on the newer object when it arrives, if it still holds quota.
@@ -304,6 +308,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
         st.writing_admissions.erase(c.key);
         st.recheck_pending.erase(c.key);
         st.recheck_evictions.erase(c.key);
+        st.pacer.forget(c.key);
         break;
       case ObjectKind::Job:
       case ObjectKind::Event: break;
@@ -427,6 +432,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
   auto& st = self->state;
   std::string based_on(cached_version(st, key));
   st.pending_writes[key] = false;
+  st.pacer.wrote(key, now_of(st));
   write_workload_status(self, key, std::move(patch), StatusWrite::Rewrite, [self, key, based_on](const WriteOutcome& o) {
     auto& s = self->state;
     bool newer_decided = false;
@@ -479,6 +485,10 @@ void rewrite_pending(Self self, const std::string& key) {
   }
   auto view = st.engine->workload(key, false);
   if (!view || view->reserved || view->finished || view->pending.reason.empty()) return;
+  if (!st.pacer.may_write(key, now_of(st))) {  // rewritten from the engine's view when due
+    schedule_publish(self);
+    return;
+  }
   ObjectPtr object = unpacked(st, key);
   if (!object) return;
   core::PendingDecision d;
@@ -624,7 +634,14 @@ void carry_out(Self self, core::Decisions decisions) {
   for (const auto& [key, c] : checks) {
     if (admitted_now.count(c->workload) == 0) write_check_decision(self, *c, now);
   }
-  for (auto& p : decisions.pending) {
+  // A round runs many cycles: a workload told "no longer fits after processing another
+  // workload" in one is told how much quota it needs in the next. Only its last words of
+  // the round are written (a Requeued condition still goes out with the words it came with).
+  std::unordered_map<std::string_view, std::size_t> last_words;
+  for (std::size_t i = 0; i < decisions.pending.size(); ++i) last_words[decisions.pending[i].workload] = i;
+  for (std::size_t i = 0; i < decisions.pending.size(); ++i) {
+    auto& p = decisions.pending[i];
+    if (p.requeued_reason.empty() && last_words[p.workload] != i) continue;
     // Admitted in this same round, or an admission of it is being written: that write
     // says everything, and a pending write would only invalidate its resourceVersion.
     if (admitted_now.count(p.workload) != 0 || st.writing_admissions.count(p.workload) != 0) continue;
@@ -639,6 +656,11 @@ void carry_out(Self self, core::Decisions decisions) {
     // deferred rewrite starts from: those go out at once (rare).
     if (auto w = st.pending_writes.find(p.workload); w != st.pending_writes.end() && p.requeued_reason.empty()) {
       w->second = true;  // written from the engine's view once the outstanding one settled
+      continue;
+    }
+    // Words that change again within the interval are written once, when it ends.
+    if (p.requeued_reason.empty() && !st.pacer.may_write(p.workload, now)) {
+      schedule_publish(self);
       continue;
     }
     ObjectPtr object = unpacked(st, p.workload);
@@ -791,9 +813,21 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
   return out;
 }
 
+/// Explanations deferred by the pacer whose time has come, from the engine's view now.
+/// They ride on the status publish timer rather than on rounds: a round woken only for
+/// them would decide nothing and slow the tree's next real round (the scheduler backs
+/// off after idle rounds).
+void write_due_explanations(Self self) {
+  auto& st = self->state;
+  if (!st.active) return;  // another replica writes this tree
+  for (const std::string& key : st.pacer.take_due(now_of(st))) rewrite_pending(self, key);
+  if (st.pacer.deferred() > 0) schedule_publish(self);
+}
+
 void publish(Self self) {
   auto& st = self->state;
   st.publish_scheduled = false;
+  write_due_explanations(self);
   if (!st.status_dirty) return;
   st.status_dirty = false;
   auto lq_counts = local_queue_counts(st);
@@ -825,6 +859,7 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
     init.options = options;
     init.links = links;
     init.engine = std::make_unique<core::Engine>(options.engine);
+    init.pacer = ExplanationPacer(options.explanation_interval);
     self->send(links.introspection, ActorRegistered{"cohort-tree", tree, self->address(),
                                                     caf::actor_cast<caf::strong_actor_ptr>(self)});
     self->send(links.scheduler, TreeRegistered{tree, caf::actor_cast<cohort_tree_actor>(self)});

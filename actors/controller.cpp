@@ -108,6 +108,7 @@ struct Controller::Impl {
     CohortTreeOptions tree_options;
     tree_options.engine = options.engine;
     tree_options.status_interval = options.status_interval;
+    tree_options.explanation_interval = options.explanation_interval;
     tree_options.clock = options.clock;
     if (options.jobs.enabled) {
       jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events, metrics}, options.clock,

@@ -74,6 +74,9 @@ struct ControllerOptions {
   std::size_t max_writes_in_flight = 16;
   std::chrono::milliseconds batching_window{2};
   std::chrono::milliseconds status_interval{1000};
+  /// How often a pending workload's explanation is rewritten at most (CohortTreeOptions;
+  /// 0: every change, as Kueue does).
+  std::chrono::milliseconds explanation_interval{0};
   ShardingOptions sharding;
   /// The client for Events: a separate one (its own connection and rate limiter), as
   /// client-go's event broadcaster writes through its own clientset, so Events never

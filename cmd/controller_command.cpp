@@ -35,7 +35,7 @@ namespace {
 constexpr const char* kControllerUsage =
     "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--leader-elect true|false] [--shards N] [--namespace NS] [--identity ID]\n"
-    "                          [--threads N] [--log-level LEVEL]\n"
+    "                          [--threads N] [--explanation-interval SECONDS] [--log-level LEVEL]\n"
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
@@ -48,7 +48,10 @@ constexpr const char* kControllerUsage =
     "  --namespace NS           namespace of the Leases (default: POD_NAMESPACE, the service account's\n"
     "                           namespace, else the Configuration's namespace)\n"
     "  --identity ID            this replica's name in the Leases (default: POD_NAME or the host name,\n"
-    "                           plus a random suffix)\n";
+    "                           plus a random suffix)\n"
+    "  --explanation-interval SECONDS\n"
+    "                           a pending workload's QuotaReserved=False message is rewritten at most\n"
+    "                           this often, its first one at once (default 0: every change, as Kueue)\n";
 
 constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
@@ -82,6 +85,7 @@ struct Flags {
   std::string probe_listen = "127.0.0.1:8082";
   std::size_t threads = 2;
   std::string log_level = "info";
+  std::optional<std::chrono::milliseconds> explanation_interval;
 };
 
 std::string parse(Args args, Flags& f, bool standalone) {
@@ -110,6 +114,17 @@ std::string parse(Args args, Flags& f, bool standalone) {
       if (!value(f.probe_listen)) return "--probe-listen needs ADDR:PORT";
     } else if (a == "--log-level") {
       if (!value(f.log_level)) return "--log-level needs a level";
+    } else if (a == "--explanation-interval") {
+      double seconds = -1;
+      try {
+        std::size_t used = 0;
+        if (value(v)) seconds = std::stod(v, &used);
+        if (used != v.size()) seconds = -1;
+      } catch (const std::exception&) {
+        seconds = -1;
+      }
+      if (!(seconds >= 0 && seconds <= 3600)) return "--explanation-interval needs a number of seconds from 0 to 3600";
+      f.explanation_interval = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
     } else if (a == "--threads") {
       if (!number(d)) return "--threads needs a positive number";
       f.threads = static_cast<std::size_t>(d);
@@ -175,6 +190,7 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   jw.backoff_base_seconds = w.backoff_base_seconds;
   jw.backoff_max_seconds = w.backoff_max_seconds;
   o.threads = f.threads;
+  if (f.explanation_interval) o.explanation_interval = *f.explanation_interval;
   o.metrics.cluster_queue_resources = cfg.metrics_cluster_queue_resources;
   o.metrics.local_queue_metrics = cfg.metrics_local_queue;
   o.metrics.fair_sharing = cfg.engine.fair_sharing;

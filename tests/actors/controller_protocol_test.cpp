@@ -120,9 +120,12 @@ ObjectPtr object(const std::string& text) {
   return std::make_shared<const kube::client::Object>(parsed.has_value() ? *parsed : json::value(json::object{}));
 }
 
+/// How far the tests' decision clock moved from its start (most tests leave it still).
+std::chrono::milliseconds clock_offset{0};
+
 core::Time fixed_now() {
   auto t = core::parse_rfc3339("2026-01-01T00:00:00Z");
-  return t.has_value() ? *t : core::Time{};
+  return (t.has_value() ? *t : core::Time{}) + clock_offset;
 }
 
 class ControllerProtocolTest : public ::testing::Test {
@@ -132,6 +135,7 @@ class ControllerProtocolTest : public ::testing::Test {
     cfg_.set("logger.verbosity", caf::atom("quiet"));
     system_ = std::make_unique<caf::actor_system>(cfg_);
     sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
+    clock_offset = std::chrono::milliseconds(0);
   }
 
   ~ControllerProtocolTest() override {
@@ -155,9 +159,13 @@ class ControllerProtocolTest : public ::testing::Test {
     CohortTreeOptions options;
     options.clock = fixed_now;
     options.status_interval = std::chrono::milliseconds(100);
+    options.explanation_interval = explanation_interval_;
     snapshot_ = spawn_snapshot(sys, options, CohortTreeLinks{writer_, scheduler_, introspection_, metrics_, events_});
     settle();
   }
+
+  /// 0 (every explanation written at once) unless a test is about pacing them.
+  std::chrono::milliseconds explanation_interval_{0};
 
   /// Runs every message and fires every timer, a bounded number of times (the
   /// scheduler's timers re-arm while rounds keep finding work).
@@ -416,6 +424,77 @@ TEST_F(ControllerProtocolTest, ANewerExplanationWaitsForTheOutstandingOneAndThen
   const std::string second = json::dump(*writes[1]->body);
   EXPECT_NE(second, first);
   EXPECT_NE(second.find("maximum capacity (3)"), std::string::npos) << "the newest explanation: " << second;
+}
+
+TEST_F(ControllerProtocolTest, OnlyTheLastWordsOfARoundAreWritten) {
+  // Two queues of one cohort, each head fits alone by borrowing, not both: the second is
+  // told "no longer fits after processing another workload" in the first cycle and how
+  // much it needs in the next, in the same round. Only the latter is written.
+  start();
+  relist(ObjectKind::Namespace, {object(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns","uid":"n1","resourceVersion":"1"}})")});
+  relist(ObjectKind::ResourceFlavor,
+         {object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"default","uid":"f1","resourceVersion":"2"}})")});
+  auto cq = [](const std::string& name, int rv) {
+    return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")" + name +
+                  R"(","uid":"uid-)" + name + R"(","resourceVersion":")" + std::to_string(rv) +
+                  R"(","generation":1},"spec":{"cohortName":"co","namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":"2"}]}]}]}})");
+  };
+  auto lq = [](const std::string& name, const std::string& cq_name, int rv) {
+    return object(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":")" + name +
+                  R"(","namespace":"ns","uid":"uid-)" + name + R"(","resourceVersion":")" + std::to_string(rv) +
+                  R"("},"spec":{"clusterQueue":")" + cq_name + R"("}})");
+  };
+  relist(ObjectKind::ClusterQueue, {cq("cq-a", 3), cq("cq-b", 4)});
+  relist(ObjectKind::LocalQueue, {lq("lq-a", "cq-a", 5), lq("lq-b", "cq-b", 6)});
+  for (ObjectKind k : {ObjectKind::Cohort, ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass,
+                       ObjectKind::AdmissionCheck}) {
+    relist(k, {});
+  }
+  auto on_queue = [](ObjectPtr wl, const std::string& queue) {
+    std::string text = json::dump(wl->json());
+    const std::string from = R"("queueName":"lq")";
+    text.replace(text.find(from), from.size(), R"("queueName":")" + queue + R"(")");
+    return object(text);
+  };
+  relist(ObjectKind::Workload, {on_queue(workload("a", "3", 10), "lq-a"), on_queue(workload("b", "3", 11), "lq-b")});
+  settle();
+  ASSERT_EQ(api_.admission_writes("a") + api_.admission_writes("b"), 1u) << "one of them fits";
+  const std::string waiting = api_.admission_writes("a") == 1 ? "b" : "a";
+  auto writes = api_.pending_writes(waiting);
+  ASSERT_EQ(writes.size(), 1u) << "one explanation for the round";
+  const std::string words = json::dump(*writes[0]->body);
+  EXPECT_EQ(words.find("no longer fits"), std::string::npos) << words;
+  EXPECT_NE(words.find("more needed"), std::string::npos) << words;
+}
+
+TEST_F(ControllerProtocolTest, ExplanationsThatChangeWithinTheIntervalAreWrittenOnceWhenItEnds) {
+  // The first explanation goes out at once; the words that follow within the pacing
+  // interval are not written until it ends, and then only the newest.
+  explanation_interval_ = std::chrono::milliseconds(2000);
+  start();
+  cluster("1");
+  relist(ObjectKind::Workload, {workload("big", "4", 10)});
+  settle();
+  ASSERT_EQ(api_.pending_writes("big").size(), 1u) << "the first explanation is not held back";
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "4", 11)});
+  set_quota("2", 20);  // "maximum capacity (1)" becomes "(2)"
+  settle();
+  set_quota("3", 21);  // and then "(3)"
+  settle();
+  EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "changes within the interval wait";
+  clock_offset = std::chrono::milliseconds(1999);
+  settle();
+  EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "not before the interval ends";
+  clock_offset = std::chrono::milliseconds(2000);
+  settle();
+  auto writes = api_.pending_writes("big");
+  ASSERT_EQ(writes.size(), 2u) << "written when the interval ends";
+  EXPECT_EQ(writes[1]->precondition_rv, "11");
+  const std::string second = json::dump(*writes[1]->body);
+  EXPECT_NE(second.find("maximum capacity (3)"), std::string::npos) << "the newest words only: " << second;
+  clock_offset = std::chrono::milliseconds(10000);
+  settle();
+  EXPECT_EQ(api_.pending_writes("big").size(), 2u) << "nothing new to say";
 }
 
 // Sharding: a replica acts only on the trees of the shards it holds. The tree of "cq"
