@@ -143,13 +143,33 @@ QueueSlot* PendingQueue::pop() {
     insert_parked(*s, false);
     s->parked = false;  // parked through its class, not individually
   }
-  while (cursor_ != ordered_.end() && is_parked(**cursor_)) ++cursor_;
+  skip_parked();
   if (cursor_ == ordered_.end()) return nullptr;
   QueueSlot* s = *cursor_;
   cursor_ = ordered_.erase(cursor_);
   s->where = QueueSlot::Where::Inflight;
   ++inflight_;
   return s;
+}
+
+void PendingQueue::skip_parked() {
+  // is_parked() for each entry, with the class's park marker looked up once per run of
+  // one class: the members of a class share a priority, so they mostly sit together in
+  // queue order, and after every flush the cursor walks the whole queue again.
+  const bool by_class = strategy_ == QueueingStrategy::BestEffortFIFO && !hash_parked_seq_.empty();
+  std::uint64_t run_hash = 0;
+  std::uint64_t run_parked_seq = 0;
+  for (; cursor_ != ordered_.end(); ++cursor_) {
+    const QueueSlot& s = **cursor_;
+    if (s.parked && s.parked_epoch == epoch_) continue;
+    if (!by_class || s.hash == 0) return;
+    if (s.hash != run_hash) {
+      run_hash = s.hash;
+      auto it = hash_parked_seq_.find(s.hash);
+      run_parked_seq = it == hash_parked_seq_.end() ? 0 : it->second;
+    }
+    if (run_parked_seq <= s.activated_seq) return;
+  }
 }
 
 void PendingQueue::bulk_park(std::uint64_t hash) {

@@ -162,6 +162,8 @@ class PendingQueue {
   void insert_parked(QueueSlot& slot, bool hold);
   void erase(QueueSlot& slot);
   void bulk_park(std::uint64_t hash);
+  /// Moves the cursor past parked entries (everything in ordered_ is Queued, never sticky).
+  void skip_parked();
   bool hash_parked(const QueueSlot& slot) const;
   void join_class(QueueSlot& slot, std::uint64_t hash);
   void leave_class(QueueSlot& slot);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -212,6 +213,72 @@ TEST(PendingQueue, ACursorSkipsParkedEntriesAndRewindsForEarlierArrivals) {
   EXPECT_EQ(f.pop(), 2);
   EXPECT_EQ(f.pop(), 3);
   EXPECT_EQ(f.pop(), -1);
+}
+
+TEST(PendingQueue, PopTakesTheFirstWorkloadThatIsNotParked) {
+  // Randomized: pushes, pops, requeues for every reason, flushes and removals over
+  // interleaved classes; every pop must return the first pending workload in queue order
+  // that is_parked() says may go (the cursor's walk skips runs of a parked class without
+  // asking is_parked() for each member, and must agree with it).
+  std::mt19937 rng(20261127);
+  const std::array<RequeueReason, 6> reasons = {RequeueReason::Generic, RequeueReason::NoFit,
+                                                RequeueReason::PreemptionNoCandidates,
+                                                RequeueReason::FailedAfterNomination,
+                                                RequeueReason::PendingPreemption, RequeueReason::PreemptionFailed};
+  const std::array<std::uint64_t, 4> hashes = {0, 7, 42, 99};
+  Fixture f;
+  std::array<bool, 7> in_flight{};
+  std::array<bool, 7> present{};
+  int pops = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const int wl = static_cast<int>(rng() % 7);
+    const auto w = static_cast<std::size_t>(wl);
+    switch (rng() % 6) {
+      case 0:
+      case 1:
+        if (in_flight[w]) break;
+        f.push(wl, static_cast<std::int64_t>(rng() % 2), static_cast<std::int64_t>(rng() % 5),
+               hashes[rng() % hashes.size()], rng() % 2 == 0);
+        present[w] = true;
+        break;
+      case 2: {
+        int expected = -1;
+        for (int candidate : f.q.ordered()) {
+          if (!f.parked(candidate)) {
+            expected = candidate;
+            break;
+          }
+        }
+        const int got = f.pop();
+        if (expected != -1) {
+          ASSERT_EQ(got, expected) << "step " << step;
+        } else if (got != -1) {
+          // Only a sticky preemptor whose class was parked is re-examined inside pop().
+          ADD_FAILURE() << "step " << step << ": popped " << got << " though every pending workload is parked";
+        }
+        if (got >= 0) {
+          in_flight[static_cast<std::size_t>(got)] = true;
+          ++pops;
+        }
+        break;
+      }
+      case 3:
+        if (!in_flight[w]) break;
+        f.requeue(wl, reasons[rng() % reasons.size()], rng() % 4 != 0, rng() % 5 == 0);
+        in_flight[w] = false;
+        break;
+      case 4:
+        if (rng() % 4 == 0) f.q.flush([&rng](int) { return rng() % 2 == 0; });
+        break;
+      case 5:
+        if (!present[w] || rng() % 3 != 0) break;
+        f.q.remove(f.slots[w]);
+        present[w] = false;
+        in_flight[w] = false;
+        break;
+    }
+  }
+  EXPECT_GT(pops, 1000);
 }
 
 TEST(PendingQueue, SurvivesBeingMoved) {
