@@ -26,8 +26,10 @@ struct SchedulerState {
   std::set<std::string> running;
   std::map<std::string, core::Time> wake_at;
   bool tick_scheduled = false;
-  /// When the pending wake-up timer fires (none armed: nullopt).
+  /// When the pending wake-up timer fires (none armed: nullopt): the decision time it was
+  /// armed for, and when it fires on the actor clock.
   std::optional<core::Time> armed_for;
+  caf::actor_clock::time_point armed_fires_at{};
   /// Trees whose last round decided nothing wait this long before the next one (Kueue's
   /// scheduler backs off 1 ms doubling to 10 ms the same way): a burst of changes that
   /// cannot be admitted costs a few rounds instead of one per change.
@@ -71,6 +73,7 @@ void arm_wakeup(Self self, core::Time now) {
   st.armed_for = *earliest;
   auto delay = std::chrono::duration_cast<std::chrono::milliseconds>(*earliest - now) + std::chrono::milliseconds(1);
   if (delay.count() < 1) delay = std::chrono::milliseconds(1);
+  st.armed_fires_at = self->clock().now() + delay;
   self->delayed_send(self, delay, SchedulerTick{});
 }
 
@@ -78,7 +81,11 @@ void tick(Self self) {
   auto& st = self->state;
   st.tick_scheduled = false;
   core::Time now = now_of(st);
-  if (st.armed_for && *st.armed_for <= now) st.armed_for.reset();
+  // The timer runs on the actor clock (steady), wake-ups are in decision time (the system
+  // clock, which NTP may slew behind it): once the timer has fired it is no longer armed,
+  // even if the decision clock has not reached its wake-up yet. A wake-up still ahead is
+  // armed again below instead of waiting for an unrelated event.
+  if (st.armed_for && (*st.armed_for <= now || self->clock().now() >= st.armed_fires_at)) st.armed_for.reset();
   for (auto it = st.wake_at.begin(); it != st.wake_at.end();) {
     if (it->second <= now) {
       st.dirty.insert(it->first);

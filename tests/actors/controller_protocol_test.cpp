@@ -426,6 +426,29 @@ TEST_F(ControllerProtocolTest, ANewerExplanationWaitsForTheOutstandingOneAndThen
   EXPECT_NE(second.find("maximum capacity (3)"), std::string::npos) << "the newest explanation: " << second;
 }
 
+TEST_F(ControllerProtocolTest, AWakeUpIsNotLostWhenTheTimerFiresBeforeTheDecisionClockGetsThere) {
+  // A workload in requeue backoff until T+10 s: the scheduler arms a timer for it. The
+  // timer runs on the actor clock; here the decision clock stands still meanwhile (as a
+  // slewed system clock lags a steady one), so when the timer fires the wake-up is not due
+  // yet. It must be armed again, not forgotten until some unrelated event comes.
+  start();
+  cluster("4");
+  const std::string requeue_at = core::format_rfc3339(fixed_now() + std::chrono::seconds(10));
+  relist(ObjectKind::Workload,
+         {workload("w", "1", 10, 0,
+                   R"({"requeueState":{"count":1,"requeueAt":")" + requeue_at +
+                       R"("},"conditions":[{"type":"Requeued","status":"True","reason":"BackoffFinished","message":"m","lastTransitionTime":"2025-12-31T23:59:55Z"}]})")});
+  settle();
+  settle();
+  settle();  // 12 s of actor time: the timer fired while the decision clock stood at T
+  EXPECT_EQ(api_.admission_writes("w"), 0u) << "still backing off";
+  clock_offset = std::chrono::seconds(10);
+  settle();
+  settle();
+  settle();
+  EXPECT_EQ(api_.admission_writes("w"), 1u) << "admitted once its backoff is over";
+}
+
 TEST_F(ControllerProtocolTest, OnlyTheLastWordsOfARoundAreWritten) {
   // Two queues of one cohort, each head fits alone by borrowing, not both: the second is
   // told "no longer fits after processing another workload" in the first cycle and how
