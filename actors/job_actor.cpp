@@ -580,6 +580,10 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
           ++self->state.handled;
           on_change(self, event);
         },
+        [self](ObjectChanges& batch) {
+          ++self->state.handled;
+          for (const auto& event : batch.changes) on_change(self, event);
+        },
         [self](JobTick) {
           auto& st = self->state;
           ++st.handled;

@@ -90,6 +90,20 @@ void deliver(Self self, TreeRouter::Output& out) {
   }
 }
 
+/// `more`'s batches and errors after `into`'s (neither creates nor retires trees).
+void append(TreeRouter::Output& into, TreeRouter::Output& more) {
+  for (auto& [tree, changes] : more.batches) {
+    auto& to = into.batches[tree];
+    if (to.empty()) {
+      to = std::move(changes);
+    } else {
+      to.insert(to.end(), std::make_move_iterator(changes.begin()), std::make_move_iterator(changes.end()));
+    }
+  }
+  into.errors.insert(into.errors.end(), std::make_move_iterator(more.errors.begin()),
+                     std::make_move_iterator(more.errors.end()));
+}
+
 /// Why a workload reached no tree, in Kueue's words.
 ExplainReply unrouted(const TreeRouter& router, const std::string& key) {
   json::object o;
@@ -151,6 +165,21 @@ void write_blockers(Self self, ObjectKind kind, const std::string& workload_key)
   for (const auto& key : st.router.unrouted_workload_keys()) write_blocker(self, key);
 }
 
+/// One watch event: routed into `out` (delivered by the caller), blockers and job shards
+/// brought up to date.
+void on_changed(Self self, const ObjectChanged& event, TreeRouter::Output& out) {
+  self->state.router.on_changed(event, out);
+  if (event.object && !event.deleted) {
+    write_blockers(self, event.kind, event.kind == ObjectKind::Workload ? TreeRouter::key_of(*event.object) : "");
+  } else if (event.deleted) {
+    write_blockers(self, event.kind, "");
+  }
+  if (event.kind == ObjectKind::LocalQueue || event.kind == ObjectKind::ClusterQueue ||
+      event.kind == ObjectKind::Cohort) {
+    update_job_shards(self);
+  }
+}
+
 }  // namespace
 
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
@@ -179,17 +208,26 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
         [self](ObjectChanged& event) {
           ++self->state.handled;
           TreeRouter::Output out;
-          self->state.router.on_changed(event, out);
+          on_changed(self, event, out);
           deliver(self, out);
-          if (event.object && !event.deleted) {
-            write_blockers(self, event.kind, event.kind == ObjectKind::Workload ? TreeRouter::key_of(*event.object) : "");
-          } else if (event.deleted) {
-            write_blockers(self, event.kind, "");
+        },
+        [self](ObjectChanges& batch) {
+          ++self->state.handled;
+          // The trees get one TreeBatch for the lot, unless the topology changed on the
+          // way (a tree created or retired): what came before is delivered first.
+          TreeRouter::Output out;
+          for (const auto& event : batch.changes) {
+            TreeRouter::Output one;
+            on_changed(self, event, one);
+            if (!one.created.empty() || !one.retired.empty()) {
+              deliver(self, out);
+              out = TreeRouter::Output{};
+              deliver(self, one);
+            } else {
+              append(out, one);
+            }
           }
-          if (event.kind == ObjectKind::LocalQueue || event.kind == ObjectKind::ClusterQueue ||
-              event.kind == ObjectKind::Cohort) {
-            update_job_shards(self);
-          }
+          deliver(self, out);
         },
         [self](ShardOwnership& ownership) {
           auto& st = self->state;

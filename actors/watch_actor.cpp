@@ -24,6 +24,9 @@ struct WatchState {
   std::uint64_t relists = 0;
   std::uint64_t changes = 0;
   std::size_t objects = 0;
+  /// Changes handled since the last flush, forwarded together (see ObjectChanges).
+  std::vector<ObjectChanged> gathered;
+  std::uint64_t forwarded_batches = 0;
 };
 
 using Self = watch_actor::stateful_pointer<WatchState>;
@@ -54,6 +57,25 @@ void pack(ObjectsRelisted& event) {
 
 void pack(ObjectChanged& event) {
   if (travels_packed(event.kind) && !event.deleted) event.packed = packed_of(event);
+}
+
+/// Forwards the gathered changes: one message per subscriber, the last one moved.
+void flush(Self self) {
+  auto& s = self->state;
+  if (s.gathered.empty()) return;
+  ++s.forwarded_batches;
+  if (s.gathered.size() == 1) {
+    for (auto& sub : s.subscribers) self->send(sub, s.gathered.front());
+  } else {
+    for (std::size_t i = 0; i < s.subscribers.size(); ++i) {
+      if (i + 1 == s.subscribers.size()) {
+        self->send(s.subscribers[i], ObjectChanges{s.kind, std::move(s.gathered)});
+      } else {
+        self->send(s.subscribers[i], ObjectChanges{s.kind, s.gathered});
+      }
+    }
+  }
+  s.gathered.clear();
 }
 
 }  // namespace
@@ -93,6 +115,7 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
           ++s.relists;
           s.objects = event.items ? event.items->size() : 0;
           pack(event);
+          flush(self);  // the changes before it go first
           for (auto& sub : s.subscribers) self->send(sub, event);
         },
         [self](ObjectChanged& event) {
@@ -103,13 +126,17 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
             if (s.objects > 0) --s.objects;
           }
           pack(event);
-          for (auto& sub : s.subscribers) self->send(sub, event);
+          // The cue goes behind the events already waiting: they join this batch.
+          if (s.gathered.empty()) self->send(self, FlushChanges{});
+          s.gathered.push_back(std::move(event));
         },
+        [self](FlushChanges) { flush(self); },
         [self](IntrospectActor) -> ActorInfo {
           auto& s = self->state;
           json::object o;
           o["relists"] = s.relists;
           o["changes"] = s.changes;
+          o["forwardedBatches"] = s.forwarded_batches;
           o["resourceVersion"] = s.informer ? s.informer->resource_version() : std::string();
           return ActorInfo{"watch", std::string(to_string(s.kind)), self->mailbox().size(), s.handled, json::dump(o)};
         },

@@ -19,9 +19,11 @@ class Client;
 namespace kueuepp::actors {
 
 using watch_actor = caf::typed_actor<caf::reacts_to<messages::ObjectsRelisted>, caf::reacts_to<messages::ObjectChanged>,
+                                     caf::reacts_to<messages::FlushChanges>,
                                      caf::replies_to<messages::IntrospectActor>::with<messages::ActorInfo>>;
 
-/// `subscribers` accept ObjectsRelisted and ObjectChanged. `on_synced` (optional) runs
+/// `subscribers` accept ObjectsRelisted, ObjectChanged and ObjectChanges (the changes that
+/// were waiting in the watch actor's mailbox together, in order). `on_synced` (optional) runs
 /// on the io thread after the first complete list was forwarded.
 watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client, messages::ObjectKind kind,
                         std::vector<messages::object_sink> subscribers, messages::introspection_actor introspection,

@@ -25,7 +25,8 @@
 namespace kueuepp::messages {
 
 /// Whatever consumes watch events (the snapshot actor, the job actor).
-using object_sink = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::reacts_to<ObjectChanged>>;
+using object_sink =
+    caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::reacts_to<ObjectChanged>, caf::reacts_to<ObjectChanges>>;
 
 /// The API budget: writes in, outcomes back.
 using writer_actor = caf::typed_actor<caf::replies_to<WriteRequest>::with<WriteOutcome>, caf::reacts_to<WriteDone>,
@@ -64,6 +65,7 @@ using scheduler_actor =
 
 /// Watch events in; routes model objects to the trees and answers "where is X".
 using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::reacts_to<ObjectChanged>,
+                                        caf::reacts_to<ObjectChanges>,
                                         caf::reacts_to<ShardOwnership>,
                                         caf::replies_to<Explain>::with<ExplainReply>,
                                         caf::replies_to<IntrospectActor>::with<ActorInfo>>;
@@ -84,6 +86,7 @@ struct JobTick {};
 
 /// Kueue's batch Job integration: Jobs and Workloads in, Job/Workload writes out.
 using job_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::reacts_to<ObjectChanged>,
+                                   caf::reacts_to<ObjectChanges>,
                                    caf::reacts_to<JobTick>, caf::reacts_to<JobShards>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Answers one HTTP request of the introspection endpoint (called exactly once, from
@@ -109,6 +112,8 @@ using introspection_actor = caf::typed_actor<caf::reacts_to<ActorRegistered>, ca
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ObjectsRelisted)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ObjectChanged)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ObjectChanges)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::FlushChanges)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeBatch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RunRound)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeOwnership)

@@ -449,6 +449,25 @@ TEST_F(ControllerProtocolTest, AWakeUpIsNotLostWhenTheTimerFiresBeforeTheDecisio
   EXPECT_EQ(api_.admission_writes("w"), 1u) << "admitted once its backoff is over";
 }
 
+TEST_F(ControllerProtocolTest, ChangesForwardedTogetherAreAppliedInOrder) {
+  // The watch actor forwards the changes its mailbox held at once as one ObjectChanges:
+  // each is applied in order, as if sent one by one.
+  start();
+  cluster("2");
+  relist(ObjectKind::Workload, {});
+  settle();
+  ObjectChanges batch{ObjectKind::Workload, {}};
+  batch.changes.push_back(ObjectChanged{ObjectKind::Workload, false, workload("w1", "1", 10)});
+  batch.changes.push_back(ObjectChanged{ObjectKind::Workload, false, workload("w2", "1", 11)});
+  batch.changes.push_back(ObjectChanged{ObjectKind::Workload, false, workload("w3", "1", 12)});
+  batch.changes.push_back(ObjectChanged{ObjectKind::Workload, true, workload("w1", "1", 13)});  // gone again
+  caf::anon_send(snapshot_, std::move(batch));
+  settle();
+  EXPECT_EQ(api_.admission_writes("w1"), 0u) << "deleted in the same batch";
+  EXPECT_EQ(api_.admission_writes("w2"), 1u);
+  EXPECT_EQ(api_.admission_writes("w3"), 1u) << "w1's quota was never taken";
+}
+
 TEST_F(ControllerProtocolTest, OnlyTheLastWordsOfARoundAreWritten) {
   // Two queues of one cohort, each head fits alone by borrowing, not both: the second is
   // told "no longer fits after processing another workload" in the first cycle and how
