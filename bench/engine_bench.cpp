@@ -213,7 +213,10 @@ struct TimelineTotals {
   Totals cycles;
   Time end{};
   std::size_t explanations = 0;       ///< pending explanations to write (PendingDecisions)
-  std::uint64_t explanation_digest = 0;  ///< of every explanation, in order (same input, same words)
+  /// Of every cycle's explanations, admissions and evictions, each cycle's sorted (the
+  /// order within a cycle follows hashing of addresses): same input, same decisions.
+  std::uint64_t explanation_digest = 0;
+  std::uint64_t decision_digest = 0;
   double wait_s[3] = {0, 0, 0};       ///< summed creation -> first admission, per class
   double last_wait_s[3] = {0, 0, 0};  ///< summed creation -> last admission (after evictions)
   int count[3] = {0, 0, 0};
@@ -252,9 +255,16 @@ TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Worklo
     t.cycles.preempted += s.preempted;
     Decisions d = e.take_decisions();
     t.explanations += d.pending.size();
-    for (const auto& p : d.pending) {
-      t.explanation_digest = t.explanation_digest * 1099511628211ULL ^ std::hash<std::string>{}(p.workload + p.reason + p.message);
-    }
+    std::vector<std::string> words;
+    words.reserve(d.pending.size());
+    for (const auto& p : d.pending) words.push_back(p.workload + p.reason + p.message);
+    std::sort(words.begin(), words.end());
+    for (const auto& w : words) t.explanation_digest = t.explanation_digest * 1099511628211ULL ^ std::hash<std::string>{}(w);
+    std::vector<std::string> decided;
+    for (const auto& a : d.admissions) decided.push_back("+" + a.workload);
+    for (const auto& ev : d.evictions) decided.push_back("-" + ev.workload);
+    std::sort(decided.begin(), decided.end());
+    for (const auto& w : decided) t.decision_digest = t.decision_digest * 1099511628211ULL ^ std::hash<std::string>{}(w);
     for (const auto& a : d.admissions) {
       finishes_at[a.workload] = now + runtime.at(a.workload);
       const Workload& w = *by_key.at(a.workload);
@@ -298,6 +308,7 @@ void BM_Timeline(benchmark::State& state, Shape shape) {
   state.counters["preempted"] = static_cast<double>(last.cycles.preempted);
   state.counters["explanations"] = static_cast<double>(last.explanations);
   state.counters["explanation_digest"] = static_cast<double>(last.explanation_digest % 1000000007ULL);
+  state.counters["decision_digest"] = static_cast<double>(last.decision_digest % 1000000007ULL);
   const char* first[] = {"small_first_s", "medium_first_s", "large_first_s"};
   const char* final[] = {"small_final_s", "medium_final_s", "large_final_s"};
   for (int c = 0; c < 3; ++c) {
