@@ -189,31 +189,6 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
 
   if (same_queue.empty() && priority.empty() && hierarchy.empty()) return {};
 
-  Time now = ctx_.now;
-  auto order = [&](std::vector<Candidate>& list) {
-    std::sort(list.begin(), list.end(), [&](const Candidate& x, const Candidate& y) {
-      return candidate_before(ctx_.wl(x.workload), ctx_.wl(y.workload), r.cq, now);
-    });
-  };
-  order(same_queue);
-  order(priority);
-  order(hierarchy);
-  auto split_evicted = [&](const std::vector<Candidate>& list) {
-    auto it = std::find_if(list.begin(), list.end(),
-                           [&](const Candidate& c) { return !ctx_.wl(c.workload).evicted; });
-    return it - list.begin();
-  };
-  std::vector<Candidate> sequence;
-  auto he = split_evicted(hierarchy);
-  auto pe = split_evicted(priority);
-  auto se = split_evicted(same_queue);
-  sequence.insert(sequence.end(), hierarchy.begin(), hierarchy.begin() + he);
-  sequence.insert(sequence.end(), priority.begin(), priority.begin() + pe);
-  sequence.insert(sequence.end(), same_queue.begin(), same_queue.begin() + se);
-  sequence.insert(sequence.end(), hierarchy.begin() + he, hierarchy.end());
-  sequence.insert(sequence.end(), priority.begin() + pe, priority.end());
-  sequence.insert(sequence.end(), same_queue.begin() + se, same_queue.end());
-
   bool forbidden = borrow_within_cohort_forbidden(own);
   bool under_nominal = true;
   for (FlavorResource fr : frs) {
@@ -240,6 +215,53 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
     }
     return true;
   };
+
+  // An attempt removes candidates valid at the time, in order, until the preemptor fits.
+  // Removals only free quota and only make more queues within their nominal quota (so
+  // fewer candidates valid): if the preemptor does not fit with every candidate valid
+  // now removed, the attempt cannot succeed and is dropped, before any sorting. On the
+  // 1,000-queue perf shape 57 % of the searches sorted about 110 candidates and then
+  // failed (a head over its nominal quota may not reclaim from the cohort, and its own
+  // queue holds too little of lower priority): the sort was 17 % of the controller's CPU.
+  auto could_succeed = [&](bool allow_borrowing) {
+    removable_.clear();
+    for (const auto* list : {&same_queue, &priority, &hierarchy}) {
+      for (const Candidate& c : *list) {
+        if (valid(c, allow_borrowing)) removable_.push_back(c.workload);
+      }
+    }
+    for (int id : removable_) ctx_.snapshot.remove_usage(ctx_.cq(ctx_.wl(id).cq).node, ctx_.wl(id).usage);
+    const bool fit = fits(r, allow_borrowing);
+    for (int id : removable_) ctx_.snapshot.add_usage(ctx_.cq(ctx_.wl(id).cq).node, ctx_.wl(id).usage);
+    return fit;
+  };
+  std::erase_if(attempts, [&](bool allow_borrowing) { return !could_succeed(allow_borrowing); });
+  if (attempts.empty()) return {};
+
+  Time now = ctx_.now;
+  auto order = [&](std::vector<Candidate>& list) {
+    std::sort(list.begin(), list.end(), [&](const Candidate& x, const Candidate& y) {
+      return candidate_before(ctx_.wl(x.workload), ctx_.wl(y.workload), r.cq, now);
+    });
+  };
+  order(same_queue);
+  order(priority);
+  order(hierarchy);
+  auto split_evicted = [&](const std::vector<Candidate>& list) {
+    auto it = std::find_if(list.begin(), list.end(),
+                           [&](const Candidate& c) { return !ctx_.wl(c.workload).evicted; });
+    return it - list.begin();
+  };
+  std::vector<Candidate> sequence;
+  auto he = split_evicted(hierarchy);
+  auto pe = split_evicted(priority);
+  auto se = split_evicted(same_queue);
+  sequence.insert(sequence.end(), hierarchy.begin(), hierarchy.begin() + he);
+  sequence.insert(sequence.end(), priority.begin(), priority.begin() + pe);
+  sequence.insert(sequence.end(), same_queue.begin(), same_queue.begin() + se);
+  sequence.insert(sequence.end(), hierarchy.begin() + he, hierarchy.end());
+  sequence.insert(sequence.end(), priority.begin() + pe, priority.end());
+  sequence.insert(sequence.end(), same_queue.begin() + se, same_queue.end());
 
   for (bool allow_borrowing : attempts) {
     std::vector<PreemptionTarget> targets;

@@ -69,6 +69,8 @@ class Preemptor {
     std::vector<PreemptionTarget> targets;
   };
   std::optional<LastSearch> last_search_;
+  /// The candidates an attempt could remove (classical's early check; reused).
+  std::vector<int> removable_;
 };
 
 /// Kueue's CandidatesOrdering: evicted first, other ClusterQueues before the
