@@ -33,9 +33,10 @@ struct WriterOptions {
   /// A ClusterQueue or LocalQueue status write that has waited this long goes out
   /// before the next urgent write, at most once per `urgent_streak` urgent writes
   /// (>= 1): under a saturated budget queue status lags by about this much while taking
-  /// at most 1/(urgent_streak+1) of the writes.
+  /// at most 1/(urgent_streak+1) of the writes. With many queues some status is always
+  /// overdue, so this share is what they take while admissions wait: a tenth.
   std::chrono::milliseconds max_status_delay{5000};
-  std::size_t urgent_streak = 4;
+  std::size_t urgent_streak = 9;
   /// The writer's clock (tests); steady_clock when empty.
   std::function<std::chrono::steady_clock::time_point()> clock;
   /// Events waiting beyond this many: the oldest is dropped.
