@@ -142,6 +142,13 @@ Totals run_to_quiescence(Engine& e, Time& now) {
   return t;
 }
 
+/// A fresh engine with the shape's flavors, cohorts and queues (no workloads yet).
+std::unique_ptr<Engine> configured_engine(const Shape& shape) {
+  auto engine = std::make_unique<Engine>();
+  configure(*engine, shape);
+  return engine;
+}
+
 std::size_t heap_in_use() {
   struct mallinfo2 mi = mallinfo2();
   return mi.uordblks + mi.hblkhd;
@@ -152,8 +159,7 @@ void BM_ColdPass(benchmark::State& state, Shape shape) {
   Totals last;
   for (auto _ : state) {
     state.PauseTiming();
-    auto engine = std::make_unique<Engine>();
-    configure(*engine, shape);
+    auto engine = configured_engine(shape);
     for (const auto& w : wls) (void)engine->apply(w);
     Time now = time_from_seconds(1000);
     state.ResumeTiming();
@@ -294,8 +300,7 @@ void BM_Timeline(benchmark::State& state, Shape shape) {
   TimelineTotals last;
   for (auto _ : state) {
     state.PauseTiming();
-    auto engine = std::make_unique<Engine>();
-    configure(*engine, shape);
+    auto engine = configured_engine(shape);
     state.ResumeTiming();
     last = replay_timeline(*engine, shape, wls);
     state.PauseTiming();
@@ -325,8 +330,7 @@ void BM_MemoryPerPendingWorkload(benchmark::State& state, Shape shape) {
   double per = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto engine = std::make_unique<Engine>();
-    configure(*engine, shape);
+    auto engine = configured_engine(shape);
     std::size_t before = heap_in_use();
     state.ResumeTiming();
     for (const auto& w : wls) (void)engine->apply(w);

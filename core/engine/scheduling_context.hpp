@@ -37,15 +37,23 @@ struct SchedulingContext {
   const WorkloadRecord& wl(int id) const { return *workloads[static_cast<std::size_t>(id)]; }
   ClusterQueueState& cq(int index) { return cqs[static_cast<std::size_t>(index)]; }
 
-  /// Takes a holding workload's usage out of the snapshot (preemption simulation).
-  void remove_workload(int id) {
+  /// A holding workload's usage out of the snapshot and back, nothing else (a what-if
+  /// over many workloads at once, put back before anything else looks).
+  void take_usage(int id) {
     const WorkloadRecord& w = wl(id);
     snapshot.remove_usage(cqs[static_cast<std::size_t>(w.cq)].node, w.usage);
+  }
+  void give_back_usage(int id) {
+    const WorkloadRecord& w = wl(id);
+    snapshot.add_usage(cqs[static_cast<std::size_t>(w.cq)].node, w.usage);
+  }
+  /// Takes a holding workload's usage out of the snapshot (preemption simulation).
+  void remove_workload(int id) {
+    take_usage(id);
     removed.insert(id);
   }
   void restore_workload(int id) {
-    const WorkloadRecord& w = wl(id);
-    snapshot.add_usage(cqs[static_cast<std::size_t>(w.cq)].node, w.usage);
+    give_back_usage(id);
     removed.erase(id);
   }
   /// A workload the snapshot counts as holding quota in its ClusterQueue: not removed by
