@@ -26,6 +26,53 @@ bool PendingQueue::is_parked(const QueueSlot& slot) const {
   }
 }
 
+bool PendingQueue::class_parked(std::uint64_t hash) const {
+  return strategy_ == QueueingStrategy::BestEffortFIFO && hash != 0 && hash_parked_seq_.count(hash) != 0;
+}
+
+void PendingQueue::set_head(ClassQueue& q, QueueSlot* head) {
+  if (q.head == head) return;
+  if (q.head != nullptr) heads_.erase(q.head);
+  q.head = head;
+  // Hinted at the front: a popped head's successor in its class is usually the next
+  // head of the whole queue (a class's members mostly sit together in queue order).
+  if (head != nullptr) heads_.insert(heads_.begin(), head);
+}
+
+void PendingQueue::offer_head(ClassQueue& q, QueueSlot* candidate) {
+  if (q.head == nullptr || ByKey{}(candidate, q.head)) set_head(q, candidate);
+}
+
+QueueSlot* PendingQueue::first_unparked(std::uint64_t hash, const ClassQueue& q, Set::const_iterator from) const {
+  // In a parked class only the members activated since are unparked, and they are kept
+  // apart: no walk over the parked ones.
+  if (class_parked(hash)) return q.fresh.empty() ? nullptr : *q.fresh.begin();
+  for (; from != q.members.end(); ++from) {
+    if (!is_parked(**from)) return *from;
+  }
+  return nullptr;
+}
+
+void PendingQueue::set_strategy(QueueingStrategy s) {
+  if (s == strategy_) return;
+  strategy_ = s;
+  rebuild_heads();
+}
+
+void PendingQueue::rebuild_heads() {
+  heads_.clear();
+  for (auto& [hash, q] : queued_by_class_) {
+    q.fresh.clear();
+    q.head = nullptr;
+    for (QueueSlot* s : q.members) {
+      if (is_parked(*s)) continue;
+      if (class_parked(hash)) q.fresh.insert(s);
+      if (q.head == nullptr) q.head = s;
+    }
+    if (q.head != nullptr) heads_.insert(q.head);
+  }
+}
+
 void PendingQueue::insert_active(QueueSlot& slot) {
   slot.parked = false;
   slot.activated_seq = ++seq_;
@@ -34,10 +81,7 @@ void PendingQueue::insert_active(QueueSlot& slot) {
     sticky_ = &slot;
     return;
   }
-  auto [it, inserted] = ordered_.insert(&slot);
-  // Keep "everything before the cursor is parked": an active entry ahead of the
-  // cursor becomes the new cursor.
-  if (cursor_ == ordered_.end() || ByKey{}(&slot, *cursor_)) cursor_ = it;
+  insert_queued(slot);
 }
 
 void PendingQueue::insert_parked(QueueSlot& slot, bool hold) {
@@ -49,7 +93,34 @@ void PendingQueue::insert_parked(QueueSlot& slot, bool hold) {
     return;
   }
   slot.where = QueueSlot::Where::Queued;
-  ordered_.insert(&slot);  // parked: the cursor invariant still holds
+  insert_queued(slot);
+}
+
+void PendingQueue::insert_queued(QueueSlot& slot) {
+  ClassQueue& q = queued_by_class_[slot.hash];
+  q.members.insert(&slot);
+  ++queued_;
+  if (is_parked(slot)) return;
+  if (class_parked(slot.hash)) q.fresh.insert(&slot);
+  offer_head(q, &slot);
+}
+
+void PendingQueue::erase_queued(QueueSlot& slot, bool was_head) {
+  auto qit = queued_by_class_.find(slot.hash);
+  if (qit == queued_by_class_.end()) return;
+  ClassQueue& q = qit->second;
+  auto it = q.members.find(&slot);
+  if (it == q.members.end()) return;
+  it = q.members.erase(it);
+  --queued_;
+  q.fresh.erase(&slot);
+  if (q.members.empty()) {
+    set_head(q, nullptr);
+    queued_by_class_.erase(qit);
+    return;
+  }
+  // Everything before the head is parked: the next head comes after it.
+  if (was_head || q.head == &slot) set_head(q, first_unparked(slot.hash, q, it));
 }
 
 void PendingQueue::erase(QueueSlot& slot) {
@@ -58,11 +129,7 @@ void PendingQueue::erase(QueueSlot& slot) {
       if (sticky_ == &slot) {
         sticky_ = nullptr;
       } else {
-        auto it = ordered_.find(&slot);
-        if (it != ordered_.end()) {
-          if (it == cursor_) ++cursor_;
-          ordered_.erase(it);
-        }
+        erase_queued(slot);
       }
       break;
     case QueueSlot::Where::Held:
@@ -143,38 +210,26 @@ QueueSlot* PendingQueue::pop() {
     insert_parked(*s, false);
     s->parked = false;  // parked through its class, not individually
   }
-  skip_parked();
-  if (cursor_ == ordered_.end()) return nullptr;
-  QueueSlot* s = *cursor_;
-  cursor_ = ordered_.erase(cursor_);
+  if (heads_.empty()) return nullptr;
+  QueueSlot* s = *heads_.begin();
+  // Out of heads_ by position, not by another search: erase_queued then finds no head
+  // to replace and offers the class's next one.
+  heads_.erase(heads_.begin());
+  queued_by_class_.find(s->hash)->second.head = nullptr;
+  erase_queued(*s, true);
   s->where = QueueSlot::Where::Inflight;
   ++inflight_;
   return s;
 }
 
-void PendingQueue::skip_parked() {
-  // is_parked() for each entry, with the class's park marker looked up once per run of
-  // one class: the members of a class share a priority, so they mostly sit together in
-  // queue order, and after every flush the cursor walks the whole queue again.
-  const bool by_class = strategy_ == QueueingStrategy::BestEffortFIFO && !hash_parked_seq_.empty();
-  std::uint64_t run_hash = 0;
-  std::uint64_t run_parked_seq = 0;
-  for (; cursor_ != ordered_.end(); ++cursor_) {
-    const QueueSlot& s = **cursor_;
-    if (s.parked && s.parked_epoch == epoch_) continue;
-    if (!by_class || s.hash == 0) return;
-    if (s.hash != run_hash) {
-      run_hash = s.hash;
-      auto it = hash_parked_seq_.find(s.hash);
-      run_parked_seq = it == hash_parked_seq_.end() ? 0 : it->second;
-    }
-    if (run_parked_seq <= s.activated_seq) return;
-  }
-}
-
 void PendingQueue::bulk_park(std::uint64_t hash) {
   if (strategy_ != QueueingStrategy::BestEffortFIFO || hash == 0) return;
   hash_parked_seq_[hash] = ++seq_;
+  // Every member queued now is parked with the class; later activations are fresh.
+  auto it = queued_by_class_.find(hash);
+  if (it == queued_by_class_.end()) return;
+  it->second.fresh.clear();
+  set_head(it->second, nullptr);
 }
 
 bool PendingQueue::requeue(QueueSlot& slot, RequeueReason reason, bool backoff_expired,
@@ -188,10 +243,8 @@ bool PendingQueue::requeue(QueueSlot& slot, RequeueReason reason, bool backoff_e
     if (old_sticky && old != &slot && sticky_ != nullptr && sticky_ == old) {
       QueueSlot* moved = sticky_;
       sticky_ = nullptr;
-      moved->where = QueueSlot::Where::None;
-      auto [it, inserted] = ordered_.insert(moved);
-      if (cursor_ == ordered_.end() || ByKey{}(moved, *cursor_)) cursor_ = it;
       moved->where = QueueSlot::Where::Queued;
+      insert_queued(*moved);
     }
   }
   if (slot.where == QueueSlot::Where::Inflight) {
@@ -234,16 +287,15 @@ void PendingQueue::remove(QueueSlot& slot) {
 
 std::size_t PendingQueue::active_size() const {
   std::size_t n = sticky_ != nullptr && !hash_parked(*sticky_) ? 1 : 0;
-  for (const QueueSlot* s : ordered_) n += is_parked(*s) ? 0 : 1;
+  for (const auto& [hash, q] : queued_by_class_) {
+    for (const QueueSlot* s : q.members) n += is_parked(*s) ? 0 : 1;
+  }
   return n;
 }
 
 bool PendingQueue::has_active() const {
   if (sticky_ != nullptr && !hash_parked(*sticky_)) return true;
-  for (auto it = cursor_; it != ordered_.end(); ++it) {
-    if (!is_parked(**it)) return true;
-  }
-  return false;
+  return !heads_.empty();
 }
 
 std::vector<int> PendingQueue::ordered(std::size_t limit) const {
@@ -251,7 +303,7 @@ std::vector<int> PendingQueue::ordered(std::size_t limit) const {
   std::vector<const QueueSlot*> all;
   all.reserve(size());
   if (sticky_ != nullptr) all.push_back(sticky_);
-  all.insert(all.end(), ordered_.begin(), ordered_.end());
+  for (const auto& [hash, q] : queued_by_class_) all.insert(all.end(), q.members.begin(), q.members.end());
   all.insert(all.end(), held_.begin(), held_.end());
   auto begin = all.begin() + (sticky_ != nullptr ? 1 : 0);
   if (limit < all.size()) {

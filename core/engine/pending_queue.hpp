@@ -7,11 +7,14 @@
 //
 // Kueue moves workloads between its heap and its inadmissible map one by one, so a
 // single released workload makes it touch every parked workload of the cohort tree.
-// Here parking is lazy: all queued workloads stay in one ordered set and a workload is
-// parked when it was parked (individually or through its equivalence class) during the
-// current flush epoch. A flush is then O(1) (a new epoch), a bulk move is O(1) (the
-// class's park marker), and pops skip parked entries with a cursor that only moves
-// forward between flushes. The observable behaviour is Kueue's.
+// Here parking is lazy: a workload is parked when it was parked (individually or
+// through its equivalence class) during the current flush epoch. A flush is then
+// O(classes) (a new epoch), and a bulk move is O(1) (the class's park marker). Queued
+// workloads are kept per equivalence class, each class in queue order, and the queue
+// keeps every class's first unparked workload in one ordered set of heads: a pop takes
+// the first head and never walks over the members of a parked class (walking the whole
+// queue after every flush was most of the engine's time on deep queues). The observable
+// behaviour is Kueue's.
 
 #include <cstdint>
 #include <set>
@@ -70,30 +73,11 @@ class PendingQueue {
       : strategy_(strategy) {}
   PendingQueue(const PendingQueue&) = delete;
   PendingQueue& operator=(const PendingQueue&) = delete;
-  // Moving a std::set may invalidate its end() iterator: the cursor restarts from the
-  // beginning, which is always valid (nothing is known to be parked before it).
-  PendingQueue(PendingQueue&& other) noexcept { *this = std::move(other); }
-  PendingQueue& operator=(PendingQueue&& other) noexcept {
-    strategy_ = other.strategy_;
-    ordered_ = std::move(other.ordered_);
-    cursor_ = ordered_.begin();
-    held_ = std::move(other.held_);
-    sticky_ = other.sticky_;
-    preemptor_ = other.preemptor_;
-    preemptor_sticky_ = other.preemptor_sticky_;
-    inflight_ = other.inflight_;
-    epoch_ = other.epoch_;
-    seq_ = other.seq_;
-    hash_parked_seq_ = std::move(other.hash_parked_seq_);
-    classes_ = std::move(other.classes_);
-    pop_cycle_ = other.pop_cycle_;
-    flush_pop_cycle_ = other.flush_pop_cycle_;
-    joins_ = other.joins_;
-    other.cursor_ = other.ordered_.end();
-    return *this;
-  }
+  PendingQueue(PendingQueue&&) noexcept = default;
+  PendingQueue& operator=(PendingQueue&&) noexcept = default;
 
-  void set_strategy(QueueingStrategy s) { strategy_ = s; }
+  /// Parking by class holds under BestEffortFIFO only: a change re-derives every head.
+  void set_strategy(QueueingStrategy s);
   QueueingStrategy strategy() const { return strategy_; }
 
   /// A new or updated pending workload (Kueue's PushOrUpdate). `key`/`hash` are its
@@ -137,7 +121,7 @@ class PendingQueue {
   std::uint64_t joins() const { return joins_; }
   bool has_class(std::uint64_t hash) const { return classes_.count(hash) != 0; }
   std::size_t class_count() const { return classes_.size(); }
-  std::size_t size() const { return ordered_.size() + held_.size() + inflight_ + (sticky_ ? 1 : 0); }
+  std::size_t size() const { return queued_ + held_.size() + inflight_ + (sticky_ ? 1 : 0); }
   /// Counts by state (O(size): for status and metrics, not the hot path).
   std::size_t active_size() const;
   std::size_t inadmissible_size() const { return size() - active_size() - inflight_; }
@@ -157,20 +141,41 @@ class PendingQueue {
     bool operator()(const QueueSlot* a, const QueueSlot* b) const { return a->key < b->key; }
   };
   using Set = std::set<QueueSlot*, ByKey>;
+  /// The queued (not held, not in flight, not sticky) workloads of one equivalence class
+  /// (class 0: workloads without one, never parked as a class).
+  struct ClassQueue {
+    Set members;
+    /// Members activated after the class was parked in this epoch: the only ones of a
+    /// parked class that may be popped.
+    Set fresh;
+    /// The first member that is not parked, as entered in heads_; null if none.
+    QueueSlot* head = nullptr;
+  };
 
   void insert_active(QueueSlot& slot);
   void insert_parked(QueueSlot& slot, bool hold);
+  /// Adds a Queued slot to its class (its parked state already set).
+  void insert_queued(QueueSlot& slot);
   void erase(QueueSlot& slot);
+  /// Removes a Queued slot from its class; `was_head`: pop() already took it out of heads_.
+  void erase_queued(QueueSlot& slot, bool was_head = false);
   void bulk_park(std::uint64_t hash);
-  /// Moves the cursor past parked entries (everything in ordered_ is Queued, never sticky).
-  void skip_parked();
   bool hash_parked(const QueueSlot& slot) const;
+  bool class_parked(std::uint64_t hash) const;
+  /// Makes `candidate` the head of its class when it comes before the current one.
+  void offer_head(ClassQueue& q, QueueSlot* candidate);
+  void set_head(ClassQueue& q, QueueSlot* head);
+  /// The first member of `q` from `from` on that is not parked.
+  QueueSlot* first_unparked(std::uint64_t hash, const ClassQueue& q, Set::const_iterator from) const;
+  /// Recomputes every class's fresh members and head (O(queue): strategy changes only).
+  void rebuild_heads();
   void join_class(QueueSlot& slot, std::uint64_t hash);
   void leave_class(QueueSlot& slot);
 
   QueueingStrategy strategy_;
-  Set ordered_;
-  Set::iterator cursor_ = ordered_.end();  ///< everything before it is parked
+  std::unordered_map<std::uint64_t, ClassQueue> queued_by_class_;
+  Set heads_;  ///< every class's head, in queue order
+  std::size_t queued_ = 0;
   std::unordered_set<QueueSlot*> held_;
   QueueSlot* sticky_ = nullptr;     ///< the sticky preemptor, when it is active
   const QueueSlot* preemptor_ = nullptr;
@@ -199,7 +204,9 @@ void PendingQueue::for_each_parked_in_class(std::uint64_t hash, F f) const {
 template <class F>
 void PendingQueue::for_each_pending(F f) const {
   if (sticky_ != nullptr) f(sticky_->key.workload);
-  for (const QueueSlot* s : ordered_) f(s->key.workload);
+  for (const auto& [hash, q] : queued_by_class_) {
+    for (const QueueSlot* s : q.members) f(s->key.workload);
+  }
   for (const QueueSlot* s : held_) f(s->key.workload);
 }
 
@@ -208,7 +215,13 @@ void PendingQueue::flush(Eligible eligible) {
   ++epoch_;
   flush_pop_cycle_ = pop_cycle_;
   hash_parked_seq_.clear();
-  cursor_ = ordered_.begin();
+  // A new epoch unparks every queued workload: each class's first member is its head.
+  heads_.clear();
+  for (auto& [hash, q] : queued_by_class_) {
+    q.fresh.clear();
+    q.head = *q.members.begin();
+    heads_.insert(q.head);
+  }
   std::vector<QueueSlot*> moving;
   for (QueueSlot* s : held_) {
     if (eligible(s->key.workload)) moving.push_back(s);

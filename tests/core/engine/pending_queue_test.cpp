@@ -217,9 +217,10 @@ TEST(PendingQueue, ACursorSkipsParkedEntriesAndRewindsForEarlierArrivals) {
 
 TEST(PendingQueue, PopTakesTheFirstWorkloadThatIsNotParked) {
   // Randomized: pushes, pops, requeues for every reason, flushes and removals over
-  // interleaved classes; every pop must return the first pending workload in queue order
-  // that is_parked() says may go (the cursor's walk skips runs of a parked class without
-  // asking is_parked() for each member, and must agree with it).
+  // interleaved classes, and changes of the queueing strategy; every pop must return the
+  // first pending workload in queue order that is_parked() says may go (the queue keeps
+  // one head per class and never asks is_parked() for the members of a parked class: it
+  // must agree with it), and has_active() must say whether there is one.
   std::mt19937 rng(20261127);
   const std::array<RequeueReason, 6> reasons = {RequeueReason::Generic, RequeueReason::NoFit,
                                                 RequeueReason::PreemptionNoCandidates,
@@ -233,7 +234,7 @@ TEST(PendingQueue, PopTakesTheFirstWorkloadThatIsNotParked) {
   for (int step = 0; step < 20000; ++step) {
     const int wl = static_cast<int>(rng() % 7);
     const auto w = static_cast<std::size_t>(wl);
-    switch (rng() % 6) {
+    switch (rng() % 7) {
       case 0:
       case 1:
         if (in_flight[w]) break;
@@ -248,6 +249,9 @@ TEST(PendingQueue, PopTakesTheFirstWorkloadThatIsNotParked) {
             expected = candidate;
             break;
           }
+        }
+        if (expected != -1) {
+          ASSERT_TRUE(f.q.has_active()) << "step " << step;
         }
         const int got = f.pop();
         if (expected != -1) {
@@ -275,6 +279,11 @@ TEST(PendingQueue, PopTakesTheFirstWorkloadThatIsNotParked) {
         f.q.remove(f.slots[w]);
         present[w] = false;
         in_flight[w] = false;
+        break;
+      case 6:
+        if (rng() % 20 == 0) {
+          f.q.set_strategy(rng() % 3 == 0 ? QueueingStrategy::StrictFIFO : QueueingStrategy::BestEffortFIFO);
+        }
         break;
     }
   }
