@@ -6,6 +6,8 @@
 // front so they never rehash.
 
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "kube/patch/errors.hpp"
 #include "kube/patch/patch.hpp"
@@ -23,15 +25,32 @@ struct DepthExceeded {
 // below the object being merged; empty: none.
 using Omit = std::span<const std::string_view>;
 
-Expected<json::value, DepthExceeded> merge_object(const json::value* target, const json::object& patch,
-                                                  int depth, Omit omit);
+// Where the patch's values come from: a patch the caller keeps is copied from, one it
+// hands over (the API server's freshly parsed request body) is moved from, which spares
+// copying every value the patch sets.
+template <class Patch>
+constexpr bool kOwned = !std::is_const_v<std::remove_reference_t<Patch>>;
+
+template <class Patch>
+json::value take(Patch& v) {
+  if constexpr (kOwned<Patch>) {
+    return std::move(v);
+  } else {
+    return v;
+  }
+}
+
+template <class PatchObject>
+Expected<json::value, DepthExceeded> merge_object(const json::value* target, PatchObject& patch, int depth,
+                                                  Omit omit);
 
 // The value a patch member contributes: objects merge recursively (which also drops their
 // null members), anything else replaces.
-Expected<json::value, DepthExceeded> merged_member(const json::value* target, const json::value& patch,
-                                                   int depth, Omit omit) {
-  if (const json::object* p = patch.if_object()) return merge_object(target, *p, depth + 1, omit);
-  return patch;
+template <class PatchValue>
+Expected<json::value, DepthExceeded> merged_member(const json::value* target, PatchValue& patch, int depth,
+                                                   Omit omit) {
+  if (patch.is_object()) return merge_object(target, patch.get_object(), depth + 1, omit);
+  return take(patch);
 }
 
 // A copy of `v` without the member at `omit` (a path of object keys; a path that leaves
@@ -57,8 +76,9 @@ Expected<json::value, DepthExceeded> fail_member(DepthExceeded e, std::string_vi
   return unexpected(std::move(e));
 }
 
-Expected<json::value, DepthExceeded> merge_object(const json::value* target, const json::object& patch,
-                                                  int depth, Omit omit) {
+template <class PatchObject>
+Expected<json::value, DepthExceeded> merge_object(const json::value* target, PatchObject& patch, int depth,
+                                                  Omit omit) {
   if (depth > kMaxDepth) return unexpected(DepthExceeded{});
   const json::object* base = target != nullptr ? target->if_object() : nullptr;
 
@@ -86,7 +106,7 @@ Expected<json::value, DepthExceeded> merge_object(const json::value* target, con
     }
   }
   // Members only the patch has, appended in the patch's order; null ones are no-ops.
-  for (const auto& member : patch) {
+  for (auto& member : patch) {
     if (member.value().is_null()) continue;
     if (base != nullptr && base->contains(member.key())) continue;
     auto merged = merged_member(nullptr, member.value(), depth, Omit());
@@ -145,6 +165,15 @@ Expected<json::value, PatchError> merge_patch(const json::value& target, const j
                                               std::span<const std::string_view> omit) {
   const json::object* p = patch.if_object();
   if (p == nullptr) return patch;
+  auto merged = merge_object(&target, *p, 0, omit);
+  if (!merged) return detail::too_deep(std::move(merged).error().path);
+  return std::move(*merged);
+}
+
+Expected<json::value, PatchError> merge_patch(const json::value& target, json::value&& patch,
+                                              std::span<const std::string_view> omit) {
+  json::object* p = patch.if_object();
+  if (p == nullptr) return std::move(patch);
   auto merged = merge_object(&target, *p, 0, omit);
   if (!merged) return detail::too_deep(std::move(merged).error().path);
   return std::move(*merged);

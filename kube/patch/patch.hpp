@@ -114,6 +114,10 @@ Expected<json::value, PatchError> merge_patch(const json::value& target, const j
 /// copying them here (and comparing them with the stored ones there) is wasted.
 Expected<json::value, PatchError> merge_patch(const json::value& target, const json::value& patch,
                                               std::span<const std::string_view> omit);
+/// The same, taking the patch over: its values are moved into the result instead of
+/// copied (the patch is left valid but unspecified). For a patch parsed only to be merged.
+Expected<json::value, PatchError> merge_patch(const json::value& target, json::value&& patch,
+                                              std::span<const std::string_view> omit);
 
 /// The same merge, in place: for callers that own a copy of the target anyway (e.g. just
 /// decoded from storage), it saves copying the members the patch does not touch. On error

@@ -170,7 +170,8 @@ void handle_patch(const RequestPtr& r) {
   const json::value& current = !old ? converted : (r->view().strategy->converts(r->view()) ? converted : old->doc);
   Expected<json::value, patch::PatchError> patched = json::value();
   switch (*type) {
-    case PatchType::Merge: patched = patch::merge_patch(current, *doc, kUnsentManagedFields); break;
+    // The parsed patch serves this merge only: its values move into the result.
+    case PatchType::Merge: patched = patch::merge_patch(current, std::move(*doc), kUnsentManagedFields); break;
     case PatchType::Json: patched = patch::json_patch(current, *doc); break;
     case PatchType::Strategic:
       patched = patch::strategic_merge_patch(current, *doc, r->view().strategy->strategic_lists());

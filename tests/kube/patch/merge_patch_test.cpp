@@ -30,6 +30,11 @@ TEST_P(Rfc7386AppendixA, Row) {
   EXPECT_TRUE(Yields(merge_patch(J(c.target), J(c.patch)), c.result)) << c.target << " + " << c.patch;
 }
 
+TEST_P(Rfc7386AppendixA, RowFromOwnedPatch) {
+  const auto& c = GetParam();
+  EXPECT_TRUE(Yields(merge_patch(J(c.target), J(c.patch), {}), c.result)) << c.target << " + " << c.patch;
+}
+
 TEST_P(Rfc7386AppendixA, RowInPlace) {
   const auto& c = GetParam();
   json::value target = J(c.target);
@@ -206,9 +211,22 @@ class MergePatchOmitting : public ::testing::TestWithParam<MergeCase> {};
 TEST_P(MergePatchOmitting, MetadataManagedFields) {
   const auto& c = GetParam();
   constexpr std::string_view path[] = {"metadata", "managedFields"};
-  auto r = merge_patch(J(c.target), J(c.patch), path);
+  const json::value patch = J(c.patch);  // kept by the caller: copied from
+  auto r = merge_patch(J(c.target), patch, path);
   ASSERT_TRUE(testing::Ok(r)) << c.patch;
   EXPECT_EQ(json::dump(*r), json::dump(J(c.result))) << c.target << " + " << c.patch;
+}
+
+// Taking the patch over (its values moved, not copied) merges alike, member order
+// included, and leaves the target as it was.
+TEST_P(MergePatchOmitting, FromOwnedPatch) {
+  const auto& c = GetParam();
+  constexpr std::string_view path[] = {"metadata", "managedFields"};
+  const json::value target = J(c.target);
+  auto r = merge_patch(target, J(c.patch), path);
+  ASSERT_TRUE(testing::Ok(r)) << c.patch;
+  EXPECT_EQ(json::dump(*r), json::dump(J(c.result))) << c.target << " + " << c.patch;
+  EXPECT_EQ(json::dump(target), json::dump(J(c.target)));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -252,6 +270,34 @@ TEST(MergePatch, DeepButAllowedNesting) {
     ++depth;
   }
   EXPECT_EQ(depth, 199);  // the innermost null removed its member
+}
+
+TEST(MergePatch, OwnedPatchTooDeep) {
+  json::value patch = json::object();
+  json::value* cur = &patch;
+  for (int i = 0; i < kMaxDepth + 10; ++i) {
+    cur->get_object()["k"] = json::object();
+    cur = &cur->get_object()["k"];
+  }
+  auto r = merge_patch(J("{}"), std::move(patch), {});
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().cause, PatchError::Cause::TooDeep);
+}
+
+// The status patch the API server merges: values nested in objects, arrays of objects
+// and strings too long to be stored inline all arrive in the result whole.
+TEST(MergePatch, OwnedStatusPatch) {
+  const char* patch =
+      R"({"status":{"admission":{"clusterQueue":"cq","podSetAssignments":[{"name":"main","flavors":{"cpu":"default"},"count":2}]},)"
+      R"("conditions":[{"type":"QuotaReserved","status":"True","message":"Quota reserved in ClusterQueue cq, round 7"}],"gone":null}})";
+  const json::value target = J(R"({"metadata":{"name":"w","managedFields":[{"m":1}]},"status":{"gone":1,"kept":2}})");
+  constexpr std::string_view path[] = {"metadata", "managedFields"};
+  const json::value kept = J(patch);
+  auto copied = merge_patch(target, kept, path);
+  auto moved = merge_patch(target, J(patch), path);
+  ASSERT_TRUE(testing::Ok(copied));
+  ASSERT_TRUE(testing::Ok(moved));
+  EXPECT_EQ(json::dump(*moved), json::dump(*copied));
 }
 
 }  // namespace
