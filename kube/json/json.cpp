@@ -6,7 +6,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace kueuepp::json {
 
@@ -125,6 +130,57 @@ class Writer {
   }
 
   void write_string(const char* s, std::size_t n) {
+    if (write_plain_string(s, n)) return;
+    write_string_escaping(s, n);
+  }
+
+  // Most strings the server writes (keys, names, quantities) are short and need no
+  // escape. They are copied first and checked where they landed, a whole 16-byte block
+  // at a time: the buffer keeps kSlack bytes beyond what is written, always initialized
+  // (it is grown by resize), so a block may run past the string's end there, where it
+  // could not past the end of the source. False (nothing written) when the string needs
+  // escapes or is too long for one block.
+  static constexpr std::size_t kSlack = 16;
+  bool write_plain_string(const char* s, std::size_t n) {
+#if defined(__SSE2__)
+    if (n > kSlack) return false;
+    char* p = room(n + 2 + kSlack);
+    copy_short(p + 1, s, n);
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+    // Bytes below 0x20 (unsigned): min(byte, 0x1f) == byte.
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x1f)), block);
+    const __m128i quote = _mm_cmpeq_epi8(block, _mm_set1_epi8('"'));
+    const __m128i backslash = _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'));
+    const auto hits = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))));
+    if ((hits & ((1u << n) - 1u)) != 0) return false;
+    p[0] = '"';
+    p[n + 1] = '"';
+    len_ += n + 2;
+    return true;
+#else
+    (void)s;
+    (void)n;
+    return false;
+#endif
+  }
+
+  // memcpy of at most 16 bytes without a call: two overlapping loads of the largest
+  // power of two that fits.
+  static void copy_short(char* to, const char* from, std::size_t n) {
+    auto copy = [&](auto word) {
+      constexpr std::size_t w = sizeof(word);
+      std::memcpy(&word, from, w);
+      std::memcpy(to, &word, w);
+      std::memcpy(&word, from + n - w, w);
+      std::memcpy(to + n - w, &word, w);
+    };
+    if (n >= 8) return copy(std::uint64_t{});
+    if (n >= 4) return copy(std::uint32_t{});
+    if (n >= 2) return copy(std::uint16_t{});
+    if (n == 1) *to = *from;
+  }
+
+  void write_string_escaping(const char* s, std::size_t n) {
     // Whole 16-byte blocks with SSE2 (Boost.JSON's own scan), the rest byte by byte.
     std::size_t plain = boost::json::detail::count_unescaped(s, n);
     while (plain < n && kEscape[static_cast<unsigned char>(s[plain])] == 0) ++plain;

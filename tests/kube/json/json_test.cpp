@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <type_traits>
 
 #include "kube/json/json.hpp"
@@ -110,6 +112,25 @@ TEST(Json, DumpWritesWhatBoostJsonSerializeWrites) {
   o["numbers"] = array{1.0 / 3.0, 1e-320, 123456789.0, std::int64_t{-1}, std::uint64_t{1} << 63};
   value big(o);
   EXPECT_EQ(dump(big), boost::json::serialize(big));
+}
+
+// Short strings take a path of their own (copied, then checked 16 bytes at a time where
+// they landed): every length around the block size, with each kind of byte that needs an
+// escape (and some that do not) at every position, as keys and as values.
+TEST(Json, DumpShortStringsLikeBoostJson) {
+  const char specials[] = {'"', '\\', '\n', '\0', '\x1f', '\x20', '\x7f', '\x80', '\xff', 'a'};
+  for (std::size_t n = 0; n <= 34; ++n) {
+    for (char special : specials) {
+      for (std::size_t at = 0; at < std::max<std::size_t>(n, 1); ++at) {
+        std::string text(n, 'x');
+        if (n > 0) text[at] = special;
+        object o;
+        o[text] = text;
+        value v(o);
+        ASSERT_EQ(dump(v), boost::json::serialize(v)) << n << " " << at << " " << static_cast<int>(special);
+      }
+    }
+  }
 }
 
 }  // namespace kueuepp::json
