@@ -1,4 +1,5 @@
 #include "kube/json/json.hpp"
+#include "kube/json/dump_member.hpp"
 
 #include <boost/json/detail/format.hpp>
 #include <boost/json/detail/sse2.hpp>
@@ -40,6 +41,27 @@ class Writer {
   Writer() : buf_(scratch()) {}
 
   std::string finish() const { return std::string(buf_.data(), len_); }
+  std::size_t size() const { return len_; }
+
+  /// An object member by member, the value of `inner` in the object at member `outer`
+  /// written as `text` when given, its place noted in `at`.
+  void write_noting(const object& o, std::string_view outer, std::string_view inner,
+                    std::optional<std::string_view> text, TextSpan& at) {
+    put('{');
+    bool first = true;
+    for (const auto& kv : o) {
+      if (!first) put(',');
+      first = false;
+      write_string(kv.key().data(), kv.key().size());
+      put(':');
+      if (kv.key() == outer && kv.value().is_object()) {
+        write_noting_key(kv.value().get_object(), inner, text, at);
+      } else {
+        write(kv.value());
+      }
+    }
+    put('}');
+  }
 
   void write(const value& v) {
     switch (v.kind()) {
@@ -78,6 +100,29 @@ class Writer {
       write_string(kv.key().data(), kv.key().size());
       put(':');
       write(kv.value());
+    }
+    put('}');
+  }
+
+  void write_noting_key(const object& o, std::string_view key, std::optional<std::string_view> text, TextSpan& at) {
+    put('{');
+    bool first = true;
+    for (const auto& kv : o) {
+      if (!first) put(',');
+      first = false;
+      write_string(kv.key().data(), kv.key().size());
+      put(':');
+      if (kv.key() != key) {
+        write(kv.value());
+        continue;
+      }
+      at.begin = len_;
+      if (text) {
+        append(text->data(), text->size());
+      } else {
+        write(kv.value());
+      }
+      at.end = len_;
     }
     put('}');
   }
@@ -129,7 +174,8 @@ class Writer {
     len_ += n;
   }
 
-  void write_string(const char* s, std::size_t n) {
+  // Inlined where called (the callers are few and hot); the escaping path is not.
+  [[gnu::always_inline]] void write_string(const char* s, std::size_t n) {
     if (write_plain_string(s, n)) return;
     write_string_escaping(s, n);
   }
@@ -141,7 +187,7 @@ class Writer {
   // could not past the end of the source. False (nothing written) when the string needs
   // escapes or is too long for one block.
   static constexpr std::size_t kSlack = 16;
-  bool write_plain_string(const char* s, std::size_t n) {
+  [[gnu::always_inline]] bool write_plain_string(const char* s, std::size_t n) {
 #if defined(__SSE2__)
     if (n > kSlack) return false;
     char* p = room(n + 2 + kSlack);
@@ -180,7 +226,7 @@ class Writer {
     if (n == 1) *to = *from;
   }
 
-  void write_string_escaping(const char* s, std::size_t n) {
+  [[gnu::noinline]] void write_string_escaping(const char* s, std::size_t n) {
     // Whole 16-byte blocks with SSE2 (Boost.JSON's own scan), the rest byte by byte.
     std::size_t plain = boost::json::detail::count_unescaped(s, n);
     while (plain < n && kEscape[static_cast<unsigned char>(s[plain])] == 0) ++plain;
@@ -240,6 +286,15 @@ std::string dump(const object& o) {
 std::string dump(const array& a) {
   Writer w;
   w.write(a);
+  return w.finish();
+}
+
+std::string dump_noting_member(const object& root, std::string_view outer, std::string_view inner,
+                               std::optional<std::string_view> text, TextSpan* at) {
+  Writer w;
+  TextSpan found;
+  w.write_noting(root, outer, inner, text, found);
+  if (at != nullptr) *at = found;
   return w.finish();
 }
 

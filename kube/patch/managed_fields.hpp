@@ -66,9 +66,12 @@ void cap_update_managers(ManagedEntries& entries, std::size_t max_updaters = 10)
 enum class RecordPath { Any, GeneralOnly };
 
 /// record_update (patch.hpp) by the given path; true when the in-place path recorded it.
+/// `*kept_as_stored` (when given): whether object's managedFields came out a copy of the
+/// stored ones with nothing changed (see record_update_keeping).
 bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
                        std::string_view api_version, std::string_view timestamp, std::string_view subresource,
-                       const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects);
+                       const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
+                       bool* kept_as_stored = nullptr);
 
 /// `object` without metadata.managedFields.
 json::value without_managed_fields(const json::value& object);

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "kube/patch/managed_fields.hpp"
+#include "kube/patch/managed_fields_kept.hpp"
 #include "kube/patch/patch.hpp"
 #include "kube/patch/typed_ops.hpp"
 
@@ -119,10 +120,11 @@ const json::array* stored_entries_that_count(const json::value& object, const js
 }
 
 // Records the write without decoding the entries when it can (see above); false when the
-// general path must do it. `object` is changed only when this returns true.
+// general path must do it. `object` is changed only when this returns true; then `*kept`
+// tells whether its entries are a copy of the stored ones with nothing changed.
 bool record_in_place(json::value& object, const json::value& previous, const detail::Comparison& change,
                      std::string_view manager, std::string_view api_version, std::string_view timestamp,
-                     std::string_view subresource) {
+                     std::string_view subresource, bool& kept) {
   const json::array* stored = stored_entries_that_count(object, previous, subresource);
   if (stored == nullptr) return false;
   const FieldSet changed = change.added.united(change.modified);
@@ -168,9 +170,13 @@ bool record_in_place(json::value& object, const json::value& previous, const det
     }
     meta.stable_erase(it);
   }
+  // Only a copy of the stored list is known to serialize as the stored one does (a sent
+  // list may order members otherwise); it stays so unless changed below.
+  kept = !entries.is_array();
   if (!entries.is_array()) entries = *stored;
   json::array& list = entries.get_array();
   if (add_self) {
+    kept = false;
     json::object entry;
     entry["manager"] = manager;
     entry["operation"] = "Update";
@@ -183,12 +189,18 @@ bool record_in_place(json::value& object, const json::value& previous, const det
   } else if (self != stored->size() && !mine.empty()) {
     json::object& e = list[self].as_object();
     if (timestamp.empty()) {
+      kept = kept && !e.contains("time");
       e.erase("time");
     } else {
+      // Within the same second the writer's entry stays as it was.
+      kept = kept && json::get_string(e, "time") == timestamp;
       e["time"] = timestamp;
     }
   }
-  std::stable_sort(list.begin(), list.end(), entry_before);
+  if (!std::is_sorted(list.begin(), list.end(), entry_before)) {
+    kept = false;
+    std::stable_sort(list.begin(), list.end(), entry_before);
+  }
   meta["managedFields"] = std::move(entries);
   return true;
 }
@@ -199,14 +211,18 @@ namespace detail {
 
 bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
                        std::string_view api_version, std::string_view timestamp, std::string_view subresource,
-                       const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
+                       const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
+                       bool* kept_as_stored) {
+  bool kept = false;
+  if (kept_as_stored != nullptr) *kept_as_stored = false;
   if (!object.is_object()) return false;
   static const json::value no_object = json::object();
   const ApplySchema schema(object, lists, atomic_objects);
   const Comparison change =
       compare_objects(exists(previous) ? *previous : no_object, object, schema, /*ignore_managed_fields=*/true);
   if (path == RecordPath::Any && exists(previous) &&
-      record_in_place(object, *previous, change, manager, api_version, timestamp, subresource)) {
+      record_in_place(object, *previous, change, manager, api_version, timestamp, subresource, kept)) {
+    if (kept_as_stored != nullptr) *kept_as_stored = kept;
     return true;
   }
 
@@ -244,6 +260,15 @@ void record_update(json::value& object, const json::value* previous, std::string
                    const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
   detail::record_update_via(detail::RecordPath::Any, object, previous, manager, api_version, timestamp, subresource,
                             lists, atomic_objects);
+}
+
+bool record_update_keeping(json::value& object, const json::value* previous, std::string_view manager,
+                           std::string_view api_version, std::string_view timestamp, std::string_view subresource,
+                           const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
+  bool kept = false;
+  detail::record_update_via(detail::RecordPath::Any, object, previous, manager, api_version, timestamp, subresource,
+                            lists, atomic_objects, &kept);
+  return kept;
 }
 
 void record_update(json::value& object, const json::value* previous, std::string_view manager,

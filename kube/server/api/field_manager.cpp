@@ -1,23 +1,24 @@
 #include "kube/server/api/field_manager.hpp"
 
+#include "kube/patch/managed_fields_kept.hpp"
 #include "kube/patch/patch.hpp"
 #include "kube/server/strategy/strategy.hpp"
 #include "kube/server/util/time.hpp"
 
 namespace kueuepp::kube::server {
 
-void track_write(json::value& obj, const json::value* old, const ResourceType& view, std::string_view manager,
+bool track_write(json::value& obj, const json::value* old, const ResourceType& view, std::string_view manager,
                  bool status_subresource) {
   std::string now = now_rfc3339();
   std::string api_version = view.api_version();
   std::string_view subresource = status_subresource ? "status" : "";
   patch::ListStrategyResolver lists = view.strategy->apply_lists();
   if (lists) {
-    patch::record_update(obj, old, manager, api_version, now, subresource, lists,
-                         view.strategy->apply_atomic_objects());
-  } else {
-    patch::record_update(obj, old, manager, api_version, now, subresource);
+    return patch::record_update_keeping(obj, old, manager, api_version, now, subresource, lists,
+                                        view.strategy->apply_atomic_objects());
   }
+  patch::record_update(obj, old, manager, api_version, now, subresource);
+  return false;
 }
 
 }  // namespace kueuepp::kube::server

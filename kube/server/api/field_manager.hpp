@@ -11,7 +11,8 @@
 namespace kueuepp::kube::server {
 
 /// Records `manager`'s write of `obj` (from `old`, null on create) in obj's managedFields.
-void track_write(json::value& obj, const json::value* old, const ResourceType& view, std::string_view manager,
+/// True when they came out exactly as `old` has them (record_update_keeping).
+bool track_write(json::value& obj, const json::value* old, const ResourceType& view, std::string_view manager,
                  bool status_subresource);
 
 }  // namespace kueuepp::kube::server

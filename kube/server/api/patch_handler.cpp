@@ -211,10 +211,11 @@ void handle_patch(const RequestPtr& r) {
     return;
   }
   bool unchanged = false;
+  bool managed_fields_kept = false;
   auto prepared = prepare_update(r->ctx, r->view(), std::move(*decoded), *old, *w, r->field_manager(), managed_done,
-                                 &validation, &unchanged);
+                                 &validation, &unchanged, &managed_fields_kept);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged);
+  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged, managed_fields_kept);
 }
 
 }  // namespace kueuepp::kube::server

@@ -55,10 +55,11 @@ void handle_update(const RequestPtr& r) {
     return;
   }
   bool unchanged = false;
+  bool managed_fields_kept = false;
   auto prepared = prepare_update(r->ctx, r->view(), std::move(*obj), *old, *w, r->field_manager(), false, &validation,
-                                 &unchanged);
+                                 &unchanged, &managed_fields_kept);
   if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged);
+  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged, managed_fields_kept);
 }
 
 }  // namespace kueuepp::kube::server

@@ -113,7 +113,8 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
 ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, json::value obj,
                                       const StoredObject& old, const WriteContext& w, std::string_view manager,
                                       bool managed_fields_done, schema::ValidationStamp* validation,
-                                      bool* unchanged) {
+                                      bool* unchanged, bool* managed_fields_kept) {
+  if (managed_fields_kept != nullptr) *managed_fields_kept = false;
   json::object& o = obj.as_object();
   json::object& meta = metadata_of(o);
   const json::object& old_o = old.doc.as_object();
@@ -168,7 +169,10 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   if (!managed_fields_done || unchanged != nullptr) {
     bool same = same_content(obj.as_object(), old_o);
     if (unchanged != nullptr) *unchanged = same;
-    if (!managed_fields_done && !same) track_write(obj, &old.doc, view, manager, w.status);
+    if (!managed_fields_done && !same) {
+      const bool kept = track_write(obj, &old.doc, view, manager, w.status);
+      if (managed_fields_kept != nullptr) *managed_fields_kept = kept;
+    }
   }
   order_metadata(obj.as_object());
   return obj;
@@ -220,7 +224,7 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
 
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
                    const std::vector<std::string>& warnings, schema::ValidationStamp validation,
-                   std::optional<bool> unchanged) {
+                   std::optional<bool> unchanged, bool managed_fields_kept) {
   json::object& o = obj.as_object();
   if (unchanged ? *unchanged : same_content(o, old->doc.as_object())) {
     respond_object(*r, status, *old, warnings);
@@ -239,7 +243,8 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
     r->ctx.commit(change, [r, status, body = std::move(body), warnings] { respond_value(*r, status, body, warnings); });
     return;
   }
-  const Change& change = r->ctx.store.put(r->bucket, std::move(obj), validation);
+  const Change& change =
+      r->ctx.store.put(r->bucket, std::move(obj), validation, managed_fields_kept ? old.get() : nullptr);
   ObjectPtr stored = change.object;
   r->ctx.commit(change, [r, stored, status, warnings] { respond_object(*r, status, *stored, warnings); });
 }

@@ -42,8 +42,9 @@ const Change& ObjectStore::record(Change change) {
   return history_.back();
 }
 
-const Change& ObjectStore::put(BucketId bucket, json::value doc, schema::ValidationStamp validation) {
-  ObjectPtr object = make_stored(std::move(doc), rv_ + 1, validation);
+const Change& ObjectStore::put(BucketId bucket, json::value doc, schema::ValidationStamp validation,
+                               const StoredObject* managed_fields_of) {
+  ObjectPtr object = make_stored(std::move(doc), rv_ + 1, validation, managed_fields_of);
   ++rv_;
   auto& objects = buckets_.at(bucket).objects;
   auto [it, inserted] = objects.try_emplace(object->key, object);

@@ -57,7 +57,9 @@ class ObjectStore {
 
   /// Writes a new version of the object named by doc's metadata (created or replaced)
   /// with the next resourceVersion. The returned change stays valid until the next write.
-  const Change& put(BucketId bucket, json::value doc, schema::ValidationStamp validation = {});
+  /// `managed_fields_of`: as for make_stored.
+  const Change& put(BucketId bucket, json::value doc, schema::ValidationStamp validation = {},
+                    const StoredObject* managed_fields_of = nullptr);
   /// Removes an object (it must exist).
   const Change& remove(BucketId bucket, std::string_view key);
 

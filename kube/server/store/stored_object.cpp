@@ -1,5 +1,8 @@
 #include "kube/server/store/stored_object.hpp"
 
+#include <optional>
+#include <string_view>
+
 namespace kueuepp::kube::server {
 
 std::string object_key(std::string_view ns, std::string_view name) {
@@ -20,7 +23,8 @@ bool is_storable(const json::value& doc) {
   return name != nullptr && name->is_string() && !name->get_string().empty();
 }
 
-ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation) {
+ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation,
+                      const StoredObject* managed_fields_of) {
   auto obj = std::make_shared<StoredObject>();
   json::object& meta = doc.as_object()["metadata"].as_object();
   meta["resourceVersion"] = std::to_string(rv);
@@ -30,7 +34,12 @@ ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp
   obj->key = object_key(obj->ns, obj->name);
   obj->rv = rv;
   obj->validation = validation;
-  obj->json = json::dump(doc);
+  std::optional<std::string_view> managed_fields_text;
+  if (managed_fields_of != nullptr && !managed_fields_of->managed_fields.empty()) {
+    managed_fields_text = managed_fields_of->managed_fields.in(managed_fields_of->json);
+  }
+  obj->json =
+      json::dump_noting_member(doc.as_object(), "metadata", "managedFields", managed_fields_text, &obj->managed_fields);
   obj->doc = std::move(doc);
   return obj;
 }

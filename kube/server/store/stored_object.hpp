@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "kube/json/dump_member.hpp"
 #include "kube/json/json.hpp"
 #include "kube/schema/validation_stamp.hpp"
 
@@ -18,6 +19,8 @@ namespace kueuepp::kube::server {
 struct StoredObject {
   json::value doc;
   std::string json;         ///< compact serialization of `doc`
+  /// Where metadata.managedFields' value lies in `json` (empty: absent).
+  json::TextSpan managed_fields;
   std::uint64_t rv = 0;     ///< metadata.resourceVersion as a number
   std::string key;          ///< "namespace/name", or "name" when cluster-scoped
   std::string ns;
@@ -30,8 +33,12 @@ struct StoredObject {
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 
 /// Makes a stored version: sets metadata.resourceVersion to `rv`, serializes, extracts the
-/// identity. `doc` must be storable (below).
-ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation = {});
+/// identity. `doc` must be storable (below). `managed_fields_of`: a version whose
+/// metadata.managedFields `doc` has exactly (a copy, nothing changed, members in the same
+/// order: record_update_keeping's promise); their text is taken from it instead of
+/// serialized again.
+ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation = {},
+                      const StoredObject* managed_fields_of = nullptr);
 
 /// Whether make_stored accepts `doc`: an object whose metadata is an object with a
 /// non-empty string name. Recovery checks what it reads from disk with it, since a

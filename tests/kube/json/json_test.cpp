@@ -134,3 +134,51 @@ TEST(Json, DumpShortStringsLikeBoostJson) {
 }
 
 }  // namespace kueuepp::json
+
+#include "kube/json/dump_member.hpp"
+
+namespace kueuepp::json {
+namespace {
+
+const char* kStored =
+    R"({"apiVersion":"v1","metadata":{"name":"a","managedFields":[{"manager":"m","fieldsV1":{"f:status":{".":{}}}}],)"
+    R"("resourceVersion":"7"},"status":{"managedFields":1,"x":"\n"}})";
+
+// Without text to reuse: exactly dump(), and the span covers the member's value.
+TEST(DumpNotingMember, NotesWhereTheMemberLies) {
+  value v = parse(kStored).value();
+  TextSpan at;
+  std::string text = dump_noting_member(v.as_object(), "metadata", "managedFields", std::nullopt, &at);
+  EXPECT_EQ(text, dump(v));
+  ASSERT_FALSE(at.empty());
+  EXPECT_EQ(at.in(text), dump(v.at("metadata").at("managedFields")));
+}
+
+// With the member's own serialization given: the same text, and the same span.
+TEST(DumpNotingMember, ReusesTheGivenText) {
+  value v = parse(kStored).value();
+  const std::string member = dump(v.at("metadata").at("managedFields"));
+  TextSpan at;
+  std::string text = dump_noting_member(v.as_object(), "metadata", "managedFields", member, &at);
+  EXPECT_EQ(text, dump(v));
+  EXPECT_EQ(at.in(text), member);
+  // What is given is written as is: the caller vouches for it.
+  std::string other = dump_noting_member(v.as_object(), "metadata", "managedFields", "[]", nullptr);
+  EXPECT_EQ(other, R"({"apiVersion":"v1","metadata":{"name":"a","managedFields":[],"resourceVersion":"7"},)"
+                   R"("status":{"managedFields":1,"x":"\n"}})");
+}
+
+// Absent member, or an outer member that is not an object: plain dump(), empty span;
+// same names elsewhere are not the member.
+TEST(DumpNotingMember, AbsentMember) {
+  for (const char* text : {R"({"metadata":{"name":"a"},"spec":{"managedFields":[1]}})", R"({"metadata":"x"})",
+                           R"({"spec":{"metadata":{"managedFields":[]}}})", R"({})"}) {
+    value v = parse(text).value();
+    TextSpan at{3, 5};
+    EXPECT_EQ(dump_noting_member(v.as_object(), "metadata", "managedFields", "[]", &at), dump(v)) << text;
+    EXPECT_TRUE(at.empty()) << text;
+  }
+}
+
+}  // namespace
+}  // namespace kueuepp::json

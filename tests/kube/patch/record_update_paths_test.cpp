@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kube/patch/managed_fields.hpp"
+#include "kube/patch/managed_fields_kept.hpp"
 #include "kube/patch/patch.hpp"
 #include "tests/kube/patch/test_json.hpp"
 
@@ -120,6 +121,7 @@ std::string timestamp(int second) {
 TEST(RecordUpdatePaths, InPlaceAndGeneralPathsAgreeOnRandomWriteSequences) {
   int in_place = 0;
   int general = 0;
+  int kept = 0;
   for (unsigned seed = 1; seed <= 20; ++seed) {
     Mutator m(seed);
     json::value stored = job();
@@ -137,20 +139,32 @@ TEST(RecordUpdatePaths, InPlaceAndGeneralPathsAgreeOnRandomWriteSequences) {
       if (m.pick(3) != 0) ++clock;
       if (w.subresource.empty() && m.pick(25) == 0) {
         next.as_object()["metadata"].as_object()["managedFields"] = json::array();
-      } else if (m.pick(25) == 0) {
+      } else if (m.pick(3) == 0) {
+        // What the API server's merge patches do (the field manager takes the stored ones).
         next.as_object()["metadata"].as_object().erase("managedFields");
       }
       const std::string now = timestamp(clock);
       json::value fast = next;
       json::value slow = next;
+      bool kept_as_stored = false;
       const bool took_in_place = detail::record_update_via(detail::RecordPath::Any, fast, &stored, w.manager,
-                                                           w.api_version, now, w.subresource, {}, {});
+                                                           w.api_version, now, w.subresource, {}, {}, &kept_as_stored);
       detail::record_update_via(detail::RecordPath::GeneralOnly, slow, &stored, w.manager, w.api_version, now,
                                 w.subresource, {}, {});
       ASSERT_EQ(json::dump(fast), json::dump(slow)) << "seed " << seed << " step " << step << " by " << w.manager
                                                     << " " << w.api_version << " " << w.subresource
                                                     << "\nprevious: " << json::dump(stored);
       (took_in_place ? in_place : general) += 1;
+      // Entries said to be kept serialize exactly as the stored ones (the API server then
+      // reuses their stored text).
+      if (kept_as_stored) {
+        ++kept;
+        ASSERT_TRUE(took_in_place);
+        const json::value* before = json::find_path(stored, {"metadata", "managedFields"});
+        const json::value* after = json::find_path(fast, {"metadata", "managedFields"});
+        ASSERT_TRUE(before != nullptr && after != nullptr);
+        ASSERT_EQ(json::dump(*after), json::dump(*before)) << "seed " << seed << " step " << step;
+      }
       stored = std::move(fast);
       // A cleared list leaves the object untracked for good: start a new one.
       if (json::find_path(stored, {"metadata", "managedFields"}) == nullptr) {
@@ -159,9 +173,11 @@ TEST(RecordUpdatePaths, InPlaceAndGeneralPathsAgreeOnRandomWriteSequences) {
       }
     }
   }
-  // Both paths were exercised, the in-place one for a good share of the writes.
+  // Both paths were exercised, the in-place one for a good share of the writes, and
+  // entries were kept as stored for some of those.
   EXPECT_GT(in_place, 1000);
   EXPECT_GT(general, 1000);
+  EXPECT_GT(kept, 100);
 }
 
 TEST(RecordUpdatePaths, AStatusWriteOfOwnFieldsOnlyMovesTheWritersTimestamp) {
@@ -179,6 +195,45 @@ TEST(RecordUpdatePaths, AStatusWriteOfOwnFieldsOnlyMovesTheWritersTimestamp) {
   EXPECT_EQ(json::get_string(entries[1], "manager"), "ctrl");
   EXPECT_EQ(json::get_string(entries[1], "time"), "2024-01-01T00:00:05Z");
   EXPECT_EQ(json::get_string(entries[0], "time"), "2024-01-01T00:00:00Z");
+}
+
+// record_update_keeping: kept as stored only when nothing in the entries moves.
+TEST(RecordUpdatePaths, EntriesKeptAsStoredWithinTheSameSecondOnly) {
+  json::value stored = job();
+  record_update(stored, nullptr, "creator", "batch/v1", "2024-01-01T00:00:00Z");
+  // Writes that do not send managedFields, as the API server's merge patches.
+  auto without_entries = [](json::value doc) {
+    doc.as_object()["metadata"].as_object().erase("managedFields");
+    return doc;
+  };
+  json::value first = without_entries(stored);
+  first.as_object()["status"].as_object()["active"] = 1;
+  // A new entry for the status writer: not kept.
+  EXPECT_FALSE(record_update_keeping(first, &stored, "ctrl", "batch/v1", "2024-01-01T00:00:01Z", "status", {}));
+  json::value same_second = without_entries(first);
+  same_second.as_object()["status"].as_object()["active"] = 2;
+  EXPECT_TRUE(record_update_keeping(same_second, &first, "ctrl", "batch/v1", "2024-01-01T00:00:01Z", "status", {}));
+  EXPECT_EQ(json::dump(*json::find_path(same_second, {"metadata", "managedFields"})),
+            json::dump(*json::find_path(first, {"metadata", "managedFields"})));
+  json::value next_second = without_entries(same_second);
+  next_second.as_object()["status"].as_object()["active"] = 3;
+  EXPECT_FALSE(
+      record_update_keeping(next_second, &same_second, "ctrl", "batch/v1", "2024-01-01T00:00:02Z", "status", {}));
+  // Another manager's field: the general path, not kept.
+  json::value taken = without_entries(same_second);
+  taken.as_object()["spec"].as_object()["parallelism"] = 5;
+  EXPECT_FALSE(record_update_keeping(taken, &same_second, "kubectl", "batch/v1", "2024-01-01T00:00:01Z", "", {}));
+  // Entries the request sent (equal to the stored ones, members in another order): the
+  // result serializes as sent, so it is not said to be kept.
+  json::value sent = same_second;
+  sent.as_object()["spec"].as_object()["parallelism"] = 1;
+  json::array reordered = json::find_path(same_second, {"metadata", "managedFields"})->as_array();
+  json::object& e0 = reordered[0].as_object();
+  json::value manager = e0["manager"];
+  e0.erase("manager");
+  e0["manager"] = manager;
+  sent.as_object()["metadata"].as_object()["managedFields"] = reordered;
+  EXPECT_FALSE(record_update_keeping(sent, &same_second, "creator", "batch/v1", "2024-01-01T00:00:00Z", "", {}));
 }
 
 TEST(RecordUpdatePaths, TakingAnotherManagersFieldGoesTheGeneralWay) {
