@@ -33,7 +33,7 @@ class Comparer {
         // would find changed.
         if (other != nullptr && json::equal(m.value(), *other)) continue;
         path_.push_field(m.key());
-        node(&m.value(), other);
+        node(&m.value(), other, /*known_unequal=*/other != nullptr);
         path_.pop_field();
       }
     }
@@ -82,10 +82,12 @@ class Comparer {
     return Shape::Leaf;
   }
 
-  void node(const json::value* before, const json::value* after) {
+  // `known_unequal`: the caller found json::equal false already (members above), so
+  // the check below would only scan both values again up to their first difference.
+  void node(const json::value* before, const json::value* after, bool known_unequal = false) {
     // An unchanged list element: as for members above.
-    if (before != nullptr && after != nullptr && (before->is_structured() || after->is_structured()) &&
-        json::equal(*before, *after)) {
+    if (!known_unequal && before != nullptr && after != nullptr &&
+        (before->is_structured() || after->is_structured()) && json::equal(*before, *after)) {
       return;
     }
     switch (shape(before, after)) {
