@@ -63,7 +63,20 @@ bool touches_meta_fields(const FieldSet& set) {
 bool is_member_node(const json::object& node) { return node.empty() || node.contains("."); }
 
 const json::object* child_node(const json::object& node, const PathElement& element) {
-  auto it = node.find(element.serialize());
+  // Most elements are field names: their FieldsV1 key is made in a reused buffer rather
+  // than a new string each time (these lookups run for every entry on every write).
+  thread_local std::string field_key;
+  std::string_view key;
+  std::string other_key;
+  if (element.type == PathElement::Type::Field) {
+    field_key.assign("f:");
+    field_key.append(element.field);
+    key = field_key;
+  } else {
+    other_key = element.serialize();
+    key = other_key;
+  }
+  auto it = node.find(key);
   if (it == node.end()) return nullptr;
   return it->value().if_object();
 }
