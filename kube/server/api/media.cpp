@@ -13,9 +13,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// ASCII only, as std::tolower in the "C" locale the server runs in (it never sets
+// another), without a library call per character: every request parses a media type.
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return out;
 }
 
