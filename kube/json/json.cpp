@@ -325,9 +325,19 @@ bool equal(const array& a, const array& b) {
 }
 
 bool equal(const value& a, const value& b) {
-  if (a.is_object() && b.is_object()) return equal(a.get_object(), b.get_object());
-  if (a.is_array() && b.is_array()) return equal(a.get_array(), b.get_array());
-  return a == b;
+  switch (a.kind()) {
+    case boost::json::kind::object: return b.is_object() && equal(a.get_object(), b.get_object());
+    case boost::json::kind::array: return b.is_array() && equal(a.get_array(), b.get_array());
+    case boost::json::kind::string: {
+      // Most leaves of a stored object are strings: compared here rather than through
+      // Boost.JSON's out-of-line operator== (which compares the bytes the same way).
+      if (!b.is_string()) return false;
+      const string& x = a.get_string();
+      const string& y = b.get_string();
+      return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
+    }
+    default: return a == b;  // numbers across int64/uint64, bool, null: Boost.JSON's rules
+  }
 }
 
 const value* find(const object& o, std::string_view key) {

@@ -62,7 +62,20 @@ TEST(Json, EqualityMatchesBoostJsonWhateverTheMemberOrder) {
       R"({"a":1,"z":{"c":[1,2,{"d":"x"}]}})",
       R"([1,2,3])",
       R"("text")",
+      R"("texts")",
+      R"("")",
       R"(null)",
+      R"(1)",
+      R"(1.0)",
+      R"(18446744073709551615)",
+      R"(-1)",
+      R"(true)",
+      R"(false)",
+      R"({})",
+      R"([])",
+      R"(["1"])",
+      R"({"a":"1"})",
+      R"({"a":1})",
   };
   for (const char* x : docs) {
     for (const char* y : docs) {
@@ -71,6 +84,10 @@ TEST(Json, EqualityMatchesBoostJsonWhateverTheMemberOrder) {
       EXPECT_EQ(equal(a, b), a == b) << x << " vs " << y;
     }
   }
+  // The same number as int64 and as uint64 is equal, as Boost.JSON has it.
+  EXPECT_EQ(equal(value(std::int64_t{5}), value(std::uint64_t{5})), value(std::int64_t{5}) == value(std::uint64_t{5}));
+  EXPECT_EQ(equal(value(std::int64_t{-1}), value(std::uint64_t{18446744073709551615ull})),
+            value(std::int64_t{-1}) == value(std::uint64_t{18446744073709551615ull}));
   value a = parsed(docs[0]);
   value b = parsed(docs[1]);
   EXPECT_TRUE(equal(a.as_object(), b.as_object()));
