@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 namespace kueuepp::kube::schema {
 
 UnchangedParts::UnchangedParts(const json::value& object, const json::value* reference) {
   if (reference == nullptr) return;
+  parts_.reserve(32);  // a typical object's largest unchanged parts, in one allocation
   walk(object, *reference, /*root=*/true);
   std::sort(parts_.begin(), parts_.end(), std::less<>());
 }
@@ -28,6 +30,14 @@ bool UnchangedParts::walk(const json::value& v, const json::value& ref, bool roo
     case boost::json::kind::double_:  // 0.0 == -0.0, yet CEL's string() tells them apart
       same = v.get_double() == ref.get_double() && std::signbit(v.get_double()) == std::signbit(ref.get_double());
       break;
+    case boost::json::kind::string: {
+      // Most leaves are strings: their bytes compared here rather than through
+      // Boost.JSON's out-of-line operator== (the same comparison).
+      const json::string& a = v.get_string();
+      const json::string& b = ref.get_string();
+      same = a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+      break;
+    }
     default: same = v == ref; break;  // same kind: plain value equality
   }
   if (!same || root) return false;
