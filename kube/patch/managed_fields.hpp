@@ -11,6 +11,7 @@
 #include "core/expected.hpp"
 #include "kube/json/json.hpp"
 #include "kube/patch/field_set.hpp"
+#include "kube/patch/managed_fields_kept.hpp"
 #include "kube/patch/patch.hpp"
 
 namespace kueuepp::kube::patch::detail {
@@ -67,11 +68,12 @@ enum class RecordPath { Any, GeneralOnly };
 
 /// record_update (patch.hpp) by the given path; true when the in-place path recorded it.
 /// `*kept_as_stored` (when given): whether object's managedFields came out a copy of the
-/// stored ones with nothing changed (see record_update_keeping).
+/// stored ones with nothing changed (see record_update_keeping). `changeable`: see
+/// ChangeableMembers.
 bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
                        std::string_view api_version, std::string_view timestamp, std::string_view subresource,
                        const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
-                       bool* kept_as_stored = nullptr);
+                       bool* kept_as_stored = nullptr, ChangeableMembers changeable = {});
 
 /// `object` without metadata.managedFields.
 json::value without_managed_fields(const json::value& object);

@@ -225,14 +225,14 @@ namespace detail {
 bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
                        std::string_view api_version, std::string_view timestamp, std::string_view subresource,
                        const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
-                       bool* kept_as_stored) {
+                       bool* kept_as_stored, ChangeableMembers changeable) {
   bool kept = false;
   if (kept_as_stored != nullptr) *kept_as_stored = false;
   if (!object.is_object()) return false;
   static const json::value no_object = json::object();
   const ApplySchema schema(object, lists, atomic_objects);
-  const Comparison change =
-      compare_objects(exists(previous) ? *previous : no_object, object, schema, /*ignore_managed_fields=*/true);
+  const Comparison change = compare_objects(exists(previous) ? *previous : no_object, object, schema,
+                                            /*ignore_managed_fields=*/true, changeable);
   if (path == RecordPath::Any && exists(previous) &&
       record_in_place(object, *previous, change, manager, api_version, timestamp, subresource, kept)) {
     if (kept_as_stored != nullptr) *kept_as_stored = kept;
@@ -277,10 +277,11 @@ void record_update(json::value& object, const json::value* previous, std::string
 
 bool record_update_keeping(json::value& object, const json::value* previous, std::string_view manager,
                            std::string_view api_version, std::string_view timestamp, std::string_view subresource,
-                           const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects) {
+                           const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
+                           ChangeableMembers changeable) {
   bool kept = false;
   detail::record_update_via(detail::RecordPath::Any, object, previous, manager, api_version, timestamp, subresource,
-                            lists, atomic_objects, &kept);
+                            lists, atomic_objects, &kept, changeable);
   return kept;
 }
 

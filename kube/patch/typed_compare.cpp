@@ -2,7 +2,9 @@
 // leaves added, modified or removed, plus the objects and list elements that appeared or
 // disappeared as a whole. Lenient: stored objects never make it fail.
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,8 +17,8 @@ namespace {
 
 class Comparer {
  public:
-  Comparer(const ApplySchema& schema, bool ignore_managed_fields)
-      : schema_(schema), ignore_managed_fields_(ignore_managed_fields) {}
+  Comparer(const ApplySchema& schema, bool ignore_managed_fields, std::span<const std::string_view> changeable)
+      : schema_(schema), ignore_managed_fields_(ignore_managed_fields), changeable_(changeable) {}
 
   // Compares the members of two objects (either may be absent).
   void members(const json::object* before, const json::object* after) {
@@ -53,8 +55,13 @@ class Comparer {
   enum class Shape { Leaf, Object, List };
 
   bool skipped(std::string_view key) const {
+    if (path_.depth == 0) return !changeable(key);
     return ignore_managed_fields_ && path_.depth == 1 && key == "managedFields" && path_.fields.size() == 1 &&
            path_.fields[0] == "metadata";
+  }
+
+  bool changeable(std::string_view key) const {
+    return changeable_.empty() || std::find(changeable_.begin(), changeable_.end(), key) != changeable_.end();
   }
 
   // How a value is walked: granular objects and lists are descended into, all else is a
@@ -220,6 +227,8 @@ class Comparer {
 
   const ApplySchema& schema_;
   const bool ignore_managed_fields_;
+  // Top-level members the caller knows may differ (empty: all): the others are skipped.
+  const std::span<const std::string_view> changeable_;
   WalkPath path_;
   Comparison result_;
 };
@@ -227,8 +236,8 @@ class Comparer {
 }  // namespace
 
 Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
-                           bool ignore_managed_fields) {
-  Comparer comparer(schema, ignore_managed_fields);
+                           bool ignore_managed_fields, std::span<const std::string_view> changeable) {
+  Comparer comparer(schema, ignore_managed_fields, changeable);
   comparer.members(before.if_object(), after.if_object());
   return comparer.take();
 }

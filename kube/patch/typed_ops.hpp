@@ -5,7 +5,9 @@
 // comparison of two objects, the merge of a configuration into a live object, and the
 // pruning of fields a manager stopped applying.
 
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/expected.hpp"
@@ -57,9 +59,10 @@ struct Comparison {
   FieldSet removed;
 };
 /// `ignore_managed_fields`: metadata.managedFields is skipped on both sides (what the
-/// write path compares without copying the objects to drop it).
+/// write path compares without copying the objects to drop it). `changeable`: only these
+/// top-level members are compared, the caller knowing the others equal (empty: all).
 Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
-                           bool ignore_managed_fields = false);
+                           bool ignore_managed_fields = false, std::span<const std::string_view> changeable = {});
 
 /// `config` merged into `live`: objects merge, list-maps and sets merge by element (in
 /// structured-merge-diff's order), everything else (atomic lists and objects, scalars)

@@ -14,8 +14,13 @@ bool track_write(json::value& obj, const json::value* old, const ResourceType& v
   std::string_view subresource = status_subresource ? "status" : "";
   patch::ListStrategyResolver lists = view.strategy->apply_lists();
   if (lists) {
+    // A status write leaves all but status and metadata as stored (Strategy::
+    // prepare_for_update): the comparison need not confirm it member by member.
+    static constexpr std::string_view kStatusWrite[] = {"metadata", "status"};
+    patch::ChangeableMembers changeable;
+    if (status_subresource && view.status_subresource) changeable = kStatusWrite;
     return patch::record_update_keeping(obj, old, manager, api_version, now, subresource, lists,
-                                        view.strategy->apply_atomic_objects());
+                                        view.strategy->apply_atomic_objects(), changeable);
   }
   patch::record_update(obj, old, manager, api_version, now, subresource);
   return false;

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
+#include <string_view>
+
 #include "kube/patch/apply_schema.hpp"
 #include "kube/patch/typed_ops.hpp"
 #include "tests/kube/patch/test_json.hpp"
@@ -22,10 +25,10 @@ ListStrategy lists(FieldPath path) {
 }
 
 // added | modified | removed, as FieldsV1.
-std::string changes(std::string_view before, std::string_view after) {
+std::string changes(std::string_view before, std::string_view after, std::span<const std::string_view> changeable = {}) {
   const json::value b = J(before), a = J(after);
   const ApplySchema schema(a, lists, [](FieldPath) { return false; });
-  const Comparison c = compare_objects(b, a, schema);
+  const Comparison c = compare_objects(b, a, schema, /*ignore_managed_fields=*/false, changeable);
   return json::dump(c.added.to_fields_v1()) + " | " + json::dump(c.modified.to_fields_v1()) + " | " +
          json::dump(c.removed.to_fields_v1());
 }
@@ -66,6 +69,18 @@ TEST(CompareObjects, LongListsMatchLikeShortOnes) {
   after += R"(,{"name":"n0","x":5}]}})";
   EXPECT_EQ(changes(before, after),
             R"({"f:spec":{"f:items":{"k:{\"name\":\"n0\"}":{}}}} | {"f:spec":{"f:items":{"k:{\"name\":\"n16\"}":{"f:x":{}}}}} | {"f:spec":{"f:items":{"k:{\"name\":\"n0\"}":{".":{},"f:name":{},"f:x":{}}}}})");
+}
+
+// The caller vouches for the members left out (a status write keeps spec as stored): they
+// are not compared, at any depth, whatever they hold; those listed are as without a list.
+TEST(CompareObjects, OnlyTheChangeableTopLevelMembers) {
+  static constexpr std::string_view kStatusWrite[] = {"metadata", "status"};
+  const std::string_view before = R"({"spec":{"x":1,"gone":1},"metadata":{"a":1},"status":{"s":1}})";
+  const std::string_view after = R"({"spec":{"x":2,"new":1},"metadata":{"a":2},"status":{"s":2},"extra":1})";
+  EXPECT_EQ(changes(before, after, kStatusWrite),
+            R"({} | {"f:metadata":{"f:a":{}},"f:status":{"f:s":{}}} | {})");
+  EXPECT_EQ(changes(before, after),
+            R"({"f:extra":{},"f:spec":{"f:new":{}}} | {"f:metadata":{"f:a":{}},"f:spec":{"f:x":{}},"f:status":{"f:s":{}}} | {"f:spec":{"f:gone":{}}})");
 }
 
 }  // namespace
