@@ -15,6 +15,44 @@
 namespace kueuepp::kube::patch::detail {
 namespace {
 
+// Whether a list-map element carries every key field as a string. Two such elements are
+// one element exactly when those strings are equal (their path elements serialize alike).
+bool has_string_keys(const json::value& item, const std::vector<std::string>& keys) {
+  const json::object* o = item.if_object();
+  if (o == nullptr) return false;
+  for (const std::string& k : keys) {
+    const json::value* v = o->if_contains(k);
+    if (v == nullptr || !v->is_string()) return false;
+  }
+  return true;
+}
+
+// Both must have string keys (has_string_keys).
+bool same_string_keys(const json::value& a, const json::value& b, const std::vector<std::string>& keys) {
+  for (const std::string& k : keys) {
+    if (a.get_object().at(k).get_string() != b.get_object().at(k).get_string()) return false;
+  }
+  return true;
+}
+
+// The usual list-map on a write: the same elements (by string keys) at the same places,
+// no key twice. Each element then matches the one at its index, as the general matching
+// would find, without building a path element for any of them.
+bool aligned_by_key(const json::array& before, const json::array& after, const ListStrategy& strategy) {
+  if (strategy.kind != ListStrategy::Kind::Map || strategy.keys.empty() || before.size() != after.size()) return false;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    if (!has_string_keys(before[i], strategy.keys) || !has_string_keys(after[i], strategy.keys) ||
+        !same_string_keys(before[i], after[i], strategy.keys)) {
+      return false;
+    }
+    // A key seen twice makes a group, which the general matching compares as a whole.
+    for (std::size_t j = 0; j < i; ++j) {
+      if (same_string_keys(before[j], before[i], strategy.keys)) return false;
+    }
+  }
+  return true;
+}
+
 class Comparer {
  public:
   Comparer(const ApplySchema& schema, bool ignore_managed_fields, std::span<const std::string_view> changeable)
@@ -158,6 +196,10 @@ class Comparer {
   // like upstream.
   void items(const json::array* before, const json::array* after) {
     const ListStrategy strategy = schema_.list(path_.schema_path());
+    if (before != nullptr && after != nullptr && aligned_by_key(*before, *after, strategy)) {
+      aligned_items(*before, *after, strategy);
+      return;
+    }
     std::vector<Occurrences> all;
     const std::size_t total = (before != nullptr ? before->size() : 0) + (after != nullptr ? after->size() : 0);
     if (total <= kFewItems) {
@@ -221,6 +263,18 @@ class Comparer {
         if (nb == 1) node(o.before[0], nullptr);
         result_.added.insert(path_.elements);
       }
+      path_.pop_element();
+    }
+  }
+
+  // Elements paired by index (aligned_by_key): only a pair that differs needs its path.
+  void aligned_items(const json::array& before, const json::array& after, const ListStrategy& strategy) {
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      if (json::equal(before[i], after[i])) continue;
+      auto pe = schema_.element(after[i], strategy, /*strict=*/false);
+      if (!pe) continue;  // lenient mode never fails
+      path_.push_element(std::move(*pe));
+      node(&before[i], &after[i], /*known_unequal=*/true);
       path_.pop_element();
     }
   }

@@ -71,6 +71,26 @@ TEST(CompareObjects, LongListsMatchLikeShortOnes) {
             R"({"f:spec":{"f:items":{"k:{\"name\":\"n0\"}":{}}}} | {"f:spec":{"f:items":{"k:{\"name\":\"n16\"}":{"f:x":{}}}}} | {"f:spec":{"f:items":{"k:{\"name\":\"n0\"}":{".":{},"f:name":{},"f:x":{}}}}})");
 }
 
+// Lists whose elements keep their string keys and places (the usual write) are paired by
+// index; they report what the general matching reports, and fall back to it as soon as a
+// key repeats, is not a string or moves.
+TEST(CompareObjects, AlignedListsPairByIndexLikeTheGeneralMatching) {
+  EXPECT_EQ(changes(R"({"spec":{"items":[{"name":"a","x":1},{"name":"b","x":1,"y":1}]}})",
+                    R"({"spec":{"items":[{"name":"a","x":1},{"name":"b","x":2,"z":1}]}})"),
+            R"({"f:spec":{"f:items":{"k:{\"name\":\"b\"}":{"f:z":{}}}}} | {"f:spec":{"f:items":{"k:{\"name\":\"b\"}":{"f:x":{}}}}} | {"f:spec":{"f:items":{"k:{\"name\":\"b\"}":{"f:y":{}}}}})");
+  // A repeated key: the group is modified as a whole.
+  EXPECT_EQ(changes(R"({"spec":{"items":[{"name":"a","x":1},{"name":"a","x":2}]}})",
+                    R"({"spec":{"items":[{"name":"a","x":1},{"name":"a","x":3}]}})"),
+            R"({} | {"f:spec":{"f:items":{"k:{\"name\":\"a\"}":{}}}} | {})");
+  // Keys printed like Go: 80 and 80.0 are one element.
+  EXPECT_EQ(changes(R"({"spec":{"ports":[{"name":"a","port":80,"x":1}]}})",
+                    R"({"spec":{"ports":[{"name":"a","port":80.0,"x":1}]}})"),
+            R"({} | {} | {})");
+  // A key gone from an element: it is another element.
+  EXPECT_EQ(changes(R"({"spec":{"items":[{"name":"a","x":1}]}})", R"({"spec":{"items":[{"x":1}]}})"),
+            R"({"f:spec":{"f:items":{"k:{}":{".":{},"f:x":{}}}}} | {} | {"f:spec":{"f:items":{"k:{\"name\":\"a\"}":{".":{},"f:name":{},"f:x":{}}}}})");
+}
+
 // The caller vouches for the members left out (a status write keeps spec as stored): they
 // are not compared, at any depth, whatever they hold; those listed are as without a list.
 TEST(CompareObjects, OnlyTheChangeableTopLevelMembers) {
