@@ -104,7 +104,8 @@ class Comparer {
 
   // How a value is walked: granular objects and lists are descended into, all else is a
   // leaf. Empty containers on both sides are leaves (upstream "emptyPromoteToLeaf").
-  Shape shape(const json::value* before, const json::value* after) const {
+  // `*list` receives a list's strategy, looked up here once for items() too.
+  Shape shape(const json::value* before, const json::value* after, ListStrategy* list) const {
     if (path_.depth > kMaxDepth) return Shape::Leaf;
     const json::value* v = after != nullptr ? after : before;
     if (before != nullptr && after != nullptr && before->kind() != after->kind() &&
@@ -119,9 +120,8 @@ class Comparer {
       return Shape::Object;
     }
     if (v->is_array()) {
-      if (schema_.list(path_.schema_path()).kind == ListStrategy::Kind::Atomic || (empty(before) && empty(after))) {
-        return Shape::Leaf;
-      }
+      *list = schema_.list(path_.schema_path());
+      if (list->kind == ListStrategy::Kind::Atomic || (empty(before) && empty(after))) return Shape::Leaf;
       return Shape::List;
     }
     return Shape::Leaf;
@@ -135,7 +135,8 @@ class Comparer {
         (before->is_structured() || after->is_structured()) && json::equal(*before, *after)) {
       return;
     }
-    switch (shape(before, after)) {
+    ListStrategy list;
+    switch (shape(before, after, &list)) {
       case Shape::Leaf:
         if (before == nullptr) {
           result_.added.insert(path_.elements);
@@ -149,7 +150,7 @@ class Comparer {
         members(before != nullptr ? before->if_object() : nullptr, after != nullptr ? after->if_object() : nullptr);
         break;
       case Shape::List:
-        items(before != nullptr ? before->if_array() : nullptr, after != nullptr ? after->if_array() : nullptr);
+        items(before != nullptr ? before->if_array() : nullptr, after != nullptr ? after->if_array() : nullptr, list);
         break;
     }
     // A granular object or list that appeared or disappeared is itself added or removed.
@@ -194,8 +195,7 @@ class Comparer {
 
   // List elements are matched by key (or value); duplicated keys are compared as groups,
   // like upstream.
-  void items(const json::array* before, const json::array* after) {
-    const ListStrategy strategy = schema_.list(path_.schema_path());
+  void items(const json::array* before, const json::array* after, const ListStrategy& strategy) {
     if (before != nullptr && after != nullptr && aligned_by_key(*before, *after, strategy)) {
       aligned_items(*before, *after, strategy);
       return;
