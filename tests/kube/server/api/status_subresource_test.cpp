@@ -118,6 +118,17 @@ TEST_F(ApiServerCustomResourceStatus, StatusAndMainResourceAreSeparate) {
   EXPECT_EQ(at(stored, "/metadata/labels/sneaky"), nullptr);
   EXPECT_EQ(num(stored, "/metadata/generation"), 1);
   EXPECT_EQ(str(stored, "/metadata/uid"), str(created, "/metadata/uid"));
+
+  // A status write whose only change is to spec is a no-op (nothing stored, the same
+  // resourceVersion), and no status entry of managedFields ever owned spec.
+  json::value noop = expect(200, api().patch(cq + "/status", json::object{{"spec", json::object{{"stopPolicy", "Hold"}}}}));
+  EXPECT_EQ(str(noop, "/metadata/resourceVersion"), str(stored, "/metadata/resourceVersion"));
+  const json::value* entries = at(noop, "/metadata/managedFields");
+  ASSERT_NE(entries, nullptr);
+  for (const auto& e : entries->as_array()) {
+    if (json::get_string(e, "subresource") != "status") continue;
+    EXPECT_EQ(e.as_object().at("fieldsV1").as_object().if_contains("f:spec"), nullptr) << json::dump(e);
+  }
 }
 
 }  // namespace
