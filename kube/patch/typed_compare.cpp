@@ -60,13 +60,15 @@ class Comparer {
 
   // Compares the members of two objects (either may be absent).
   void members(const json::object* before, const json::object* after) {
+    std::size_t shared = 0;  // members of `after` also in `before`
     if (before != nullptr) {
       for (const auto& m : *before) {
-        if (skipped(m.key())) continue;
         const json::value* other = nullptr;
         if (after != nullptr) {
           if (auto it = after->find(m.key()); it != after->end()) other = &it->value();
         }
+        if (other != nullptr) ++shared;
+        if (skipped(m.key())) continue;
         // An unchanged member (most of them on a typical write) has nothing to report:
         // one allocation-free equality check spares building its path. Boost.JSON's
         // equality is stricter than json_equal, so this never skips a member the walk
@@ -77,7 +79,9 @@ class Comparer {
         path_.pop_field();
       }
     }
-    if (after != nullptr) {
+    // Keys are unique: when all of `after`'s are in `before` (the usual write), it has no
+    // member of its own to look for.
+    if (after != nullptr && shared < after->size()) {
       for (const auto& m : *after) {
         if (skipped(m.key()) || (before != nullptr && before->contains(m.key()))) continue;
         path_.push_field(m.key());
