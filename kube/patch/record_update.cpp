@@ -132,6 +132,15 @@ const json::array* stored_entries_that_count(const json::value& object, const js
   return &stored->get_array();
 }
 
+// added ∪ modified, without building the union (a copy) when one side is empty: most
+// writes only modify. `storage` holds the union when one is needed.
+const FieldSet& changed_fields(const detail::Comparison& change, FieldSet& storage) {
+  if (change.added.empty()) return change.modified;
+  if (change.modified.empty()) return change.added;
+  storage = change.added.united(change.modified);
+  return storage;
+}
+
 // Records the write without decoding the entries when it can (see above); false when the
 // general path must do it. `object` is changed only when this returns true; then `*kept`
 // tells whether its entries are a copy of the stored ones with nothing changed.
@@ -140,7 +149,8 @@ bool record_in_place(json::value& object, const json::value& previous, const det
                      std::string_view subresource, bool& kept) {
   const json::array* stored = stored_entries_that_count(object, previous, subresource);
   if (stored == nullptr) return false;
-  const FieldSet changed = change.added.united(change.modified);
+  FieldSet united;
+  const FieldSet& changed = changed_fields(change, united);
   // The usual write changes nothing among the meta fields: then all it changed is its own.
   const bool changes_meta = touches_meta_fields(changed);
   const FieldSet mine_if_meta = changes_meta ? changed.minus(detail::meta_fields()) : FieldSet();
