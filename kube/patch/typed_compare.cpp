@@ -56,7 +56,9 @@ bool aligned_by_key(const json::array& before, const json::array& after, const L
 class Comparer {
  public:
   Comparer(const ApplySchema& schema, bool ignore_managed_fields, std::span<const std::string_view> changeable)
-      : schema_(schema), ignore_managed_fields_(ignore_managed_fields), changeable_(changeable) {}
+      : schema_(schema), ignore_managed_fields_(ignore_managed_fields), changeable_(changeable) {
+    path_.reserve(kUsualDepth);
+  }
 
   // Compares the members of two objects (either may be absent).
   void members(const json::object* before, const json::object* after) {
@@ -95,6 +97,10 @@ class Comparer {
 
  private:
   enum class Shape { Leaf, Object, List };
+
+  // Deep enough for a Workload's status (status.admission.podSetAssignments[].flavors.cpu)
+  // and most objects; deeper paths grow the vectors as before.
+  static constexpr std::size_t kUsualDepth = 12;
 
   bool skipped(std::string_view key) const {
     if (path_.depth == 0) return !changeable(key);

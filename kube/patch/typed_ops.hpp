@@ -44,6 +44,11 @@ struct WalkPath {
     --depth;
   }
   FieldPath schema_path() const { return FieldPath(fields); }
+  /// Room for `levels` levels, allocated once rather than grown (and moved) level by level.
+  void reserve(std::size_t levels) {
+    fields.reserve(levels);
+    elements.reserve(levels);
+  }
 };
 
 /// The fields an applied configuration sets (structured-merge-diff ToFieldSet): leaves,
