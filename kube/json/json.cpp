@@ -47,20 +47,19 @@ class Writer {
   /// written as `text` when given, its place noted in `at`.
   void write_noting(const object& o, std::string_view outer, std::string_view inner,
                     std::optional<std::string_view> text, TextSpan& at) {
-    put('{');
-    bool first = true;
-    for (const auto& kv : o) {
-      if (!first) put(',');
-      first = false;
-      write_string(kv.key().data(), kv.key().size());
-      put(':');
-      if (kv.key() == outer && kv.value().is_object()) {
-        write_noting_key(kv.value().get_object(), inner, text, at);
-      } else {
-        write(kv.value());
-      }
-    }
-    put('}');
+    write_members(o, [&](const boost::json::key_value_pair& kv) {
+      if (kv.key() != outer || !kv.value().is_object()) return write(kv.value());
+      write_members(kv.value().get_object(), [&](const boost::json::key_value_pair& in) {
+        if (in.key() != inner) return write(in.value());
+        at.begin = len_;
+        if (text) {
+          append(text->data(), text->size());
+        } else {
+          write(in.value());
+        }
+        at.end = len_;
+      });
+    });
   }
 
   void write(const value& v) {
@@ -92,19 +91,12 @@ class Writer {
   }
 
   void write(const object& o) {
-    put('{');
-    bool first = true;
-    for (const auto& kv : o) {
-      if (!first) put(',');
-      first = false;
-      write_string(kv.key().data(), kv.key().size());
-      put(':');
-      write(kv.value());
-    }
-    put('}');
+    write_members(o, [this](const boost::json::key_value_pair& kv) { write(kv.value()); });
   }
 
-  void write_noting_key(const object& o, std::string_view key, std::optional<std::string_view> text, TextSpan& at) {
+  /// `{"key":<value>,...}` with each value written by `write_value(member)`.
+  template <class WriteValue>
+  void write_members(const object& o, WriteValue&& write_value) {
     put('{');
     bool first = true;
     for (const auto& kv : o) {
@@ -112,17 +104,7 @@ class Writer {
       first = false;
       write_string(kv.key().data(), kv.key().size());
       put(':');
-      if (kv.key() != key) {
-        write(kv.value());
-        continue;
-      }
-      at.begin = len_;
-      if (text) {
-        append(text->data(), text->size());
-      } else {
-        write(kv.value());
-      }
-      at.end = len_;
+      write_value(kv);
     }
     put('}');
   }
