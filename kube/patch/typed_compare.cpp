@@ -206,7 +206,11 @@ class Comparer {
   // List elements are matched by key (or value); duplicated keys are compared as groups,
   // like upstream.
   void items(const json::array* before, const json::array* after, const ListStrategy& strategy) {
-    if (before != nullptr && after != nullptr && aligned_by_key(*before, *after, strategy)) {
+    // Pairing by index checks every pair of elements for a repeated key: only for the
+    // few-element lists where the general matching scans pairs too, never a quadratic
+    // walk over a long list the hashed matching below handles in one pass.
+    if (before != nullptr && after != nullptr && before->size() + after->size() <= kFewItems &&
+        aligned_by_key(*before, *after, strategy)) {
       aligned_items(*before, *after, strategy);
       return;
     }
