@@ -23,7 +23,6 @@ struct ClusterQueueState {
   ClusterQueueLinks links;
   std::function<core::Time()> clock;
   ClusterQueueSnapshot last;
-  bool have_snapshot = false;
   /// What we last wrote (or are writing), to skip unchanged rewrites.
   std::optional<json::value> written_status;
   std::map<std::string, std::optional<json::value>> written_lq_status;
@@ -92,7 +91,6 @@ void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
     st.written_status.reset();
     st.written_lq_status.clear();
     st.last = std::move(snap);
-    st.have_snapshot = true;
     return;
   }
   st.last.shard = snap.shard;
@@ -113,7 +111,6 @@ void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
                         [&kv](const LocalQueueCounts& lq) { return lq.ns + "/" + lq.name == kv.first; });
   });
   st.last = std::move(snap);
-  st.have_snapshot = true;
 }
 
 std::string summary(const ClusterQueueState& st) {
@@ -141,23 +138,6 @@ messages::cluster_queue_actor spawn_cluster_queue(caf::actor_system& system, std
         [self](ClusterQueueSnapshot& snap) {
           ++self->state.handled;
           on_snapshot(self, snap);
-        },
-        [self](Explain&) -> ExplainReply {
-          ++self->state.handled;
-          const auto& st = self->state;
-          json::object o;
-          o["clusterQueue"] = st.name;
-          o["snapshot"] = st.have_snapshot;
-          json::array pending;
-          for (const auto& p : st.last.pending) {
-            pending.push_back(json::object{{"workload", p.key},
-                                           {"localQueue", p.local_queue},
-                                           {"priority", p.priority},
-                                           {"reason", p.reason},
-                                           {"message", p.message}});
-          }
-          o["pendingHead"] = std::move(pending);
-          return ExplainReply{200, json::dump(o)};
         },
         [self](IntrospectActor) -> ActorInfo {
           return ActorInfo{"cluster-queue", self->state.name, self->mailbox().size(), self->state.handled, summary(self->state)};

@@ -733,20 +733,6 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq, con
   ClusterQueueSnapshot snap;
   if (auto view = st.engine->cluster_queue(cq)) snap.view = std::move(*view);
   snap.view.name = cq;
-  auto order = st.engine->pending_in_order(cq, st.options.snapshot_pending_limit);
-  snap.pending.reserve(order.size());
-  for (auto& key : order) {
-    PendingEntry entry;
-    auto why = st.engine->pending_status(key);
-    entry.reason = std::move(why.reason);
-    entry.message = std::move(why.message);
-    if (auto known = st.workloads.find(key); known != st.workloads.end()) {
-      entry.local_queue = known->second.queue_name;
-      entry.priority = known->second.priority;
-    }
-    entry.key = std::move(key);
-    snap.pending.push_back(std::move(entry));
-  }
   auto lqs = lq_counts.find(cq);
   if (lqs != lq_counts.end()) {
     for (const auto& [key, counts] : lqs->second) {

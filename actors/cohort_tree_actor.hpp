@@ -28,10 +28,8 @@ struct CohortTreeOptions {
   /// How often ClusterQueue snapshots (status, metrics) are published at most.
   std::chrono::milliseconds status_interval{1000};
   /// A workload's pending explanation is rewritten at most this often (its first one at
-  /// once); 0 (the default, Kueue's behaviour) writes every change. See ExplanationPacer.
+  /// once); 0 writes every change, as Kueue does. See ExplanationPacer.
   std::chrono::milliseconds explanation_interval{0};
-  /// Pending workloads listed (with reasons) in each ClusterQueue snapshot.
-  std::size_t snapshot_pending_limit = 100;
   /// Clock for status timestamps (rounds get their time from the scheduler).
   std::function<core::Time()> clock;
 };

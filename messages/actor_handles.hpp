@@ -33,10 +33,9 @@ using writer_actor = caf::typed_actor<caf::replies_to<WriteRequest>::with<WriteO
                                       caf::reacts_to<ShardOwnership>, caf::replies_to<DrainWrites>::with<WritesDrained>,
                                       caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
-/// One per ClusterQueue: its status, its LocalQueues' status, its pending list.
-using cluster_queue_actor = caf::typed_actor<caf::reacts_to<ClusterQueueSnapshot>,
-                                             caf::replies_to<Explain>::with<ExplainReply>,
-                                             caf::replies_to<IntrospectActor>::with<ActorInfo>>;
+/// One per ClusterQueue: its status and its LocalQueues' status.
+using cluster_queue_actor =
+    caf::typed_actor<caf::reacts_to<ClusterQueueSnapshot>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// One per cohort tree (a root cohort and its subtree, or a ClusterQueue without a
 /// cohort): owns the admission engine of the tree; rounds are atomic per tree.

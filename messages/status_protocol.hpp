@@ -1,7 +1,8 @@
 #pragma once
 
 // Cohort-tree actor -> ClusterQueue actor: the queue's state after a round, for its
-// status, its LocalQueues' status, metrics and introspection.
+// status, its LocalQueues' status and metrics. (The queue in order, with each workload's
+// reason, is rendered by the tree on request: /debug/clusterqueues/NAME.)
 
 #include <cstdint>
 #include <map>
@@ -15,14 +16,6 @@
 
 namespace kueuepp::messages {
 
-struct PendingEntry {
-  std::string key;  ///< ns/name
-  std::string local_queue;
-  std::int32_t priority = 0;
-  std::string reason;
-  std::string message;
-};
-
 struct LocalQueueCounts {
   std::string ns;
   std::string name;
@@ -33,11 +26,10 @@ struct LocalQueueCounts {
 struct ClusterQueueSnapshot {
   core::ClusterQueueView view;
   ObjectPtr object;  ///< the ClusterQueue as last seen (its conditions, resource groups)
-  std::vector<PendingEntry> pending;  ///< in queue order
   std::vector<LocalQueueCounts> local_queues;
   std::int64_t generation = 0;  ///< the ClusterQueue's metadata.generation (observedGeneration)
   std::string root_cohort;      ///< the root of its cohort tree ("" without a cohort)
-  /// Pending workloads per QuotaReserved=False reason (all of them, not only `pending`).
+  /// Pending workloads per QuotaReserved=False reason.
   std::map<std::string, std::int64_t> pending_reasons;
   std::int64_t finished = 0;  ///< finished workloads still present
   /// False on a replica that does not hold the tree's shard: metrics and introspection
