@@ -36,6 +36,14 @@ std::vector<Condition> read_conditions(const json::value* conditions) {
   return out;
 }
 
+const json::value* find_condition(const json::value* conditions, std::string_view type) {
+  if (conditions == nullptr || !conditions->is_array()) return nullptr;
+  for (const json::value& c : conditions->get_array()) {
+    if (c.is_object() && json::get_string(c, "type") == type) return &c;
+  }
+  return nullptr;
+}
+
 namespace {
 
 bool assign_string(json::object& o, std::string_view key, std::string_view value) {

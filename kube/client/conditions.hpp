@@ -31,6 +31,10 @@ struct Condition {
 
 /// Reads a conditions array (null or a non-array reads as empty).
 std::vector<Condition> read_conditions(const json::value* conditions);
+/// The first condition of `type` in a conditions array, read alone: the tree actors ask
+/// this of every Workload event, and reading the whole list built every condition's
+/// strings only to drop all but one.
+const json::value* find_condition(const json::value* conditions, std::string_view type);
 
 /// Sets `condition` in `conditions` (null becomes an array). Returns true when the
 /// array changed.

@@ -202,15 +202,14 @@ std::vector<Condition> Object::conditions() const {
 }
 
 std::optional<Condition> Object::condition(std::string_view type) const {
-  for (Condition& c : conditions()) {
-    if (c.type == type) return std::move(c);
-  }
-  return std::nullopt;
+  const json::value* c = find_condition(find({"status", "conditions"}), type);
+  if (c == nullptr) return std::nullopt;
+  return Condition::from_json(*c);
 }
 
 bool Object::condition_true(std::string_view type) const {
-  auto c = condition(type);
-  return c && c->status == "True";
+  const json::value* c = find_condition(find({"status", "conditions"}), type);
+  return c != nullptr && json::get_string(*c, "status") == "True";
 }
 
 bool Object::set_condition(const Condition& condition, std::string_view now) {

@@ -168,6 +168,28 @@ TEST(Conditions, LastTransitionTimeChangesOnlyWhenTheStatusChanges) {
   EXPECT_EQ(o.conditions().size(), 1u);
 }
 
+TEST(Object, ReadsOneConditionWithoutTheOthers) {
+  Object o(parse(R"({"status":{"conditions":[
+    "not an object",
+    {"status":"True"},
+    {"type":"QuotaReserved","status":"True","reason":"QuotaReserved","message":"m1",
+     "lastTransitionTime":"2024-01-01T00:00:00Z","observedGeneration":4},
+    {"type":"Admitted","status":"False","reason":"Pending"},
+    {"type":"QuotaReserved","status":"False","reason":"second of its type"}]}})"));
+  auto reserved = o.condition("QuotaReserved");
+  ASSERT_TRUE(reserved);
+  EXPECT_EQ(reserved->reason, "QuotaReserved");  // the first of its type, as read_conditions order gives
+  EXPECT_EQ(reserved->message, "m1");
+  EXPECT_EQ(reserved->last_transition_time, "2024-01-01T00:00:00Z");
+  EXPECT_EQ(reserved->observed_generation, 4);
+  EXPECT_TRUE(o.condition_true("QuotaReserved"));
+  EXPECT_FALSE(o.condition_true("Admitted"));
+  EXPECT_FALSE(o.condition_true("Finished"));
+  EXPECT_FALSE(o.condition("Finished"));
+  EXPECT_FALSE(Object(parse(R"({"status":{"conditions":{"type":"Admitted"}}})")).condition_true("Admitted"));
+  EXPECT_FALSE(Object(parse(R"({"metadata":{}})")).condition("Admitted"));
+}
+
 TEST(Workload, AdmissionRoundTripsAndClears) {
   Workload wl(parse(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload",
     "metadata":{"name":"wl","namespace":"ns"},
