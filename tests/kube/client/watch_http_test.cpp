@@ -204,5 +204,25 @@ TEST(RawStream, IdleStreamsTimeOut) {
   EXPECT_TRUE(collected.error().is_timeout());
 }
 
+TEST(RawStream, DataWithinTheIdleLimitKeepsAStreamOpenPastIt) {
+  // Six chunks 100 ms apart with a 250 ms idle limit: the stream lasts over 500 ms but is
+  // never quiet for 250 ms, so it must not time out (an idle limit that is not reset by
+  // data would cut it).
+  auto server = TestServer::start([](const TestRequest&) {
+    TestResponse r;
+    r.chunks = {"a", "b", "c", "d", "e", "f"};
+    r.chunk_delay = 100ms;
+    return r;
+  });
+  ClientOptions options = fast_options();
+  options.stream_idle_timeout = 250ms;
+  auto client = make_client(server->url(), options);
+  HttpRequest request;
+  request.target = "/s";
+  auto collected = BlockingClient(*client).raw_stream(request);
+  ASSERT_TRUE(collected) << collected.error().describe();
+  EXPECT_EQ(collected->body, "abcdef");
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::client
