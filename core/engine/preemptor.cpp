@@ -35,6 +35,7 @@ struct Candidate {
   int workload;
   int lca;  ///< tree node of the subtree root it was found under (-1: own queue)
   Variant variant;
+  CandidateOrder order;
 };
 
 bool borrow_within_cohort_forbidden(const ClusterQueueState& cq) {
@@ -64,6 +65,29 @@ bool satisfies_preemption_policy(const WorkloadRecord& preemptor, const Workload
       return false;
   }
   return false;
+}
+
+CandidateOrder candidate_order(const WorkloadRecord& w, int preemptor_cq, Time now) {
+  CandidateOrder o;
+  o.evicted = w.evicted;
+  o.own = w.cq == preemptor_cq;
+  o.priority = w.priority();
+  o.reserved_at = w.reserved ? w.reserved_at : now;
+  const std::size_t n = std::min<std::size_t>(8, w.uid.size());
+  for (std::size_t i = 0; i < 8; ++i) {
+    o.uid_prefix = (o.uid_prefix << 8) | (i < n ? static_cast<unsigned char>(w.uid[i]) : 0u);
+  }
+  return o;
+}
+
+OrderCompare compare_candidate_order(const CandidateOrder& a, const CandidateOrder& b) {
+  auto before = [](bool x) { return x ? OrderCompare::Before : OrderCompare::After; };
+  if (a.evicted != b.evicted) return before(a.evicted);
+  if (a.own != b.own) return before(!a.own);
+  if (a.priority != b.priority) return before(a.priority < b.priority);
+  if (a.reserved_at != b.reserved_at) return before(a.reserved_at > b.reserved_at);
+  if (a.uid_prefix != b.uid_prefix) return before(a.uid_prefix < b.uid_prefix);
+  return OrderCompare::SameKeys;
 }
 
 bool candidate_before(const WorkloadRecord& a, const WorkloadRecord& b, int preemptor_cq, Time now) {
@@ -144,8 +168,9 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   auto collect_from_cq = [&](int cq_index, int lca, bool advantage, std::vector<Candidate>& out) {
     for (int id : ctx_.cq(cq_index).holding) {
       if (!ctx_.candidate_visible(id)) continue;
-      Variant v = classify(ctx_.wl(id), advantage);
-      if (v != Variant::Never) out.push_back({id, lca, v});
+      const WorkloadRecord& w = ctx_.wl(id);
+      Variant v = classify(w, advantage);
+      if (v != Variant::Never) out.push_back({id, lca, v, candidate_order(w, r.cq, ctx_.now)});
     }
   };
 
@@ -242,6 +267,11 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   Time now = ctx_.now;
   auto order = [&](std::vector<Candidate>& list) {
     std::sort(list.begin(), list.end(), [&](const Candidate& x, const Candidate& y) {
+      switch (compare_candidate_order(x.order, y.order)) {
+        case OrderCompare::Before: return true;
+        case OrderCompare::After: return false;
+        case OrderCompare::SameKeys: break;
+      }
       return candidate_before(ctx_.wl(x.workload), ctx_.wl(y.workload), r.cq, now);
     });
   };
@@ -249,8 +279,7 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   order(priority);
   order(hierarchy);
   auto split_evicted = [&](const std::vector<Candidate>& list) {
-    auto it = std::find_if(list.begin(), list.end(),
-                           [&](const Candidate& c) { return !ctx_.wl(c.workload).evicted; });
+    auto it = std::find_if(list.begin(), list.end(), [](const Candidate& c) { return !c.order.evicted; });
     return it - list.begin();
   };
   std::vector<Candidate> sequence;

@@ -6,6 +6,7 @@
 // resource share strategies). Victims are simulated by taking their usage out of the
 // cycle's snapshot and always put back before returning.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -76,6 +77,24 @@ class Preemptor {
 /// Kueue's CandidatesOrdering: evicted first, other ClusterQueues before the
 /// preemptor's, lower priority first, most recently reserved first, then UID.
 bool candidate_before(const WorkloadRecord& a, const WorkloadRecord& b, int preemptor_cq, Time now);
+
+/// candidate_before's keys of one candidate, taken once before sorting: the sort compared
+/// two workload records (scattered in memory) per step and, for the many candidates
+/// reserved within the same second, their UIDs as strings; on the 1,000-queue perf shape
+/// that sorting was a tenth of the controller's samples. `uid_prefix` holds the UID's
+/// first 8 bytes big-endian, so integers compare as the strings' prefixes do.
+struct CandidateOrder {
+  bool evicted = false;
+  bool own = false;
+  std::int64_t priority = 0;
+  Time reserved_at{};
+  std::uint64_t uid_prefix = 0;
+};
+CandidateOrder candidate_order(const WorkloadRecord& w, int preemptor_cq, Time now);
+/// candidate_before on the keys. Equal keys (the same UID prefix) leave the order to the
+/// full UIDs: the caller compares them (rare).
+enum class OrderCompare { Before, After, SameKeys };
+OrderCompare compare_candidate_order(const CandidateOrder& a, const CandidateOrder& b);
 
 /// Whether `policy` allows `preemptor` to preempt `candidate`.
 bool satisfies_preemption_policy(const WorkloadRecord& preemptor, const WorkloadRecord& candidate,
