@@ -35,7 +35,7 @@ struct Candidate {
   int workload;
   int lca;  ///< tree node of the subtree root it was found under (-1: own queue)
   Variant variant;
-  CandidateOrder order;
+  CandidateOrder order;  ///< filled just before sorting
 };
 
 bool borrow_within_cohort_forbidden(const ClusterQueueState& cq) {
@@ -168,9 +168,8 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   auto collect_from_cq = [&](int cq_index, int lca, bool advantage, std::vector<Candidate>& out) {
     for (int id : ctx_.cq(cq_index).holding) {
       if (!ctx_.candidate_visible(id)) continue;
-      const WorkloadRecord& w = ctx_.wl(id);
-      Variant v = classify(w, advantage);
-      if (v != Variant::Never) out.push_back({id, lca, v, candidate_order(w, r.cq, ctx_.now)});
+      Variant v = classify(ctx_.wl(id), advantage);
+      if (v != Variant::Never) out.push_back({id, lca, v, {}});
     }
   };
 
@@ -266,6 +265,8 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
 
   Time now = ctx_.now;
   auto order = [&](std::vector<Candidate>& list) {
+    // Keys only for the searches that get this far: most stop at could_succeed.
+    for (Candidate& c : list) c.order = candidate_order(ctx_.wl(c.workload), r.cq, now);
     std::sort(list.begin(), list.end(), [&](const Candidate& x, const Candidate& y) {
       switch (compare_candidate_order(x.order, y.order)) {
         case OrderCompare::Before: return true;
