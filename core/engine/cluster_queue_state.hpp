@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/engine/held_workloads.hpp"
 #include "core/engine/ids.hpp"
 #include "core/engine/pending_queue.hpp"
 #include "core/model/cluster_queue.hpp"
@@ -38,7 +39,7 @@ struct ClusterQueueState {
   std::int64_t generation = 1;
 
   PendingQueue queue;
-  std::unordered_set<int> holding;  ///< workloads holding quota here (reserved)
+  HeldWorkloads holding;  ///< workloads holding quota here (reserved)
 
   /// What the members of a parked class were last told, so that evaluating its head
   /// again with the same outcome does not walk the class (thousands of members, every

@@ -119,8 +119,12 @@ Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
   if (has_job_uid || rec.extras) rec.extra().job_uid = has_job_uid ? job_uid->second : "";
   rec.queue_name = wl.queue_name;
   rec.creation = wl.creation;
+  const std::int64_t old_priority = rec.priority();
   rec.base_priority = resolve_priority(wl);
   rec.boost = wl.priority_boost;
+  if (rec.reserved && rec.cq >= 0 && rec.priority() != old_priority) {
+    cqs_[static_cast<std::size_t>(rec.cq)].holding.priority_changed();
+  }
   if (wl.priority_class_ref || rec.extras) rec.extra().priority_class_ref = wl.priority_class_ref;
   rec.active = wl.active;
   rec.gated = !wl.admission_gates.empty();
@@ -569,6 +573,7 @@ void Engine::reprioritize(const std::string& wpc_name, std::int32_t value) {
     }
     if (w->base_priority == value) continue;
     w->base_priority = value;
+    if (w->reserved && w->cq >= 0) cqs_[static_cast<std::size_t>(w->cq)].holding.priority_changed();
     w->hash = scheduling_hash(*w);
     w->scan.reset();
     if (!w->reserved) enqueue(*w, true);

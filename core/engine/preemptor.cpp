@@ -144,6 +144,11 @@ std::vector<PreemptionTarget> Preemptor::search(const Request& r) {
   return ctx_.config.fair_sharing ? fair(r) : classical(r);
 }
 
+bool Preemptor::holds_no_lower(const ClusterQueueState& cq, const Request& r) const {
+  auto lowest = cq.holding.min_priority([this](int id) { return ctx_.wl(id).priority(); });
+  return !lowest || *lowest >= r.preemptor->priority();
+}
+
 std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   ClusterQueueState& own = ctx_.cq(r.cq);
   const QuotaTree& tree = ctx_.snapshot;
@@ -174,7 +179,8 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   };
 
   std::vector<Candidate> same_queue;
-  if (own.spec.preemption.within_cluster_queue != PreemptionPolicy::Never) {
+  const PreemptionPolicy within = own.spec.preemption.within_cluster_queue;
+  if (within != PreemptionPolicy::Never && !(within == PreemptionPolicy::LowerPriority && holds_no_lower(own, r))) {
     collect_from_cq(r.cq, -1, false, same_queue);
   }
   std::vector<Candidate> hierarchy;

@@ -52,6 +52,9 @@ class Preemptor {
   };
   std::vector<PreemptionTarget> search(const Request& r);
   std::vector<PreemptionTarget> classical(const Request& r);
+  /// Whether `cq` holds nothing of lower priority than the preemptor (nothing at all
+  /// included): LowerPriority finds no candidate there.
+  bool holds_no_lower(const ClusterQueueState& cq, const Request& r) const;
   std::vector<PreemptionTarget> fair(const Request& r);
   bool fits(const Request& r, bool allow_borrowing) const;
   void fill_back(const Request& r, std::vector<PreemptionTarget>& targets, bool allow_borrowing);
