@@ -760,7 +760,12 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq, con
 LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
   LocalQueueCountsByCq out;
   std::string lq_key;  // reused: most lookups find an existing entry and allocate nothing
-  auto entry = [&out, &lq_key](std::string_view cq, std::string_view ns, std::string_view name) -> LocalQueueCounts& {
+  // Entries met before, by "cq/ns/name": one hash lookup per workload instead of two
+  // ordered-map searches by string (a tree of 100 queues and 5,000 workloads publishes
+  // every second). Pointers into `out` stay valid: std::map never moves its nodes.
+  std::unordered_map<std::string, LocalQueueCounts*> seen;
+  std::string seen_key;
+  auto find_or_add = [&out, &lq_key](std::string_view cq, std::string_view ns, std::string_view name) -> LocalQueueCounts& {
     auto cq_it = out.find(cq);
     if (cq_it == out.end()) cq_it = out.emplace(std::string(cq), std::map<std::string, LocalQueueCounts>{}).first;
     auto& by_lq = cq_it->second;
@@ -773,16 +778,32 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
     }
     return it->second;
   };
+  auto entry = [&](std::string_view cq, std::string_view ns, std::string_view name) -> LocalQueueCounts& {
+    seen_key.assign(cq).append("/").append(ns).append("/").append(name);
+    auto it = seen.find(seen_key);
+    if (it != seen.end()) return *it->second;
+    LocalQueueCounts& counts = find_or_add(cq, ns, name);
+    seen.emplace(seen_key, &counts);
+    return counts;
+  };
   for (const auto& [key, lq] : st.local_queues) {
     if (!lq) continue;
     entry(lq->string_at({"spec", "clusterQueue"}), lq->namespace_name(), lq->name()).object = lq;
   }
+  // Whether a queue named by finished workloads is one of the tree's (the views point
+  // into the engine's records, which outlive the walk).
+  std::unordered_map<std::string_view, bool> known_queue;
+  auto is_known = [&](std::string_view cq) {
+    auto [it, added] = known_queue.try_emplace(cq, false);
+    if (added) it->second = st.cluster_queues.find(cq) != st.cluster_queues.end();
+    return it->second;
+  };
   st.engine->for_each_workload_tally([&](const core::WorkloadTally& w) {
     if (w.cluster_queue.empty()) return;
     std::string_view ns = w.key.substr(0, w.key.find('/'));
     if (w.finished) {
       // Kueue's finished gauges count them in the queue that admitted them.
-      if (st.cluster_queues.find(w.cluster_queue) != st.cluster_queues.end()) {
+      if (is_known(w.cluster_queue)) {
         ++entry(w.cluster_queue, ns, w.local_queue).counts.finished;
       }
       return;
