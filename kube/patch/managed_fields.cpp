@@ -25,8 +25,11 @@ std::string ManagedEntry::display() const {
 }
 
 Expected<ManagedEntries> decode_managed_fields(const json::value& object) {
+  return decode_managed_field_list(json::find_path(object, {"metadata", "managedFields"}));
+}
+
+Expected<ManagedEntries> decode_managed_field_list(const json::value* list) {
   ManagedEntries entries;
-  const json::value* list = json::find_path(object, {"metadata", "managedFields"});
   if (list == nullptr || list->is_null()) return entries;
   const json::array* a = list->if_array();
   if (a == nullptr) return fail("metadata.managedFields must be a list");

@@ -4,6 +4,7 @@
 // kube-apiserver's order, manager identities, and the bookkeeping kube-apiserver adds
 // around structured-merge-diff (meta fields nobody owns, at most 10 Update entries).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,8 @@ using ManagedEntries = std::vector<ManagedEntry>;
 /// kube-apiserver would refuse: unknown operation, empty apiVersion, fieldsType other than
 /// FieldsV1, undecodable fieldsV1.
 Expected<ManagedEntries> decode_managed_fields(const json::value& object);
+/// decode_managed_fields of the value of metadata.managedFields (null: absent).
+Expected<ManagedEntries> decode_managed_field_list(const json::value* managed_fields);
 
 /// True for `[]` and `[{}]`: a request that asks to clear managedFields.
 bool is_reset_request(const json::value& managed_fields);
@@ -66,14 +69,18 @@ void cap_update_managers(ManagedEntries& entries, std::size_t max_updaters = 10)
 /// entries into field sets and encodes them back (tests check both agree).
 enum class RecordPath { Any, GeneralOnly };
 
+/// previous's managedFields as a store that holds them apart gives them (see
+/// record_update_keeping); nullopt: they are in previous itself.
+using HeldApart = std::optional<const json::value*>;
+
 /// record_update (patch.hpp) by the given path; true when the in-place path recorded it.
-/// `*kept_as_stored` (when given): whether object's managedFields came out a copy of the
-/// stored ones with nothing changed (see record_update_keeping). `changeable`: see
-/// ChangeableMembers.
+/// `*kept_as_stored` (when given): whether object's managedFields came out exactly as the
+/// stored ones (see record_update_keeping): a copy of them, or with `held_apart` given, a
+/// null stand-in for them. `changeable`: see ChangeableMembers.
 bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
                        std::string_view api_version, std::string_view timestamp, std::string_view subresource,
                        const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
-                       bool* kept_as_stored = nullptr, ChangeableMembers changeable = {});
+                       bool* kept_as_stored = nullptr, ChangeableMembers changeable = {}, HeldApart held_apart = {});
 
 /// `object` without metadata.managedFields.
 json::value without_managed_fields(const json::value& object);

@@ -26,13 +26,20 @@ using detail::PathElement;
 
 bool exists(const json::value* previous) { return previous != nullptr && previous->is_object(); }
 
+// previous's metadata.managedFields, wherever the caller keeps them (null: none).
+const json::value* stored_list(const json::value* previous, detail::HeldApart held_apart) {
+  if (held_apart) return *held_apart;
+  return exists(previous) ? json::find_path(*previous, {"metadata", "managedFields"}) : nullptr;
+}
+
 // upstream decodeLiveOrNew: a subresource write always keeps the stored managedFields; a
 // main-resource write may bring its own (or clear them with `[]`). Undecodable entries
 // count as none.
-ManagedEntries current_entries(const json::value& object, const json::value* previous, std::string_view subresource) {
-  auto stored = [previous]() {
+ManagedEntries current_entries(const json::value& object, const json::value* previous,
+                               const json::value* stored_managed_fields, std::string_view subresource) {
+  auto stored = [previous, stored_managed_fields]() {
     if (!exists(previous)) return ManagedEntries{};
-    auto decoded = detail::decode_managed_fields(*previous);
+    auto decoded = detail::decode_managed_field_list(stored_managed_fields);
     return decoded ? std::move(*decoded) : ManagedEntries{};
   };
   if (!subresource.empty()) return stored();
@@ -121,9 +128,8 @@ bool entry_before(const json::value& p, const json::value& q) {
 
 // The stored entries when they are the ones that count for this write (see
 // current_entries) and the server wrote them (so they are valid and in canonical form).
-const json::array* stored_entries_that_count(const json::value& object, const json::value& previous,
+const json::array* stored_entries_that_count(const json::value& object, const json::value* stored,
                                              std::string_view subresource) {
-  const json::value* stored = json::find_path(previous, {"metadata", "managedFields"});
   if (stored == nullptr || !stored->is_array() || stored->get_array().empty()) return nullptr;
   if (subresource.empty()) {
     const json::value* sent = json::find_path(object, {"metadata", "managedFields"});
@@ -141,13 +147,21 @@ const FieldSet& changed_fields(const detail::Comparison& change, FieldSet& stora
   return storage;
 }
 
+// Whether the entry's time is `timestamp` (absent when that is empty).
+bool has_time(const json::object& entry, std::string_view timestamp) {
+  if (timestamp.empty()) return !entry.contains("time");
+  const json::value* t = entry.if_contains("time");
+  return t != nullptr && t->is_string() && t->get_string() == timestamp;
+}
+
 // Records the write without decoding the entries when it can (see above); false when the
 // general path must do it. `object` is changed only when this returns true; then `*kept`
-// tells whether its entries are a copy of the stored ones with nothing changed.
-bool record_in_place(json::value& object, const json::value& previous, const detail::Comparison& change,
+// tells whether its entries came out exactly as stored: a copy of them, or with
+// `stand_in`, a null in their place (the caller shares the stored ones).
+bool record_in_place(json::value& object, const json::value* stored_managed_fields, const detail::Comparison& change,
                      std::string_view manager, std::string_view api_version, std::string_view timestamp,
-                     std::string_view subresource, bool& kept) {
-  const json::array* stored = stored_entries_that_count(object, previous, subresource);
+                     std::string_view subresource, bool stand_in, bool& kept) {
+  const json::array* stored = stored_entries_that_count(object, stored_managed_fields, subresource);
   if (stored == nullptr) return false;
   FieldSet united;
   const FieldSet& changed = changed_fields(change, united);
@@ -193,13 +207,19 @@ bool record_in_place(json::value& object, const json::value& previous, const det
     }
     meta.stable_erase(it);
   }
-  // Only a copy of the stored list is known to serialize as the stored one does (a sent
-  // list may order members otherwise); it stays so unless changed below.
-  kept = !entries.is_array();
+  // Only the stored list itself is known to serialize as stored (a sent list may order
+  // members otherwise); it stays so unless the writer's entry moves or they need sorting.
+  const bool self_unchanged =
+      self == stored->size() || mine.empty() || has_time((*stored)[self].get_object(), timestamp);
+  kept = !entries.is_array() && !add_self && self_unchanged &&
+         std::is_sorted(stored->begin(), stored->end(), entry_before);
+  if (kept && stand_in) {
+    meta["managedFields"] = nullptr;
+    return true;
+  }
   if (!entries.is_array()) entries = *stored;
   json::array& list = entries.get_array();
   if (add_self) {
-    kept = false;
     json::object entry;
     entry["manager"] = manager;
     entry["operation"] = "Update";
@@ -210,20 +230,15 @@ bool record_in_place(json::value& object, const json::value& previous, const det
     if (!subresource.empty()) entry["subresource"] = subresource;
     list.push_back(std::move(entry));
   } else if (self != stored->size() && !mine.empty()) {
+    // Within the same second the writer's entry stays as it was.
     json::object& e = list[self].as_object();
     if (timestamp.empty()) {
-      kept = kept && !e.contains("time");
       e.erase("time");
     } else {
-      // Within the same second the writer's entry stays as it was.
-      kept = kept && json::get_string(e, "time") == timestamp;
       e["time"] = timestamp;
     }
   }
-  if (!std::is_sorted(list.begin(), list.end(), entry_before)) {
-    kept = false;
-    std::stable_sort(list.begin(), list.end(), entry_before);
-  }
+  if (!std::is_sorted(list.begin(), list.end(), entry_before)) std::stable_sort(list.begin(), list.end(), entry_before);
   meta["managedFields"] = std::move(entries);
   return true;
 }
@@ -235,7 +250,7 @@ namespace detail {
 bool record_update_via(RecordPath path, json::value& object, const json::value* previous, std::string_view manager,
                        std::string_view api_version, std::string_view timestamp, std::string_view subresource,
                        const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
-                       bool* kept_as_stored, ChangeableMembers changeable) {
+                       bool* kept_as_stored, ChangeableMembers changeable, HeldApart held_apart) {
   bool kept = false;
   if (kept_as_stored != nullptr) *kept_as_stored = false;
   if (!object.is_object()) return false;
@@ -243,13 +258,15 @@ bool record_update_via(RecordPath path, json::value& object, const json::value* 
   const ApplySchema schema(object, lists, atomic_objects);
   const Comparison change = compare_objects(exists(previous) ? *previous : no_object, object, schema,
                                             /*ignore_managed_fields=*/true, changeable);
+  const json::value* stored = stored_list(previous, held_apart);
   if (path == RecordPath::Any && exists(previous) &&
-      record_in_place(object, *previous, change, manager, api_version, timestamp, subresource, kept)) {
+      record_in_place(object, stored, change, manager, api_version, timestamp, subresource, held_apart.has_value(),
+                      kept)) {
     if (kept_as_stored != nullptr) *kept_as_stored = kept;
     return true;
   }
 
-  ManagedEntries entries = current_entries(object, previous, subresource);
+  ManagedEntries entries = current_entries(object, previous, stored, subresource);
   if (json::value* meta = json::find(object, "metadata"); meta != nullptr && meta->is_object()) {
     meta->get_object().stable_erase("managedFields");
   }
@@ -285,13 +302,13 @@ void record_update(json::value& object, const json::value* previous, std::string
                             lists, atomic_objects);
 }
 
-bool record_update_keeping(json::value& object, const json::value* previous, std::string_view manager,
-                           std::string_view api_version, std::string_view timestamp, std::string_view subresource,
-                           const ListStrategyResolver& lists, const AtomicObjectResolver& atomic_objects,
-                           ChangeableMembers changeable) {
+bool record_update_keeping(json::value& object, const json::value* previous, const json::value* stored_managed_fields,
+                           std::string_view manager, std::string_view api_version, std::string_view timestamp,
+                           std::string_view subresource, const ListStrategyResolver& lists,
+                           const AtomicObjectResolver& atomic_objects, ChangeableMembers changeable) {
   bool kept = false;
   detail::record_update_via(detail::RecordPath::Any, object, previous, manager, api_version, timestamp, subresource,
-                            lists, atomic_objects, &kept, changeable);
+                            lists, atomic_objects, &kept, changeable, stored_managed_fields);
   return kept;
 }
 

@@ -105,7 +105,7 @@ ApiResult<DeleteOutcome> delete_object(ServerContext& ctx, const ResourceType& t
   bool finalizers_change = !std::is_permutation(wanted.begin(), wanted.end(), finalizers.begin(), finalizers.end());
   bool deleting = !meta_string(obj, "deletionTimestamp").empty();
 
-  json::value next = current->doc;
+  json::value next = current->document();
   json::object& n = next.as_object();
   json::object& meta = metadata_of(n);
   if (finalizers_change) {

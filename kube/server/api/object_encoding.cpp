@@ -33,13 +33,13 @@ std::shared_ptr<const std::string> event_line(std::string_view type, std::string
 }  // namespace
 
 json::value object_value(const StoredObject& object, const ResourceType& view) {
-  if (!view.strategy->converts(view)) return object.doc;
-  return view.strategy->encode(object.doc, view);
+  if (!view.strategy->converts(view)) return object.document();
+  return view.strategy->encode(object.document(), view);
 }
 
 std::string object_json(const StoredObject& object, const ResourceType& view) {
   if (!view.strategy->converts(view)) return object.json;
-  return json::dump(view.strategy->encode(object.doc, view));
+  return json::dump(view.strategy->encode(object.document(), view));
 }
 
 json::value partial_metadata(const json::object& object, const ResourceType&) {
@@ -88,14 +88,15 @@ std::shared_ptr<const std::string> watch_event_line(std::string_view type, const
                                                     std::string_view include_object) {
   switch (rep) {
     case Representation::Table: {
-      const json::object& obj = object.doc.as_object();
+      const json::value doc = object.document();
+      const json::object& obj = doc.as_object();
       return event_line(type, json::dump(make_table({&obj}, view, include_object, std::to_string(object.rv))));
     }
     case Representation::PartialMetadata:
-      return event_line(type, json::dump(partial_metadata(object.doc.as_object(), view)));
+      return event_line(type, json::dump(partial_metadata(object.document().as_object(), view)));
     default:
       if (!view.strategy->converts(view)) return event_line(type, object.json);
-      return event_line(type, json::dump(view.strategy->encode(object.doc, view)));
+      return event_line(type, json::dump(view.strategy->encode(object.document(), view)));
   }
 }
 

@@ -164,10 +164,14 @@ void handle_patch(const RequestPtr& r) {
   if (!old && *type != PatchType::Apply) return respond_error(*r->responder, not_found(r->subject()), r->rep);
   if (!old && w->status) return respond_error(*r->responder, not_found(r->subject()), r->rep);
 
-  // The stored document is patched in place of a copy when the view needs no conversion.
-  json::value converted;
-  if (old && r->view().strategy->converts(r->view())) converted = object_value(*old, r->view());
-  const json::value& current = !old ? converted : (r->view().strategy->converts(r->view()) ? converted : old->doc);
+  // The stored document is patched in place of a copy when the view needs no conversion
+  // and the patch cannot see the managedFields the store holds apart: a merge patch
+  // leaves them out unless it names them, and then a value it names replaces a list
+  // whole (RFC 7386), so the stored list never reaches the result.
+  json::value whole;
+  const bool stored_will_do = old && !r->view().strategy->converts(r->view()) && *type == PatchType::Merge;
+  if (old && !stored_will_do) whole = object_value(*old, r->view());
+  const json::value& current = stored_will_do ? old->doc : whole;
   Expected<json::value, patch::PatchError> patched = json::value();
   switch (*type) {
     // The parsed patch serves this merge only: its values move into the result.

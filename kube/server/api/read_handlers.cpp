@@ -139,9 +139,12 @@ void handle_list(const RequestPtr& r) {
 
   switch (r->rep) {
     case Representation::Table: {
+      std::vector<json::value> docs;
+      docs.reserve(items.size());
+      for (const auto& o : items) docs.push_back(o->document());
       std::vector<const json::object*> objs;
       objs.reserve(items.size());
-      for (const auto& o : items) objs.push_back(&o->doc.as_object());
+      for (const auto& d : docs) objs.push_back(&d.as_object());
       HttpResponse res;
       res.content_type = content_type_of(Representation::Table);
       res.body = json::dump(make_table(objs, r->view(), r->query.get_or("includeObject", "Metadata"),
@@ -160,7 +163,7 @@ void handle_list(const RequestPtr& r) {
       json::value body = std::move(*parsed);
       if (r->rep == Representation::PartialMetadata) {
         json::array metas;
-        for (const auto& o : items) metas.push_back(partial_metadata(o->doc.as_object(), r->view()));
+        for (const auto& o : items) metas.push_back(partial_metadata(o->document().as_object(), r->view()));
         body.as_object()["items"] = std::move(metas);
         body.as_object()["kind"] = "PartialObjectMetadataList";
         body.as_object()["apiVersion"] = "meta.k8s.io/v1";

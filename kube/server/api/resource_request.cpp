@@ -77,7 +77,8 @@ void respond_object(const ResourceRequest& r, int status, const StoredObject& ob
       return;
     }
     case Representation::Table: {
-      const json::object& obj = object.doc.as_object();
+      const json::value doc = object.document();
+      const json::object& obj = doc.as_object();
       HttpResponse res;
       res.status = status;
       res.content_type = content_type_of(Representation::Table);
@@ -87,7 +88,7 @@ void respond_object(const ResourceRequest& r, int status, const StoredObject& ob
       return;
     }
     case Representation::PartialMetadata:
-      respond_value(r, status, partial_metadata(object.doc.as_object(), r.view()), warnings);
+      respond_value(r, status, partial_metadata(object.document().as_object(), r.view()), warnings);
       return;
     default:
       respond_value(r, status, object_value(object, r.view()), warnings);

@@ -21,6 +21,12 @@ ApiError invalid_object(const ResourceType& view, std::string_view name, const F
   return invalid(view.group, view.kind, name, errs);
 }
 
+/// Puts `old`'s managedFields back in place of the stand-in a write that kept them left
+/// (track_write), for an object that goes out whole rather than into the store.
+void put_back_managed_fields(json::value& obj, const StoredObject& old) {
+  if (old.managed_fields) metadata_of(obj.as_object())["managedFields"] = *old.managed_fields;
+}
+
 /// The response body for an object that is not (or no longer) in the store.
 json::value as_view(const ResourceType& view, json::value obj) {
   if (!view.strategy->converts(view)) return obj;
@@ -105,7 +111,7 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
   wv.validation = validation;
   for (auto& e : view.strategy->validate(o, wv)) errs.push_back(std::move(e));
   if (!errs.empty()) return api_fail(invalid_object(view, meta_string(o, "name"), errs));
-  if (!managed_fields_done) track_write(obj, nullptr, view, manager, false);
+  if (!managed_fields_done) track_write(obj, nullptr, view, manager, false);  // never kept: nothing was stored
   order_metadata(obj.as_object());
   return obj;
 }
@@ -170,8 +176,12 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
     bool same = same_content(obj.as_object(), old_o);
     if (unchanged != nullptr) *unchanged = same;
     if (!managed_fields_done && !same) {
-      const bool kept = track_write(obj, &old.doc, view, manager, w.status);
-      if (managed_fields_kept != nullptr) *managed_fields_kept = kept;
+      const bool kept = track_write(obj, &old, view, manager, w.status);
+      if (managed_fields_kept != nullptr) {
+        *managed_fields_kept = kept;
+      } else if (kept) {
+        put_back_managed_fields(obj, old);
+      }
     }
   }
   order_metadata(obj.as_object());
@@ -231,6 +241,7 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
     return;
   }
   if (r->dry_run()) {
+    if (managed_fields_kept) put_back_managed_fields(obj, *old);
     metadata_of(o)["resourceVersion"] = std::to_string(old->rv);
     respond_value(*r, status, as_view(r->view(), std::move(obj)), warnings);
     return;
@@ -238,6 +249,7 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
   if (!meta_string(o, "deletionTimestamp").empty() && !r->view().strategy->holds_deletion(o)) {
     // The last finalizer is gone: the object goes. Watchers get the last stored state.
     const Change& change = r->ctx.store.remove(r->bucket, old->key);
+    if (managed_fields_kept) put_back_managed_fields(obj, *old);
     metadata_of(o)["resourceVersion"] = std::to_string(change.rv);
     json::value body = as_view(r->view(), std::move(obj));
     r->ctx.commit(change, [r, status, body = std::move(body), warnings] { respond_value(*r, status, body, warnings); });

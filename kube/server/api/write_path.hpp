@@ -40,8 +40,9 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
 /// validation stamp). `validation` receives the new stamp (for storing with the object).
 /// `unchanged` receives same_content(result, old.doc) (a no-op write), which
 /// store_updated can then take instead of comparing again. `managed_fields_kept`
-/// receives whether the result's managedFields are exactly old's (track_write), which
-/// store_updated passes on to the store so that it reuses their text.
+/// receives whether the result's managedFields are exactly old's (track_write): its
+/// metadata.managedFields is then only a stand-in for them, for store_updated to share
+/// (without `managed_fields_kept`, old's are put back in the result).
 ApiResult<json::value> prepare_update(ServerContext& ctx, const ResourceType& view, json::value obj,
                                       const StoredObject& old, const WriteContext& w, std::string_view manager,
                                       bool managed_fields_done = false,
@@ -60,7 +61,8 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
 /// Stores a prepared update of `old` and answers `status`: no-op writes answer the stored
 /// object, an object being deleted whose last finalizer went is removed. `unchanged`:
 /// same_content(obj, old->doc) when already known (prepare_update's answer).
-/// `managed_fields_kept`: prepare_update's answer of that name.
+/// `managed_fields_kept`: prepare_update's answer of that name (obj has a stand-in for
+/// old's managedFields).
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
                    const std::vector<std::string>& warnings, schema::ValidationStamp validation = {},
                    std::optional<bool> unchanged = std::nullopt, bool managed_fields_kept = false);

@@ -114,7 +114,7 @@ void CrdController::cleanup(const std::string& name) {
   if (remaining) return;
   crd = ctx_.store.get(crds_, name);
   if (!crd) return;
-  json::value next = crd->doc;
+  json::value next = crd->document();
   json::object& meta = metadata_of(next.as_object());
   if (json::value* f = meta.if_contains("finalizers"); f != nullptr && f->is_array()) {
     auto& arr = f->as_array();

@@ -34,7 +34,7 @@ bool has_finalizer(const StoredObject& obj, std::string_view name) {
 bool deleting(const StoredObject& obj) { return !meta_string(obj.doc.as_object(), "deletionTimestamp").empty(); }
 
 json::value without_finalizer(const StoredObject& obj, std::string_view name) {
-  json::value next = obj.doc;
+  json::value next = obj.document();
   json::object& meta = metadata_of(next.as_object());
   json::value* f = meta.if_contains("finalizers");
   if (f != nullptr && f->is_array()) {
@@ -180,7 +180,7 @@ void GarbageCollector::release_or_delete(const Ref& dependent) {
     if (!result) spdlog::warn("garbage collector: deleting {} {} failed: {}", type->kind, obj->key, result.error().message);
     return;
   }
-  json::value next = obj->doc;
+  json::value next = obj->document();
   metadata_of(next.as_object())["ownerReferences"] = std::move(alive);
   write_back(ctx_, *type, *obj, std::move(next));
 }
@@ -212,7 +212,7 @@ void GarbageCollector::handle_deleting_owner(const Ref& owner_ref) {
       for (const auto& r : *owner_refs(*obj)) {
         if (json::get_string(r, "uid") != owner->uid) kept.push_back(r);
       }
-      json::value next = obj->doc;
+      json::value next = obj->document();
       json::object& meta = metadata_of(next.as_object());
       if (kept.empty()) {
         meta.erase("ownerReferences");

@@ -79,7 +79,7 @@ void NamespaceController::cleanup(const std::string& ns) {
   nso = ctx_.store.get(namespaces_, ns);
   if (!nso) return;
   const ResourceType* type = ctx_.registry.find("", "v1", "namespaces");
-  json::value next = nso->doc;
+  json::value next = nso->document();
   json::object& spec = next.as_object()["spec"].as_object();
   spec["finalizers"] = json::array{};
   spdlog::debug("namespace {} is empty: finalizing", ns);

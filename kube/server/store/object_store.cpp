@@ -73,7 +73,7 @@ const Change& ObjectStore::remove(BucketId bucket, std::string_view key) {
   change.rv = rv_;
   change.bucket = bucket;
   change.type = ChangeType::Deleted;
-  change.object = make_stored(previous->doc, rv_);
+  change.object = restamped(*previous, rv_);
   change.previous = std::move(previous);
   return record(std::move(change));
 }

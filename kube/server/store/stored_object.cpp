@@ -34,14 +34,31 @@ ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp
   obj->key = object_key(obj->ns, obj->name);
   obj->rv = rv;
   obj->validation = validation;
+  json::value* managed_fields = meta.if_contains("managedFields");
+  const bool shared = managed_fields != nullptr && managed_fields_of != nullptr && managed_fields_of->managed_fields;
   std::optional<std::string_view> managed_fields_text;
-  if (managed_fields_of != nullptr && !managed_fields_of->managed_fields.empty()) {
-    managed_fields_text = managed_fields_of->managed_fields.in(managed_fields_of->json);
+  if (shared) managed_fields_text = managed_fields_of->managed_fields_text.in(managed_fields_of->json);
+  obj->json = json::dump_noting_member(doc.as_object(), "metadata", "managedFields", managed_fields_text,
+                                       &obj->managed_fields_text);
+  if (shared) {
+    obj->managed_fields = managed_fields_of->managed_fields;
+    *managed_fields = nullptr;
+  } else if (managed_fields != nullptr) {
+    obj->managed_fields = std::make_shared<const json::value>(std::move(*managed_fields));
+    *managed_fields = nullptr;
   }
-  obj->json =
-      json::dump_noting_member(doc.as_object(), "metadata", "managedFields", managed_fields_text, &obj->managed_fields);
   obj->doc = std::move(doc);
   return obj;
+}
+
+ObjectPtr restamped(const StoredObject& object, std::uint64_t rv) {
+  return make_stored(object.doc, rv, {}, &object);
+}
+
+json::value StoredObject::document() const {
+  json::value whole = doc;
+  if (managed_fields) whole.as_object()["metadata"].as_object()["managedFields"] = *managed_fields;
+  return whole;
 }
 
 }  // namespace kueuepp::kube::server

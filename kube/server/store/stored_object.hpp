@@ -17,10 +17,17 @@
 namespace kueuepp::kube::server {
 
 struct StoredObject {
+  /// The document, but for metadata.managedFields: those are held apart (below), and a
+  /// null stands in their place. Whatever reads or copies managedFields, or hands the
+  /// object on whole (a copy to write back, a conversion, a response), takes document().
   json::value doc;
-  std::string json;         ///< compact serialization of `doc`
+  /// metadata.managedFields' value (null pointer: the document has none). Shared, not
+  /// copied, by the next version when a write keeps them as they are (the usual status
+  /// write by the fields' owner within the second): they are often most of an object.
+  std::shared_ptr<const json::value> managed_fields;
+  std::string json;         ///< compact serialization of the document
   /// Where metadata.managedFields' value lies in `json` (empty: absent).
-  json::TextSpan managed_fields;
+  json::TextSpan managed_fields_text;
   std::uint64_t rv = 0;     ///< metadata.resourceVersion as a number
   std::string key;          ///< "namespace/name", or "name" when cluster-scoped
   std::string ns;
@@ -29,16 +36,24 @@ struct StoredObject {
   /// What the write that stored this version knows about its validity (custom resources:
   /// the schema it passed), so that the next write validates only what it changes.
   schema::ValidationStamp validation;
+
+  /// The whole document: `doc` with its managedFields back in place (a copy).
+  json::value document() const;
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 
 /// Makes a stored version: sets metadata.resourceVersion to `rv`, serializes, extracts the
-/// identity. `doc` must be storable (below). `managed_fields_of`: a version whose
-/// metadata.managedFields `doc` has exactly (a copy, nothing changed, members in the same
-/// order: record_update_keeping's promise); their text is taken from it instead of
-/// serialized again.
+/// identity, holds metadata.managedFields apart. `doc` must be storable (below).
+/// `managed_fields_of`: a version whose managedFields the new one keeps exactly (a write
+/// that left them as stored: record_update_keeping's promise); `doc`'s own
+/// metadata.managedFields then only stands in for them, and the new version shares them
+/// and their text.
 ObjectPtr make_stored(json::value doc, std::uint64_t rv, schema::ValidationStamp validation = {},
                       const StoredObject* managed_fields_of = nullptr);
+
+/// `object` again at resourceVersion `rv` (what a deletion's watch event carries), its
+/// managedFields shared.
+ObjectPtr restamped(const StoredObject& object, std::uint64_t rv);
 
 /// Whether make_stored accepts `doc`: an object whose metadata is an object with a
 /// non-empty string name. Recovery checks what it reads from disk with it, since a

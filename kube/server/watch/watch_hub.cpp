@@ -39,7 +39,7 @@ std::optional<std::pair<ChangeType, ObjectPtr>> WatchHub::route(const ObjectFilt
       if (before) {
         // The previous content, stamped with this change's resourceVersion so clients that
         // track the last seen version do not go backwards.
-        return std::make_pair(ChangeType::Deleted, make_stored(change.previous->doc, change.rv));
+        return std::make_pair(ChangeType::Deleted, restamped(*change.previous, change.rv));
       }
       return std::nullopt;
     }

@@ -112,6 +112,19 @@ class Mutator {
   std::mt19937 rng_;
 };
 
+// `doc` as a store that holds managedFields apart keeps it: a null in their place. The
+// list itself goes to `*apart` (null when there is none).
+json::value held_apart(const json::value& doc, json::value* apart) {
+  json::value held = doc;
+  json::object& meta = held.as_object()["metadata"].as_object();
+  *apart = nullptr;
+  if (json::value* list = meta.if_contains("managedFields")) {
+    *apart = *list;
+    *list = nullptr;
+  }
+  return held;
+}
+
 std::string timestamp(int second) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "2024-01-01T00:%02d:%02dZ", (second / 60) % 60, second % 60);
@@ -146,6 +159,7 @@ TEST(RecordUpdatePaths, InPlaceAndGeneralPathsAgreeOnRandomWriteSequences) {
       const std::string now = timestamp(clock);
       json::value fast = next;
       json::value slow = next;
+      json::value apart = next;
       bool kept_as_stored = false;
       const bool took_in_place = detail::record_update_via(detail::RecordPath::Any, fast, &stored, w.manager,
                                                            w.api_version, now, w.subresource, {}, {}, &kept_as_stored);
@@ -154,6 +168,20 @@ TEST(RecordUpdatePaths, InPlaceAndGeneralPathsAgreeOnRandomWriteSequences) {
       ASSERT_EQ(json::dump(fast), json::dump(slow)) << "seed " << seed << " step " << step << " by " << w.manager
                                                     << " " << w.api_version << " " << w.subresource
                                                     << "\nprevious: " << json::dump(stored);
+      // The same write on the stored version as the API server's store holds it: a kept
+      // list is left a null stand-in, which the stored list fills back to the same object.
+      json::value stored_list;
+      const json::value stored_held = held_apart(stored, &stored_list);
+      const json::value* list = stored_list.is_null() ? nullptr : &stored_list;
+      const bool kept_apart =
+          record_update_keeping(apart, &stored_held, list, w.manager, w.api_version, now, w.subresource, {});
+      ASSERT_EQ(kept_apart, kept_as_stored) << "seed " << seed << " step " << step;
+      if (kept_apart) {
+        json::value& stand_in = apart.as_object()["metadata"].as_object()["managedFields"];
+        ASSERT_TRUE(stand_in.is_null()) << "seed " << seed << " step " << step;
+        stand_in = stored_list;
+      }
+      ASSERT_EQ(json::dump(apart), json::dump(slow)) << "seed " << seed << " step " << step;
       (took_in_place ? in_place : general) += 1;
       // Entries said to be kept serialize exactly as the stored ones (the API server then
       // reuses their stored text).
@@ -209,20 +237,26 @@ TEST(RecordUpdatePaths, EntriesKeptAsStoredWithinTheSameSecondOnly) {
   json::value first = without_entries(stored);
   first.as_object()["status"].as_object()["active"] = 1;
   // A new entry for the status writer: not kept.
-  EXPECT_FALSE(record_update_keeping(first, &stored, "ctrl", "batch/v1", "2024-01-01T00:00:01Z", "status", {}));
+  auto list_of = [](const json::value& doc) { return json::find_path(doc, {"metadata", "managedFields"}); };
+  EXPECT_FALSE(
+      record_update_keeping(first, &stored, list_of(stored), "ctrl", "batch/v1", "2024-01-01T00:00:01Z", "status", {}));
   json::value same_second = without_entries(first);
   same_second.as_object()["status"].as_object()["active"] = 2;
-  EXPECT_TRUE(record_update_keeping(same_second, &first, "ctrl", "batch/v1", "2024-01-01T00:00:01Z", "status", {}));
-  EXPECT_EQ(json::dump(*json::find_path(same_second, {"metadata", "managedFields"})),
-            json::dump(*json::find_path(first, {"metadata", "managedFields"})));
+  EXPECT_TRUE(record_update_keeping(same_second, &first, list_of(first), "ctrl", "batch/v1", "2024-01-01T00:00:01Z",
+                                    "status", {}));
+  // Kept: a null stands in for the stored list.
+  ASSERT_NE(list_of(same_second), nullptr);
+  EXPECT_TRUE(list_of(same_second)->is_null());
+  same_second.as_object()["metadata"].as_object()["managedFields"] = *list_of(first);
   json::value next_second = without_entries(same_second);
   next_second.as_object()["status"].as_object()["active"] = 3;
-  EXPECT_FALSE(
-      record_update_keeping(next_second, &same_second, "ctrl", "batch/v1", "2024-01-01T00:00:02Z", "status", {}));
+  EXPECT_FALSE(record_update_keeping(next_second, &same_second, list_of(same_second), "ctrl", "batch/v1",
+                                     "2024-01-01T00:00:02Z", "status", {}));
   // Another manager's field: the general path, not kept.
   json::value taken = without_entries(same_second);
   taken.as_object()["spec"].as_object()["parallelism"] = 5;
-  EXPECT_FALSE(record_update_keeping(taken, &same_second, "kubectl", "batch/v1", "2024-01-01T00:00:01Z", "", {}));
+  EXPECT_FALSE(record_update_keeping(taken, &same_second, list_of(same_second), "kubectl", "batch/v1",
+                                     "2024-01-01T00:00:01Z", "", {}));
   // Entries the request sent (equal to the stored ones, members in another order): the
   // result serializes as sent, so it is not said to be kept.
   json::value sent = same_second;
@@ -233,7 +267,8 @@ TEST(RecordUpdatePaths, EntriesKeptAsStoredWithinTheSameSecondOnly) {
   e0.erase("manager");
   e0["manager"] = manager;
   sent.as_object()["metadata"].as_object()["managedFields"] = reordered;
-  EXPECT_FALSE(record_update_keeping(sent, &same_second, "creator", "batch/v1", "2024-01-01T00:00:00Z", "", {}));
+  EXPECT_FALSE(record_update_keeping(sent, &same_second, list_of(same_second), "creator", "batch/v1",
+                                     "2024-01-01T00:00:00Z", "", {}));
 }
 
 TEST(RecordUpdatePaths, TakingAnotherManagersFieldGoesTheGeneralWay) {

@@ -3,7 +3,9 @@
 // their stored text instead of serializing them again. What is sent must be what a full
 // serialization gives: the stored text of every version is checked against its own
 // parse, and each writer's entry against the second the write happened in (a reused text
-// with a stale time would fall before it).
+// with a stale time would fall before it). The store holds managedFields apart from the
+// rest of each version and shares them between versions: every reader that needs the
+// whole object must still get them.
 
 #include <chrono>
 #include <ctime>
@@ -126,6 +128,59 @@ TEST_F(ManagedFieldsText, EveryVersionKeepsItsOwnText) {
     const json::value event = json::parse(*line).value();
     EXPECT_EQ(json::dump(event.at("object")), answer);
   }
+}
+
+// The managedFields a write kept (shared with the previous version, not copied into the
+// new one) reach whatever takes the object whole: partial metadata, a dry run, a JSON
+// patch that reads them, a deletion's watch event, a PUT of what GET answered.
+TEST_F(ManagedFieldsText, KeptManagedFieldsReachEveryReader) {
+  ASSERT_EQ(api().patch(kStatus + "?fieldManager=kueue", status_patch(1)).status, 200);
+  HttpReply kept = api().patch(kStatus + "?fieldManager=kueue", status_patch(2));
+  ASSERT_EQ(kept.status, 200);
+  const json::value current = body_json(kept);
+  const json::value* entries = at(current, "/metadata/managedFields");
+  ASSERT_TRUE(entries != nullptr && entries->is_array() && entries->as_array().size() == 2u) << kept.body;
+  const std::string expected = json::dump(*entries);
+  auto entries_of = [](const HttpReply& reply) {
+    const json::value body = body_json(reply);
+    const json::value* mf = at(body, "/metadata/managedFields");
+    return mf != nullptr ? json::dump(*mf) : std::string("absent");
+  };
+
+  HttpReply partial = api().request("GET", kWorkload, {}, "application/json",
+                                    {{"Accept", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"}});
+  ASSERT_EQ(partial.status, 200) << partial.body;
+  EXPECT_EQ(entries_of(partial), expected);
+
+  HttpReply dry = api().patch(kStatus + "?fieldManager=kueue&dryRun=All", status_patch(3));
+  ASSERT_EQ(dry.status, 200) << dry.body;
+  EXPECT_EQ(entries_of(dry), expected);
+
+  const json::value test_op = json::array{
+      json::object{{"op", "test"}, {"path", "/metadata/managedFields"}, {"value", *entries}},
+      json::object{{"op", "replace"}, {"path", "/metadata/labels/app"}, {"value", "y"}}};
+  HttpReply json_patched = api().patch(kWorkload, test_op, "application/json-patch+json");
+  ASSERT_EQ(json_patched.status, 200) << json_patched.body;
+
+  json::value whole = get_ok(kWorkload);
+  whole.as_object()["metadata"].as_object()["labels"].as_object()["app"] = "z";
+  HttpReply put = api().put(kWorkload, whole);
+  ASSERT_EQ(put.status, 200) << put.body;
+  const std::string before_delete = entries_of(put);
+  EXPECT_NE(before_delete, "absent");
+
+  HttpConnection watch(port());
+  auto head = watch.start_stream(std::string(kWorkloads) + "?watch=1&resourceVersion=" +
+                                 str(body_json(put), "/metadata/resourceVersion"));
+  ASSERT_TRUE(head && head->status == 200);
+  ASSERT_EQ(api().del(kWorkload).status, 200);
+  auto line = watch.next_line(std::chrono::seconds(5));
+  ASSERT_TRUE(line);
+  const json::value event = json::parse(*line).value();
+  EXPECT_EQ(str(event, "/type"), "DELETED");
+  const json::value* deleted = at(event, "/object/metadata/managedFields");
+  ASSERT_NE(deleted, nullptr) << *line;
+  EXPECT_EQ(json::dump(*deleted), before_delete);
 }
 
 }  // namespace
