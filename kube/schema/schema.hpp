@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/expected.hpp"
@@ -78,6 +79,10 @@ struct ValidateOptions {
   ValidationStamp old_stamp;
   /// Receives the object's stamp when no errors are found (left alone otherwise).
   ValidationStamp* stamp = nullptr;
+  /// With old_stamp: the only top-level members of the object that may differ from the
+  /// old object's, the caller knowing the others exact copies of them (they are then
+  /// taken as unchanged without comparing them). Empty: any member may differ.
+  std::span<const std::string_view> changeable;
 };
 
 /// validate() taking the caller's earlier errors into account (see ValidateOptions).

@@ -7,7 +7,9 @@
 
 namespace kueuepp::kube::schema {
 
-UnchangedParts::UnchangedParts(const json::value& object, const json::value* reference) {
+UnchangedParts::UnchangedParts(const json::value& object, const json::value* reference,
+                               std::span<const std::string_view> changeable)
+    : changeable_(changeable) {
   if (reference == nullptr) return;
   parts_.reserve(32);  // a typical object's largest unchanged parts, in one allocation
   walk(object, *reference, /*root=*/true);
@@ -63,9 +65,17 @@ bool UnchangedParts::walk_object(const json::object& v, const json::object& ref,
       same = false;
       continue;
     }
+    if (root && other != nullptr && known_identical(member.key())) {
+      parts_.push_back(&member.value());  // what its walk would find
+      continue;
+    }
     if (other == nullptr || !walk(member.value(), *other, false)) same = false;
   }
   return same;
+}
+
+bool UnchangedParts::known_identical(std::string_view key) const {
+  return !changeable_.empty() && std::find(changeable_.begin(), changeable_.end(), key) == changeable_.end();
 }
 
 bool UnchangedParts::walk_array(const json::array& v, const json::array& ref) {

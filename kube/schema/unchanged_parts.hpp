@@ -13,6 +13,8 @@
 // sets parts of it after validating (resourceVersion, managedFields), so the stored
 // metadata is not exactly what passed.
 
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "kube/json/json.hpp"
@@ -22,8 +24,11 @@ namespace kueuepp::kube::schema {
 class UnchangedParts {
  public:
   /// The parts of `object` identical to `reference` at the same place, found in one walk
-  /// of both (none without a reference).
-  UnchangedParts(const json::value& object, const json::value* reference);
+  /// of both (none without a reference). `changeable`: the only top-level members that
+  /// may differ, the caller knowing the others exact copies of the reference's (taken as
+  /// identical without a walk); empty: any.
+  UnchangedParts(const json::value& object, const json::value* reference,
+                 std::span<const std::string_view> changeable = {});
 
   /// Whether `part`, a value inside the object, is identical to its reference. Only the
   /// largest such parts are known: the passes do not look below one.
@@ -32,9 +37,12 @@ class UnchangedParts {
  private:
   bool walk(const json::value& v, const json::value& ref, bool root);
   bool walk_object(const json::object& v, const json::object& ref, bool root);
+  /// Whether a top-level member is a copy of the reference's by the caller's word.
+  bool known_identical(std::string_view key) const;
   bool walk_array(const json::array& v, const json::array& ref);
 
   std::vector<const json::value*> parts_;  ///< sorted once the walk is done
+  std::span<const std::string_view> changeable_;
 };
 
 }  // namespace kueuepp::kube::schema

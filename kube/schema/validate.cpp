@@ -47,7 +47,7 @@ std::vector<FieldError> validate(const Schema& schema, const json::value& object
   // The old object passed against this very schema: what did not change passes as it did.
   const bool incremental =
       old_object != nullptr && schema.serial != 0 && options.old_stamp.schema_serial == schema.serial;
-  const UnchangedParts unchanged(object, incremental ? old_object : nullptr);
+  const UnchangedParts unchanged(object, incremental ? old_object : nullptr, options.changeable);
   std::vector<FieldError> out;
   validate_openapi(root, object, unchanged, out);
   if (root.embedded_resource || root.subtree_has_embedded) validate_embedded_resources(root, object, unchanged, out);

@@ -106,6 +106,18 @@ ApiResult<json::value> parse_patch(const ResourceRequest& r, PatchType type) {
   return std::move(*doc);
 }
 
+/// Whether a merge patch naming status alone (`status_only`) left every member of
+/// `decoded` but status a copy of `old`'s (WriteContext::status_alone): the merge copies
+/// what the patch does not name, and a custom resource's decoding of a status write
+/// leaves all but status as it is, apiVersion aside (the storage version: it must be the
+/// stored object's).
+bool leaves_all_but_status(const ResourceRequest& r, const WriteContext& w, bool status_only,
+                           const json::value& decoded, const StoredObject& old) {
+  const ResourceType& view = r.view();
+  return status_only && w.status && view.custom && view.status_subresource && !view.strategy->converts(view) &&
+         json::get_string(decoded, "apiVersion") == json::get_string(old.doc, "apiVersion");
+}
+
 /// Server-side apply: the configuration merged into the live object (null: create).
 ApiResult<json::value> apply(const ResourceRequest& r, const json::value& config, const json::value* live, bool status) {
   json::value applied = config;
@@ -172,6 +184,8 @@ void handle_patch(const RequestPtr& r) {
   const bool stored_will_do = old && !r->view().strategy->converts(r->view()) && *type == PatchType::Merge;
   if (old && !stored_will_do) whole = object_value(*old, r->view());
   const json::value& current = stored_will_do ? old->doc : whole;
+  const bool status_only = *type == PatchType::Merge && doc->as_object().size() == 1 &&
+                           doc->as_object().contains("status");
   Expected<json::value, patch::PatchError> patched = json::value();
   switch (*type) {
     // The parsed patch serves this merge only: its values move into the result.
@@ -214,6 +228,7 @@ void handle_patch(const RequestPtr& r) {
     store_created(r, std::move(*prepared), *warnings, validation);
     return;
   }
+  w->status_alone = leaves_all_but_status(*r, *w, status_only, *decoded, *old);
   bool unchanged = false;
   bool managed_fields_kept = false;
   auto prepared = prepare_update(r->ctx, r->view(), std::move(*decoded), *old, *w, r->field_manager(), managed_done,

@@ -1,6 +1,8 @@
 #include "kube/server/api/write_path.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -173,7 +175,7 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   // track_write and order_metadata change only what same_content ignores (managedFields,
   // member order): the answer holds for the object returned.
   if (!managed_fields_done || unchanged != nullptr) {
-    bool same = same_content(obj.as_object(), old_o);
+    bool same = same_content(obj.as_object(), old_o, changeable_members(w));
     if (unchanged != nullptr) *unchanged = same;
     if (!managed_fields_done && !same) {
       const bool kept = track_write(obj, &old, view, manager, w.status);
@@ -188,11 +190,15 @@ ApiResult<json::value> prepare_update(ServerContext&, const ResourceType& view, 
   return obj;
 }
 
-bool same_content(const json::object& a, const json::object& b) {
+bool same_content(const json::object& a, const json::object& b, std::span<const std::string_view> changeable) {
   if (a.size() != b.size()) return false;
+  auto known_equal = [changeable](std::string_view key) {
+    return !changeable.empty() && std::find(changeable.begin(), changeable.end(), key) == changeable.end();
+  };
   for (const auto& [key, value] : a) {
     const json::value* other = b.if_contains(key);
     if (other == nullptr) return false;
+    if (known_equal(key)) continue;
     if (key != "metadata") {
       if (!json::equal(value, *other)) return false;
       continue;

@@ -6,6 +6,7 @@
 // storing with the commit pipeline.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +51,9 @@ ApiResult<json::value> prepare_update(ServerContext& ctx, const ResourceType& vi
                                       bool* managed_fields_kept = nullptr);
 
 /// True when two versions differ only in resourceVersion and managedFields (a no-op
-/// write, which kube-apiserver does not store).
-bool same_content(const json::object& a, const json::object& b);
+/// write, which kube-apiserver does not store). `changeable`: the only top-level members
+/// that may differ, the caller knowing the others equal (changeable_members); empty: any.
+bool same_content(const json::object& a, const json::object& b, std::span<const std::string_view> changeable = {});
 
 /// Stores a prepared create and answers 201 (dry run: answers without storing; 409 when
 /// the name is taken).

@@ -100,6 +100,7 @@ class CustomResourceStrategy final : public Strategy {
       Strategy::prepare_for_update(obj, old, ctx);
       return;
     }
+    if (ctx.status_alone) return;  // nothing but status differs: nothing to revert
     // A status write changes status only: the rest, metadata included, stays as stored
     // (managedFields excepted: they record this write). Reverting only what differs
     // spares copying the whole object in the usual case where nothing else changed.
@@ -199,6 +200,7 @@ class CustomResourceStrategy final : public Strategy {
     schema::ValidateOptions options;
     options.prior_errors = prior;
     if (old != nullptr) options.old_stamp = ctx.old_validation;
+    if (old != nullptr) options.changeable = changeable_members(ctx);
     options.stamp = ctx.validation;
     FieldErrors errors =
         from_schema_errors(ctx.object_value != nullptr ? schema::validate(*v_.schema, *ctx.object_value, old, options)

@@ -117,4 +117,10 @@ json::array Strategy::cells(const json::object& obj, const ResourceType&) const 
   return json::array{json::value(age_of(obj))};
 }
 
+std::span<const std::string_view> changeable_members(const WriteContext& ctx) {
+  static constexpr std::string_view kStatus[] = {"status"};
+  if (ctx.status_alone) return kStatus;
+  return {};
+}
+
 }  // namespace kueuepp::kube::server

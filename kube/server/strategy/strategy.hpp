@@ -7,6 +7,7 @@
 // everything every kind shares; one Strategy subclass per kind overrides the rest.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,11 @@ struct WriteContext {
   const ResourceType* view = nullptr;  ///< the endpoint the request came through
   FieldValidation field_validation = FieldValidation::Warn;
   bool status = false;                 ///< a write to the status subresource
+  /// A status write that left every top-level member but status an exact copy of the
+  /// stored object's (metadata: but for resourceVersion and managedFields), as a merge
+  /// patch naming status alone does: what prepare_for_update would revert and the
+  /// comparisons with the stored object would find equal need no looking at.
+  bool status_alone = false;
   std::vector<std::string>* warnings = nullptr;
   /// The ObjectMeta errors found before the strategy validates (schemas skip CEL rules
   /// when the object is already invalid).
@@ -115,5 +121,9 @@ class Strategy {
 
 /// A selectable field's value found by a dotted path ("involvedObject.kind").
 std::optional<std::string> value_at_path(const json::object& obj, std::string_view dotted);
+
+/// The top-level members of a write that may differ from the stored object's, as far as
+/// the write path knows: status alone for a status_alone write; any (empty) otherwise.
+std::span<const std::string_view> changeable_members(const WriteContext& ctx);
 
 }  // namespace kueuepp::kube::server
