@@ -88,26 +88,14 @@ const json::object* child_node(const json::object& node, const PathElement& elem
   return it->value().if_object();
 }
 
-// True when some member of `set` is a member of the FieldsV1 node `node`.
-bool any_member_in(const FieldSet& set, const json::object& node) {
-  for (const auto& c : set.children()) {
-    const json::object* sub = child_node(node, c.element);
-    if (sub == nullptr) continue;
-    if (c.member && is_member_node(*sub)) return true;
-    if (!c.set.empty() && any_member_in(c.set, *sub)) return true;
+// Whether `path` is a member of the FieldsV1 object `fields`.
+bool member_at(const json::object& fields, std::span<const PathElement> path) {
+  const json::object* node = &fields;
+  for (const PathElement& element : path) {
+    node = child_node(*node, element);
+    if (node == nullptr) return false;
   }
-  return false;
-}
-
-// True when every member of `set` is a member of the FieldsV1 node `node`.
-bool all_members_in(const FieldSet& set, const json::object& node) {
-  for (const auto& c : set.children()) {
-    const json::object* sub = child_node(node, c.element);
-    if (sub == nullptr) return false;
-    if (c.member && !is_member_node(*sub)) return false;
-    if (!c.set.empty() && !all_members_in(c.set, *sub)) return false;
-  }
-  return true;
+  return is_member_node(*node);
 }
 
 bool is_update_entry_of(const json::object& e, std::string_view manager, std::string_view api_version,
@@ -138,15 +126,6 @@ const json::array* stored_entries_that_count(const json::value& object, const js
   return &stored->get_array();
 }
 
-// added ∪ modified, without building the union (a copy) when one side is empty: most
-// writes only modify. `storage` holds the union when one is needed.
-const FieldSet& changed_fields(const detail::Comparison& change, FieldSet& storage) {
-  if (change.added.empty()) return change.modified;
-  if (change.modified.empty()) return change.added;
-  storage = change.added.united(change.modified);
-  return storage;
-}
-
 // Whether the entry's time is `timestamp` (absent when that is empty).
 bool has_time(const json::object& entry, std::string_view timestamp) {
   if (timestamp.empty()) return !entry.contains("time");
@@ -154,43 +133,82 @@ bool has_time(const json::object& entry, std::string_view timestamp) {
   return t != nullptr && t->is_string() && t->get_string() == timestamp;
 }
 
-// Records the write without decoding the entries when it can (see above); false when the
-// general path must do it. `object` is changed only when this returns true; then `*kept`
-// tells whether its entries came out exactly as stored: a copy of them, or with
-// `stand_in`, a null in their place (the caller shares the stored ones).
-bool record_in_place(json::value& object, const json::value* stored_managed_fields, const detail::Comparison& change,
+// What the in-place path needs to know of a write, found while the objects are compared
+// (detail::ChangeSink), without building field sets: each changed path is looked up in
+// the stored entries as it comes. A write changes only its own fields when every path it
+// removed is nobody's, and every path it added or modified is the writer's (the meta
+// fields: nobody's) and nobody else's; the first path that is not ends the walk.
+class InPlaceCheck final : public detail::ChangeSink {
+ public:
+  InPlaceCheck(const json::array& stored, std::string_view manager, std::string_view api_version,
+               std::string_view subresource)
+      : self_(stored.size()) {
+    fields_.reserve(stored.size());
+    writer_.reserve(stored.size());
+    for (std::size_t i = 0; i < stored.size() && usable_; ++i) {
+      const json::object* e = stored[i].if_object();
+      const json::value* fields = e != nullptr ? e->if_contains("fieldsV1") : nullptr;
+      usable_ = fields != nullptr && fields->is_object();
+      if (!usable_) break;
+      fields_.push_back(&fields->get_object());
+      writer_.push_back(is_update_entry_of(*e, manager, api_version, subresource));
+      if (writer_.back()) self_ = i;
+      if (json::get_string(*e, "operation") == "Update") ++updaters_;
+    }
+  }
+
+  /// Whether the entries can be checked at all (objects with FieldsV1 objects).
+  bool usable() const { return usable_; }
+
+  bool on_change(Change change, std::span<const PathElement> path) override {
+    const bool meta = change != Change::Removed && detail::meta_fields().has(path);
+    const bool writers = change != Change::Removed && !meta;
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      const bool owned = member_at(*fields_[i], path);
+      if ((writers && writer_[i]) ? !owned : owned) return owns_all_ = false;
+    }
+    if (writers) {
+      changes_own_ = true;
+      // A new entry for the writer is made from its fields: only then are they kept.
+      if (self_ == fields_.size()) mine_.insert(path);
+    }
+    return true;
+  }
+
+  /// After the walk: whether every change is the writer's own (see above).
+  bool owns_all() const { return owns_all_; }
+  /// Whether the write changed fields of its own (not only meta fields or removals).
+  bool changes_own() const { return changes_own_; }
+  /// The writer's (last) entry; the number of entries when it has none.
+  std::size_t self() const { return self_; }
+  std::size_t updaters() const { return updaters_; }
+  /// The writer's fields, when it has no entry.
+  const FieldSet& mine() const { return mine_; }
+
+ private:
+  std::vector<const json::object*> fields_;  ///< each entry's FieldsV1
+  std::vector<bool> writer_;                 ///< each entry: the writer's own Update entry
+  std::size_t self_;
+  std::size_t updaters_ = 0;
+  bool usable_ = true;
+  bool owns_all_ = true;
+  bool changes_own_ = false;
+  FieldSet mine_;
+};
+
+// Records the write without decoding the entries, `check` having found it changes only
+// its writer's own fields; false when the general path must do it after all. `object`
+// is changed only when this returns true; then `*kept` tells whether its entries came
+// out exactly as stored: a copy of them, or with `stand_in`, a null in their place (the
+// caller shares the stored ones).
+bool record_in_place(json::value& object, const json::array* stored, const InPlaceCheck& check,
                      std::string_view manager, std::string_view api_version, std::string_view timestamp,
                      std::string_view subresource, bool stand_in, bool& kept) {
-  const json::array* stored = stored_entries_that_count(object, stored_managed_fields, subresource);
-  if (stored == nullptr) return false;
-  FieldSet united;
-  const FieldSet& changed = changed_fields(change, united);
-  // The usual write changes nothing among the meta fields: then all it changed is its own.
-  const bool changes_meta = touches_meta_fields(changed);
-  const FieldSet mine_if_meta = changes_meta ? changed.minus(detail::meta_fields()) : FieldSet();
-  const FieldSet& mine = changes_meta ? mine_if_meta : changed;
-  const FieldSet others = changes_meta ? changed.minus(mine) : FieldSet();
-  std::size_t self = stored->size();
-  std::size_t updaters = 0;
-  for (std::size_t i = 0; i < stored->size(); ++i) {
-    const json::object* e = (*stored)[i].if_object();
-    if (e == nullptr) return false;
-    const json::value* fields = e->if_contains("fieldsV1");
-    if (fields == nullptr || !fields->is_object()) return false;
-    const json::object& f = fields->get_object();
-    if (any_member_in(change.removed, f)) return false;
-    if (is_update_entry_of(*e, manager, api_version, subresource)) {
-      if (any_member_in(others, f) || !all_members_in(mine, f)) return false;
-      self = i;
-    } else if (any_member_in(changed, f)) {
-      return false;
-    }
-    if (json::get_string(*e, "operation") == "Update") ++updaters;
-  }
-  const bool add_self = self == stored->size() && !mine.empty();
-  if (add_self && updaters + 1 > 10) return false;  // the general path folds old entries
+  const std::size_t self = check.self();
+  const bool add_self = self == stored->size() && check.changes_own();
+  if (add_self && check.updaters() + 1 > 10) return false;  // the general path folds old entries
 
-  if (self != stored->size() && !mine.empty() && !timestamp.empty() &&
+  if (self != stored->size() && check.changes_own() && !timestamp.empty() &&
       !(*stored)[self].get_object().contains("time")) {
     return false;  // the general path puts the new member where the encoder does
   }
@@ -210,7 +228,7 @@ bool record_in_place(json::value& object, const json::value* stored_managed_fiel
   // Only the stored list itself is known to serialize as stored (a sent list may order
   // members otherwise); it stays so unless the writer's entry moves or they need sorting.
   const bool self_unchanged =
-      self == stored->size() || mine.empty() || has_time((*stored)[self].get_object(), timestamp);
+      self == stored->size() || !check.changes_own() || has_time((*stored)[self].get_object(), timestamp);
   kept = !entries.is_array() && !add_self && self_unchanged &&
          std::is_sorted(stored->begin(), stored->end(), entry_before);
   if (kept && stand_in) {
@@ -226,10 +244,10 @@ bool record_in_place(json::value& object, const json::value* stored_managed_fiel
     entry["apiVersion"] = api_version;
     if (!timestamp.empty()) entry["time"] = timestamp;
     entry["fieldsType"] = "FieldsV1";
-    entry["fieldsV1"] = mine.to_fields_v1();
+    entry["fieldsV1"] = check.mine().to_fields_v1();
     if (!subresource.empty()) entry["subresource"] = subresource;
     list.push_back(std::move(entry));
-  } else if (self != stored->size() && !mine.empty()) {
+  } else if (self != stored->size() && check.changes_own()) {
     // Within the same second the writer's entry stays as it was.
     json::object& e = list[self].as_object();
     if (timestamp.empty()) {
@@ -255,17 +273,23 @@ bool record_update_via(RecordPath path, json::value& object, const json::value* 
   if (kept_as_stored != nullptr) *kept_as_stored = false;
   if (!object.is_object()) return false;
   static const json::value no_object = json::object();
+  const json::value& before = exists(previous) ? *previous : no_object;
   const ApplySchema schema(object, lists, atomic_objects);
-  const Comparison change = compare_objects(exists(previous) ? *previous : no_object, object, schema,
-                                            /*ignore_managed_fields=*/true, changeable);
   const json::value* stored = stored_list(previous, held_apart);
-  if (path == RecordPath::Any && exists(previous) &&
-      record_in_place(object, stored, change, manager, api_version, timestamp, subresource, held_apart.has_value(),
-                      kept)) {
-    if (kept_as_stored != nullptr) *kept_as_stored = kept;
-    return true;
+  if (path == RecordPath::Any && exists(previous)) {
+    if (const json::array* entries = stored_entries_that_count(object, stored, subresource)) {
+      InPlaceCheck check(*entries, manager, api_version, subresource);
+      if (check.usable() &&
+          compare_objects(before, object, schema, check, /*ignore_managed_fields=*/true, changeable) &&
+          record_in_place(object, entries, check, manager, api_version, timestamp, subresource,
+                          held_apart.has_value(), kept)) {
+        if (kept_as_stored != nullptr) *kept_as_stored = kept;
+        return true;
+      }
+    }
   }
 
+  const Comparison change = compare_objects(before, object, schema, /*ignore_managed_fields=*/true, changeable);
   ManagedEntries entries = current_entries(object, previous, stored, subresource);
   if (json::value* meta = json::find(object, "metadata"); meta != nullptr && meta->is_object()) {
     meta->get_object().stable_erase("managedFields");

@@ -55,8 +55,9 @@ bool aligned_by_key(const json::array& before, const json::array& after, const L
 
 class Comparer {
  public:
-  Comparer(const ApplySchema& schema, bool ignore_managed_fields, std::span<const std::string_view> changeable)
-      : schema_(schema), ignore_managed_fields_(ignore_managed_fields), changeable_(changeable) {
+  Comparer(const ApplySchema& schema, bool ignore_managed_fields, std::span<const std::string_view> changeable,
+           ChangeSink* sink = nullptr)
+      : schema_(schema), ignore_managed_fields_(ignore_managed_fields), changeable_(changeable), sink_(sink) {
     path_.reserve(kUsualDepth);
   }
 
@@ -65,6 +66,7 @@ class Comparer {
     std::size_t shared = 0;  // members of `after` also in `before`
     if (before != nullptr) {
       for (const auto& m : *before) {
+        if (stopped_) return;
         const json::value* other = nullptr;
         if (after != nullptr) {
           if (auto it = after->find(m.key()); it != after->end()) other = &it->value();
@@ -85,6 +87,7 @@ class Comparer {
     // member of its own to look for.
     if (after != nullptr && shared < after->size()) {
       for (const auto& m : *after) {
+        if (stopped_) return;
         if (skipped(m.key()) || (before != nullptr && before->contains(m.key()))) continue;
         path_.push_field(m.key());
         node(nullptr, &m.value());
@@ -94,6 +97,7 @@ class Comparer {
   }
 
   Comparison take() { return std::move(result_); }
+  bool stopped() const { return stopped_; }
 
  private:
   enum class Shape { Leaf, Object, List };
@@ -149,11 +153,11 @@ class Comparer {
     switch (shape(before, after, &list)) {
       case Shape::Leaf:
         if (before == nullptr) {
-          result_.added.insert(path_.elements);
+          report(ChangeSink::Change::Added);
         } else if (after == nullptr) {
-          result_.removed.insert(path_.elements);
+          report(ChangeSink::Change::Removed);
         } else if (!json_equal(*before, *after)) {
-          result_.modified.insert(path_.elements);
+          report(ChangeSink::Change::Modified);
         }
         return;
       case Shape::Object:
@@ -164,8 +168,22 @@ class Comparer {
         break;
     }
     // A granular object or list that appeared or disappeared is itself added or removed.
-    if (before == nullptr) result_.added.insert(path_.elements);
-    if (after == nullptr) result_.removed.insert(path_.elements);
+    if (before == nullptr) report(ChangeSink::Change::Added);
+    if (after == nullptr) report(ChangeSink::Change::Removed);
+  }
+
+  // A change at the current path: to the sink, or into the result's sets.
+  void report(ChangeSink::Change change) {
+    if (stopped_) return;
+    if (sink_ != nullptr) {
+      stopped_ = !sink_->on_change(change, path_.elements);
+      return;
+    }
+    switch (change) {
+      case ChangeSink::Change::Added: result_.added.insert(path_.elements); break;
+      case ChangeSink::Change::Modified: result_.modified.insert(path_.elements); break;
+      case ChangeSink::Change::Removed: result_.removed.insert(path_.elements); break;
+    }
   }
 
   static constexpr std::size_t kFewItems = 16;
@@ -262,6 +280,7 @@ class Comparer {
     }
 
     for (auto& o : all) {
+      if (stopped_) return;
       path_.push_element(o.element);
       const std::size_t nb = o.before.size(), na = o.after.size();
       if (nb <= 1 && na <= 1) {
@@ -269,13 +288,13 @@ class Comparer {
       } else if (nb >= 2 && na >= 2) {
         bool same = nb == na;
         for (std::size_t i = 0; same && i < nb; ++i) same = json_equal(*o.before[i], *o.after[i]);
-        if (!same) result_.modified.insert(path_.elements);
+        if (!same) report(ChangeSink::Change::Modified);
       } else if (nb >= 2) {
         if (na == 1) node(nullptr, o.after[0]);
-        result_.removed.insert(path_.elements);
+        report(ChangeSink::Change::Removed);
       } else {
         if (nb == 1) node(o.before[0], nullptr);
-        result_.added.insert(path_.elements);
+        report(ChangeSink::Change::Added);
       }
       path_.pop_element();
     }
@@ -284,6 +303,7 @@ class Comparer {
   // Elements paired by index (aligned_by_key): only a pair that differs needs its path.
   void aligned_items(const json::array& before, const json::array& after, const ListStrategy& strategy) {
     for (std::size_t i = 0; i < before.size(); ++i) {
+      if (stopped_) return;
       if (json::equal(before[i], after[i])) continue;
       auto pe = schema_.element(after[i], strategy, /*strict=*/false);
       if (!pe) continue;  // lenient mode never fails
@@ -297,6 +317,8 @@ class Comparer {
   const bool ignore_managed_fields_;
   // Top-level members the caller knows may differ (empty: all): the others are skipped.
   const std::span<const std::string_view> changeable_;
+  ChangeSink* const sink_;  // null: changes go into result_
+  bool stopped_ = false;
   WalkPath path_;
   Comparison result_;
 };
@@ -308,6 +330,13 @@ Comparison compare_objects(const json::value& before, const json::value& after, 
   Comparer comparer(schema, ignore_managed_fields, changeable);
   comparer.members(before.if_object(), after.if_object());
   return comparer.take();
+}
+
+bool compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
+                     ChangeSink& sink, bool ignore_managed_fields, std::span<const std::string_view> changeable) {
+  Comparer comparer(schema, ignore_managed_fields, changeable, &sink);
+  comparer.members(before.if_object(), after.if_object());
+  return !comparer.stopped();
 }
 
 }  // namespace kueuepp::kube::patch::detail

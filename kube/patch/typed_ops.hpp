@@ -69,6 +69,24 @@ struct Comparison {
 Comparison compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
                            bool ignore_managed_fields = false, std::span<const std::string_view> changeable = {});
 
+/// What compare_objects finds, one path at a time, for a caller that only needs to look
+/// at each (rather than have the field sets built).
+class ChangeSink {
+ public:
+  enum class Change { Added, Modified, Removed };
+  /// A path added, modified or removed (as Comparison would have it). False stops the
+  /// walk: the caller knows what it needed.
+  virtual bool on_change(Change change, std::span<const PathElement> path) = 0;
+
+ protected:
+  ~ChangeSink() = default;
+};
+
+/// compare_objects reporting to `sink`; false when the sink stopped it.
+bool compare_objects(const json::value& before, const json::value& after, const ApplySchema& schema,
+                     ChangeSink& sink, bool ignore_managed_fields = false,
+                     std::span<const std::string_view> changeable = {});
+
 /// `config` merged into `live`: objects merge, list-maps and sets merge by element (in
 /// structured-merge-diff's order), everything else (atomic lists and objects, scalars)
 /// is replaced. `config` must have passed applied_field_set.
