@@ -41,7 +41,7 @@ void handle_delete(const RequestPtr& r) {
     if (outcome->removed) {
       respond_value(*r, 200, success_status(deleted_details(r->view(), *outcome->object)), warnings);
     } else {
-      respond_object(*r, 200, *outcome->object, warnings);
+      respond_object(*r, 200, outcome->object, warnings);
     }
   };
   auto result = delete_object(r->ctx, r->view(), current, *options, [ready, answer] {

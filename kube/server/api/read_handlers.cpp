@@ -95,7 +95,7 @@ void handle_get(const RequestPtr& r) {
     respond_error(*r->responder, not_found(r->subject()), r->rep);
     return;
   }
-  respond_object(*r, 200, *obj);
+  respond_object(*r, 200, obj);
 }
 
 void handle_list(const RequestPtr& r) {

@@ -4,6 +4,7 @@
 
 #include "kube/server/api/object_encoding.hpp"
 #include "kube/server/store/stored_object.hpp"
+#include "kube/server/strategy/strategy.hpp"
 #include "kube/server/util/yaml_emit.hpp"
 
 namespace kueuepp::kube::server {
@@ -65,14 +66,19 @@ void respond_value(const ResourceRequest& r, int status, const json::value& body
   r.responder->respond(std::move(res));
 }
 
-void respond_object(const ResourceRequest& r, int status, const StoredObject& object,
+void respond_object(const ResourceRequest& r, int status, const ObjectPtr& stored,
                     const std::vector<std::string>& warnings) {
+  const StoredObject& object = *stored;
   switch (r.rep) {
     case Representation::Json: {
       HttpResponse res;
       res.status = status;
       res.headers = warning_headers(warnings);
-      res.body = object_json(object, r.view());
+      if (r.view().strategy->converts(r.view())) {
+        res.body = object_json(object, r.view());
+      } else {
+        res.shared_body = std::shared_ptr<const std::string>(stored, &object.json);  // owned by the version
+      }
       r.responder->respond(std::move(res));
       return;
     }

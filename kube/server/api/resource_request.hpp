@@ -52,8 +52,9 @@ void respond_error(Responder& responder, const ApiError& error, Representation r
 /// Sends a JSON document in the negotiated representation.
 void respond_value(const ResourceRequest& r, int status, const json::value& body,
                    const std::vector<std::string>& warnings = {});
-/// Sends a stored object as the view presents it (reusing its serialization when it can).
-void respond_object(const ResourceRequest& r, int status, const StoredObject& object,
+/// Sends a stored object as the view presents it (its serialization itself when it can,
+/// shared with the answer rather than copied).
+void respond_object(const ResourceRequest& r, int status, const ObjectPtr& object,
                     const std::vector<std::string>& warnings = {});
 
 }  // namespace kueuepp::kube::server

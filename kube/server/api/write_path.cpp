@@ -235,7 +235,7 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
   }
   const Change& change = r->ctx.store.put(r->bucket, std::move(obj), validation);
   ObjectPtr stored = change.object;
-  r->ctx.commit(change, [r, stored, warnings] { respond_object(*r, 201, *stored, warnings); });
+  r->ctx.commit(change, [r, stored, warnings] { respond_object(*r, 201, stored, warnings); });
 }
 
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
@@ -243,7 +243,7 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
                    std::optional<bool> unchanged, bool managed_fields_kept) {
   json::object& o = obj.as_object();
   if (unchanged ? *unchanged : same_content(o, old->doc.as_object())) {
-    respond_object(*r, status, *old, warnings);
+    respond_object(*r, status, old, warnings);
     return;
   }
   if (r->dry_run()) {
@@ -264,7 +264,7 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
   const Change& change =
       r->ctx.store.put(r->bucket, std::move(obj), validation, managed_fields_kept ? old.get() : nullptr);
   ObjectPtr stored = change.object;
-  r->ctx.commit(change, [r, stored, status, warnings] { respond_object(*r, status, *stored, warnings); });
+  r->ctx.commit(change, [r, stored, status, warnings] { respond_object(*r, status, stored, warnings); });
 }
 
 }  // namespace kueuepp::kube::server

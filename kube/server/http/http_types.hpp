@@ -31,6 +31,11 @@ struct HttpResponse {
   std::string content_type = "application/json";
   HeaderList headers;  ///< extra headers (Warning, Retry-After, ...)
   std::string body;
+  /// When set, the body instead of `body`: text someone else keeps (a stored version's
+  /// serialization), sent as it is rather than copied into each answer.
+  std::shared_ptr<const std::string> shared_body;
+
+  std::string_view body_text() const { return shared_body ? std::string_view(*shared_body) : std::string_view(body); }
 };
 
 /// The open side of a streaming (chunked) response.

@@ -92,7 +92,8 @@ class HttpSession : public Session,
       log_request(response.status);
       auto out = std::make_shared<std::array<std::string, 2>>(
           std::array<std::string, 2>{std::move(*head), std::move(response.body)});
-      std::array<net::const_buffer, 2> buffers{net::buffer((*out)[0]), net::buffer((*out)[1])};
+      const std::string_view body = response.shared_body ? std::string_view(*response.shared_body) : (*out)[1];
+      std::array<net::const_buffer, 2> buffers{net::buffer((*out)[0]), net::buffer(body.data(), body.size())};
       std::size_t sent = 0;
       if (send_now(buffers, sent, keep_alive)) return;
       for (auto& b : buffers) {
@@ -100,8 +101,8 @@ class HttpSession : public Session,
         b += skip;
         sent -= skip;
       }
-      net::async_write(stream_, buffers, [self = this->shared_from_this(), out, keep_alive](beast::error_code ec,
-                                                                                           std::size_t) {
+      net::async_write(stream_, buffers, [self = this->shared_from_this(), out, shared = std::move(response.shared_body),
+                                          keep_alive](beast::error_code ec, std::size_t) {
         self->request_.reset();
         if (ec || !keep_alive) return self->close();
         self->read_request();
@@ -112,7 +113,7 @@ class HttpSession : public Session,
     res->set(http::field::content_type, response.content_type);
     res->set(http::field::cache_control, "no-cache, private");
     for (auto& [name, value] : response.headers) res->insert(name, value);
-    res->body() = std::move(response.body);
+    res->body() = response.shared_body ? *response.shared_body : std::move(response.body);
     res->keep_alive(keep_alive_ && !closing_);
     res->prepare_payload();
     log_request(response.status);

@@ -11,7 +11,7 @@ std::optional<std::string> plain_response_head(const HttpResponse& response, boo
   auto ows = [](char c) { return c == ' ' || c == '\t'; };
   if (type.empty() || ows(type.front()) || ows(type.back())) return std::nullopt;
   const auto reason = boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(code));
-  const std::string length = std::to_string(response.body.size());
+  const std::string length = std::to_string(response.body_text().size());
   std::string head;
   head.reserve(96 + reason.size() + type.size());
   head += "HTTP/1.1 ";

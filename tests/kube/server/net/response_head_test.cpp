@@ -1,6 +1,7 @@
 // The plain response head is byte for byte what Boost.Beast writes for the same response
 // (as HttpSession builds it), and leaves to Beast what it does not reproduce.
 
+#include <memory>
 #include <sstream>
 
 #include <boost/beast/http.hpp>
@@ -67,6 +68,19 @@ TEST(PlainResponseHead, LeavesTheRestToBeast) {
   EXPECT_FALSE(plain_response_head(response(200, " application/json", "{}"), true));
   EXPECT_FALSE(plain_response_head(response(200, "application/json\t", "{}"), true));
   EXPECT_FALSE(plain_response_head(response(200, "", "{}"), true));
+}
+
+// A body kept elsewhere (a stored version's text, shared_body) is the body: its length
+// is the one announced, whatever `body` holds.
+TEST(PlainResponseHead, ASharedBodyIsTheBody) {
+  HttpResponse shared = response(200, "application/json", "ignored");
+  shared.shared_body = std::make_shared<const std::string>(R"({"kind":"Workload","metadata":{}})");
+  HttpResponse copied = response(200, "application/json", *shared.shared_body);
+  for (bool keep_alive : {true, false}) {
+    auto head = plain_response_head(shared, keep_alive);
+    ASSERT_TRUE(head.has_value());
+    EXPECT_EQ(*head + std::string(shared.body_text()), beast_bytes(copied, keep_alive));
+  }
 }
 
 }  // namespace
