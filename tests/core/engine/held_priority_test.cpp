@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include "core/engine/engine.hpp"
 #include "core/engine/held_workloads.hpp"
 #include "tests/core/engine/test_objects.hpp"
@@ -31,82 +29,58 @@ TEST(HeldWorkloads, LowestPriorityFollowsTheSetAndReportedChanges) {
   EXPECT_EQ(held.min_priority(priority_of), 10);
 }
 
-Workload workload(const std::string& name, int priority, int cpu, int creation) {
-  Workload wl;
-  wl.ns = "default";
-  wl.name = name;
-  wl.uid = "uid-" + name;
-  wl.creation = time_from_seconds(creation);
-  wl.queue_name = "user-queue";
-  wl.priority = priority;
-  PodSet ps;
-  ps.name = "main";
-  ps.count = 1;
-  ps.per_pod_requests["cpu"] = Quantity::from_units(cpu);
-  wl.pod_sets.push_back(ps);
-  return wl;
-}
+using testing::cpu_workload;
 
-/// A 4-CPU queue preempting LowerPriority within itself.
-ClusterQueue setup(Engine& e, int cpus = 4) {
-  e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
-  ClusterQueue cq = testing::cpu_cluster_queue("cluster-queue", {testing::cpu_quota("default-flavor", cpus)});
+/// A 4-CPU queue "cq" that preempts LowerPriority within itself.
+ClusterQueue setup(Engine& e) {
+  testing::apply_one_queue(e, 4);
+  ClusterQueue cq = testing::cpu_cluster_queue("cq", {testing::cpu_quota("default-flavor", 4)});
   cq.preemption.within_cluster_queue = PreemptionPolicy::LowerPriority;
   e.apply(cq);
-  LocalQueue lq;
-  lq.ns = "default";
-  lq.name = "user-queue";
-  lq.cluster_queue = "cluster-queue";
-  e.apply(lq);
-  Namespace ns;
-  ns.name = "default";
-  e.apply(ns);
   return cq;
 }
 
-TEST(EnginePreemption, AHeldWorkloadWhosePriorityDropsBecomesAVictim) {
-  Engine e;
-  ClusterQueue cq = setup(e);
-  ASSERT_TRUE(e.apply(workload("holder", 100, 4, 1000)));
+/// Admits `holder` (4 CPUs), then finds nothing to preempt for an equal-priority
+/// preemptor, which is left parked.
+void admit_holder_then_park_preemptor(Engine& e, const Workload& holder) {
+  ASSERT_TRUE(e.apply(holder));
   e.run_cycle(time_from_seconds(2000));
   ASSERT_EQ(e.take_decisions().admissions.size(), 1u);
-  ASSERT_TRUE(e.apply(workload("preemptor", 100, 4, 1001)));
+  ASSERT_TRUE(e.apply(cpu_workload("preemptor", 4, 100, 1001, "lq")));
   e.run_cycle(time_from_seconds(2001));
   EXPECT_TRUE(e.take_decisions().evictions.empty());  // equal priority: nothing to preempt
+}
 
-  // The holder's priority drops (its object changed): now it is of lower priority. A
-  // priority change of a running workload requeues nothing (as in Kueue); more quota
-  // (still too little for both) makes the parked preemptor try again.
-  ASSERT_TRUE(e.apply(workload("holder", 10, 4, 1000)));
+/// A priority change of a running workload requeues nothing (as in Kueue): more quota
+/// (still too little for both) makes the parked preemptor try again, and the holder,
+/// now of lower priority, must be its victim.
+void expect_holder_preempted(Engine& e, ClusterQueue cq) {
   cq.resource_groups[0].flavors[0].resources[0].nominal = Quantity::from_units(5);
   e.apply(cq);
   e.run_cycle(time_from_seconds(2002));
   auto d = e.take_decisions();
   ASSERT_EQ(d.evictions.size(), 1u);
   EXPECT_EQ(d.evictions[0].workload, "default/holder");
+}
+
+TEST(EnginePreemption, AHeldWorkloadWhosePriorityDropsBecomesAVictim) {
+  Engine e;
+  ClusterQueue cq = setup(e);
+  admit_holder_then_park_preemptor(e, cpu_workload("holder", 4, 100, 1000, "lq"));
+  ASSERT_TRUE(e.apply(cpu_workload("holder", 4, 10, 1000, "lq")));  // its object changed
+  expect_holder_preempted(e, cq);
 }
 
 TEST(EnginePreemption, AHeldWorkloadWhosePriorityClassDropsBecomesAVictim) {
   Engine e;
   ClusterQueue cq = setup(e);
   e.apply(WorkloadPriorityClass{"team", 100});
-  Workload holder = workload("holder", 100, 4, 1000);
+  Workload holder = cpu_workload("holder", 4, 100, 1000, "lq");
   holder.priority.reset();
   holder.priority_class_ref = PriorityClassRef{PriorityClassRef::Kind::WorkloadPriorityClass, "team"};
-  ASSERT_TRUE(e.apply(holder));
-  e.run_cycle(time_from_seconds(2000));
-  ASSERT_EQ(e.take_decisions().admissions.size(), 1u);
-  ASSERT_TRUE(e.apply(workload("preemptor", 100, 4, 1001)));
-  e.run_cycle(time_from_seconds(2001));
-  EXPECT_TRUE(e.take_decisions().evictions.empty());
-
+  admit_holder_then_park_preemptor(e, holder);
   e.apply(WorkloadPriorityClass{"team", 10});  // the class's value drops
-  cq.resource_groups[0].flavors[0].resources[0].nominal = Quantity::from_units(5);
-  e.apply(cq);
-  e.run_cycle(time_from_seconds(2002));
-  auto d = e.take_decisions();
-  ASSERT_EQ(d.evictions.size(), 1u);
-  EXPECT_EQ(d.evictions[0].workload, "default/holder");
+  expect_holder_preempted(e, cq);
 }
 
 }  // namespace
