@@ -42,11 +42,26 @@ std::string object_json(const StoredObject& object, const ResourceType& view) {
   return json::dump(view.strategy->encode(object.document(), view));
 }
 
-json::value partial_metadata(const json::object& object, const ResourceType&) {
+namespace {
+
+json::object partial_metadata_head() {
   json::object out;
   out["kind"] = "PartialObjectMetadata";
   out["apiVersion"] = "meta.k8s.io/v1";
+  return out;
+}
+
+}  // namespace
+
+json::value partial_metadata(const json::object& object, const ResourceType&) {
+  json::object out = partial_metadata_head();
   if (const json::object* m = metadata_of(object)) out["metadata"] = *m;
+  return out;
+}
+
+json::value partial_metadata(const StoredObject& object, const ResourceType&) {
+  json::object out = partial_metadata_head();
+  out["metadata"] = object.metadata();
   return out;
 }
 
@@ -93,7 +108,7 @@ std::shared_ptr<const std::string> watch_event_line(std::string_view type, const
       return event_line(type, json::dump(make_table({&obj}, view, include_object, std::to_string(object.rv))));
     }
     case Representation::PartialMetadata:
-      return event_line(type, json::dump(partial_metadata(object.document().as_object(), view)));
+      return event_line(type, json::dump(partial_metadata(object, view)));
     default:
       if (!view.strategy->converts(view)) return event_line(type, object.json);
       return event_line(type, json::dump(view.strategy->encode(object.document(), view)));

@@ -29,6 +29,8 @@ json::value make_table(const std::vector<const json::object*>& objects, const Re
                        std::string_view continue_token = {});
 /// meta.k8s.io/v1 PartialObjectMetadata of an object (in `view`'s terms).
 json::value partial_metadata(const json::object& object, const ResourceType& view);
+/// The same of a stored version (its metadata only is copied, managedFields included).
+json::value partial_metadata(const StoredObject& object, const ResourceType& view);
 
 /// One watch event line, `{"type":...,"object":...}\n`, in the given representation.
 std::shared_ptr<const std::string> watch_event_line(std::string_view type, const StoredObject& object,

@@ -163,7 +163,7 @@ void handle_list(const RequestPtr& r) {
       json::value body = std::move(*parsed);
       if (r->rep == Representation::PartialMetadata) {
         json::array metas;
-        for (const auto& o : items) metas.push_back(partial_metadata(o->document().as_object(), r->view()));
+        for (const auto& o : items) metas.push_back(partial_metadata(*o, r->view()));
         body.as_object()["items"] = std::move(metas);
         body.as_object()["kind"] = "PartialObjectMetadataList";
         body.as_object()["apiVersion"] = "meta.k8s.io/v1";

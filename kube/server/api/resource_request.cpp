@@ -94,7 +94,7 @@ void respond_object(const ResourceRequest& r, int status, const ObjectPtr& store
       return;
     }
     case Representation::PartialMetadata:
-      respond_value(r, status, partial_metadata(object.document().as_object(), r.view()), warnings);
+      respond_value(r, status, partial_metadata(object, r.view()), warnings);
       return;
     default:
       respond_value(r, status, object_value(object, r.view()), warnings);

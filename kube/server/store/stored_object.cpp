@@ -55,6 +55,13 @@ ObjectPtr restamped(const StoredObject& object, std::uint64_t rv) {
   return make_stored(object.doc, rv, {}, &object);
 }
 
+json::object StoredObject::metadata() const {
+  const json::value* meta = json::find(doc, "metadata");
+  json::object out = meta != nullptr && meta->is_object() ? meta->get_object() : json::object();
+  if (managed_fields) out["managedFields"] = *managed_fields;
+  return out;
+}
+
 json::value StoredObject::document() const {
   json::value whole = doc;
   if (managed_fields) whole.as_object()["metadata"].as_object()["managedFields"] = *managed_fields;

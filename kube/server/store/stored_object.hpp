@@ -39,6 +39,9 @@ struct StoredObject {
 
   /// The whole document: `doc` with its managedFields back in place (a copy).
   json::value document() const;
+  /// Its metadata alone, managedFields in place (a copy): what partial-metadata answers
+  /// need, without copying the rest of the document as document() would.
+  json::object metadata() const;
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 

@@ -151,6 +151,12 @@ TEST_F(ManagedFieldsText, KeptManagedFieldsReachEveryReader) {
                                     {{"Accept", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"}});
   ASSERT_EQ(partial.status, 200) << partial.body;
   EXPECT_EQ(entries_of(partial), expected);
+  HttpReply partial_list = api().request("GET", kWorkloads, {}, "application/json",
+                                         {{"Accept", "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"}});
+  ASSERT_EQ(partial_list.status, 200) << partial_list.body;
+  const json::value list = body_json(partial_list);
+  const json::value* item_entries = at(list, "/items/0/metadata/managedFields");
+  EXPECT_EQ(item_entries != nullptr ? json::dump(*item_entries) : std::string("absent"), expected);
 
   HttpReply dry = api().patch(kStatus + "?fieldManager=kueue&dryRun=All", status_patch(3));
   ASSERT_EQ(dry.status, 200) << dry.body;
