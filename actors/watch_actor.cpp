@@ -6,6 +6,8 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <spdlog/spdlog.h>
 
+#include <iterator>
+
 #include "actors/watched_kinds.hpp"
 #include "kube/client/informer.hpp"
 #include "kube/json/json.hpp"
@@ -31,18 +33,35 @@ struct WatchState {
 
 using Self = watch_actor::stateful_pointer<WatchState>;
 
-/// Runs on the io thread: the informer's event as a typed message to the actor.
-void forward_event(const watch_actor& self, ObjectKind kind, kube::client::InformerEvent event) {
-  using Type = kube::client::InformerEvent::Type;
-  if (event.type == Type::Relisted) {
-    auto items = std::make_shared<std::vector<ObjectPtr>>();
-    items->reserve(event.items.size());
-    for (auto& item : event.items) items->push_back(std::make_shared<const kube::client::Object>(std::move(item)));
-    caf::anon_send(self, ObjectsRelisted{kind, std::move(items)});
-    return;
-  }
-  caf::anon_send(self, ObjectChanged{kind, event.type == Type::Deleted,
-                                     std::make_shared<const kube::client::Object>(std::move(event.object))});
+/// The changes the io thread gathered from one read of the watch stream. Only the
+/// informer's callbacks touch it, and they run one at a time.
+struct IoBatch {
+  std::vector<ObjectChanged> changes;
+};
+
+/// A batch bigger than this goes out at once (one read holds at most a few dozen).
+constexpr std::size_t kMaxIoBatch = 512;
+
+/// Runs on the io thread: hands the gathered changes to the actor as one message (a
+/// message per watch event was one CAF enqueue, and often a worker wake-up, per event).
+void send_batch(const watch_actor& self, ObjectKind kind, IoBatch& batch) {
+  if (batch.changes.empty()) return;
+  caf::anon_send(self, ObjectChanges{kind, std::move(batch.changes)});
+  batch.changes = {};
+}
+
+/// Runs on the io thread: a change joins the batch.
+void gather(IoBatch& batch, ObjectKind kind, kube::client::InformerEvent event) {
+  batch.changes.push_back(ObjectChanged{kind, event.type == kube::client::InformerEvent::Type::Deleted,
+                                        std::make_shared<const kube::client::Object>(std::move(event.object))});
+}
+
+/// Runs on the io thread: a relist as a typed message to the actor.
+void send_relisted(const watch_actor& self, ObjectKind kind, kube::client::InformerEvent event) {
+  auto items = std::make_shared<std::vector<ObjectPtr>>();
+  items->reserve(event.items.size());
+  for (auto& item : event.items) items->push_back(std::make_shared<const kube::client::Object>(std::move(item)));
+  caf::anon_send(self, ObjectsRelisted{kind, std::move(items)});
 }
 
 // Packed here, once for every subscriber (the caches share the text), and on this
@@ -94,17 +113,30 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
     // keep this actor alive after shutdown.
     caf::weak_actor_ptr weak = caf::actor_cast<caf::weak_actor_ptr>(self);
     auto synced = std::make_shared<std::atomic<bool>>(false);
+    auto batch = std::make_shared<IoBatch>();
     st.informer = kube::client::Informer::start(
         client, resource_of(kind), kube::client::InformerOptions{},
-        [weak, kind, synced, on_synced](kube::client::InformerEvent event) {
+        [weak, kind, synced, on_synced, batch](kube::client::InformerEvent event) {
+          const bool relisted = event.type == kube::client::InformerEvent::Type::Relisted;
+          if (!relisted) {
+            gather(*batch, kind, std::move(event));
+            if (batch->changes.size() < kMaxIoBatch) return;  // goes out at the batch's end
+          }
           auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak);
           if (!strong) return;
-          bool relisted = event.type == kube::client::InformerEvent::Type::Relisted;
-          forward_event(caf::actor_cast<watch_actor>(strong), kind, std::move(event));
-          if (relisted && !synced->exchange(true) && on_synced) on_synced();
+          auto actor = caf::actor_cast<watch_actor>(strong);
+          send_batch(actor, kind, *batch);  // what came before a relist goes first
+          if (!relisted) return;
+          send_relisted(actor, kind, std::move(event));
+          if (!synced->exchange(true) && on_synced) on_synced();
         },
         [name](const kube::client::ApiError& error) {
           spdlog::warn("watch of {}: {} {} (recovering)", name, error.reason, error.message);
+        },
+        [weak, kind, batch] {
+          auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak);
+          if (!strong) return;
+          send_batch(caf::actor_cast<watch_actor>(strong), kind, *batch);
         });
     auto informer = st.informer;
     self->attach_functor([informer] { informer->stop(); });
@@ -118,17 +150,21 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
           flush(self);  // the changes before it go first
           for (auto& sub : s.subscribers) self->send(sub, event);
         },
-        [self](ObjectChanged& event) {
+        [self](ObjectChanges& arrived) {
           auto& s = self->state;
           ++s.handled;
-          ++s.changes;
-          if (event.deleted) {
-            if (s.objects > 0) --s.objects;
+          s.changes += arrived.changes.size();
+          for (auto& event : arrived.changes) {
+            if (event.deleted && s.objects > 0) --s.objects;
+            pack(event);
           }
-          pack(event);
-          // The cue goes behind the events already waiting: they join this batch.
-          if (s.gathered.empty()) self->send(self, FlushChanges{});
-          s.gathered.push_back(std::move(event));
+          // The cue goes behind the batches already waiting: they join this one.
+          if (s.gathered.empty()) {
+            self->send(self, FlushChanges{});
+            s.gathered = std::move(arrived.changes);
+          } else {
+            std::move(arrived.changes.begin(), arrived.changes.end(), std::back_inserter(s.gathered));
+          }
         },
         [self](FlushChanges) { flush(self); },
         [self](IntrospectActor) -> ActorInfo {

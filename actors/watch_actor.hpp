@@ -3,7 +3,8 @@
 // One watch actor per kind: it owns an informer (list + watch with bookmarks, 410
 // recovery, reconnect backoff; see kube/client/informer.hpp) whose events arrive from
 // the client's io thread, and forwards them as typed messages (ObjectsRelisted,
-// ObjectChanged) to its subscribers, in order.
+// ObjectChanged, ObjectChanges) to its subscribers, in order. The io thread hands over
+// the changes of one read of the stream in one message.
 
 #include <vector>
 
@@ -18,7 +19,7 @@ class Client;
 
 namespace kueuepp::actors {
 
-using watch_actor = caf::typed_actor<caf::reacts_to<messages::ObjectsRelisted>, caf::reacts_to<messages::ObjectChanged>,
+using watch_actor = caf::typed_actor<caf::reacts_to<messages::ObjectsRelisted>, caf::reacts_to<messages::ObjectChanges>,
                                      caf::reacts_to<messages::FlushChanges>,
                                      caf::replies_to<messages::IntrospectActor>::with<messages::ActorInfo>>;
 

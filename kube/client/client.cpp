@@ -220,10 +220,14 @@ class WatchState {
     decoder_.feed(chunk, [this](Expected<WatchEvent> event) { deliver(std::move(event)); });
   }
 
+  /// Everything received so far was decoded.
+  void on_drained() { end_batch(); }
+
   void on_end(Result<void> result) {
     if (!failure_ && status_ == 200 && result) {
       decoder_.finish([this](Expected<WatchEvent> event) { deliver(std::move(event)); });
     }
+    end_batch();
     auto end = std::move(handlers_.on_end);
     handlers_ = {};
     if (!end) return;
@@ -251,10 +255,20 @@ class WatchState {
       handle_.cancel();
       return;
     }
-    if (handlers_.on_event) handlers_.on_event(std::move(*event));
+    if (handlers_.on_event) {
+      handlers_.on_event(std::move(*event));
+      ++unbatched_;
+    }
+  }
+
+  void end_batch() {
+    if (unbatched_ == 0) return;
+    unbatched_ = 0;
+    if (handlers_.on_batch_end) handlers_.on_batch_end();
   }
 
   WatchHandlers handlers_;
+  std::size_t unbatched_ = 0;  ///< events delivered since the last on_batch_end
   std::string operation_;
   WatchStreamDecoder decoder_;
   int status_ = 0;
@@ -493,6 +507,7 @@ CancelHandle Client::watch(const ResourceDescriptor& resource, std::string_view 
   stream.on_head = [state](int status, const Headers&) { state->on_head(status); };
   stream.on_chunk = [state](std::string_view chunk) { state->on_chunk(chunk); };
   stream.on_end = [state](Result<void> result) { state->on_end(std::move(result)); };
+  stream.on_drained = [state] { state->on_drained(); };
   CancelHandle handle = impl_->stream(
       RequestSpec{json_request("GET", watch_target(resource, ns, options), nullptr), Verb::Watch, false, {}},
       std::move(stream));

@@ -66,6 +66,9 @@ struct StreamHandlers {
   std::function<void(int status, const Headers& headers)> on_head;
   std::function<void(std::string_view chunk)> on_chunk;
   std::function<void(Result<void>)> on_end;
+  /// Optional: after on_chunk when none of the data received so far waits to be parsed
+  /// (more of the body needs another read of the connection).
+  std::function<void()> on_drained;
 };
 
 /// Callbacks of a watch: events in order, then on_end exactly once: success when the
@@ -75,6 +78,11 @@ struct StreamHandlers {
 struct WatchHandlers {
   std::function<void(WatchEvent)> on_event;
   std::function<void(Result<void>)> on_end;
+  /// Optional: after events were delivered (at least one) and none of the data received
+  /// so far waits to be decoded, and before on_end if events came since the last call.
+  /// Lets a consumer pass on what arrived together in one batch without holding any
+  /// event back until more data arrives.
+  std::function<void()> on_batch_end;
 };
 
 /// read_modify_write: the mutation edits the object in place and returns true when

@@ -9,15 +9,18 @@
 namespace kueuepp::kube::client {
 
 struct Informer::Impl : std::enable_shared_from_this<Informer::Impl> {
-  Impl(Client& c, const ResourceDescriptor& r, InformerOptions o, EventHandler e, ErrorHandler err)
+  Impl(Client& c, const ResourceDescriptor& r, InformerOptions o, EventHandler e, ErrorHandler err,
+       BatchEndHandler batch_end)
       : client(c), resource(r), options(std::move(o)), on_event(std::move(e)),
-        on_error(std::move(err)), state(Backoff(options.backoff, c.options().random)) {}
+        on_error(std::move(err)), on_batch_end(std::move(batch_end)),
+        state(Backoff(options.backoff, c.options().random)) {}
 
   Client& client;
   ResourceDescriptor resource;
   InformerOptions options;
   EventHandler on_event;
   ErrorHandler on_error;
+  BatchEndHandler on_batch_end;
 
   mutable std::mutex mutex;
   InformerState state;
@@ -112,6 +115,11 @@ struct Informer::Impl : std::enable_shared_from_this<Informer::Impl> {
     WatchHandlers handlers;
     handlers.on_event = [self, gen](WatchEvent event) { self->on_watch_event(gen, std::move(event)); };
     handlers.on_end = [self, gen](Result<void> end) { self->on_watch_end(gen, std::move(end)); };
+    if (on_batch_end) {
+      handlers.on_batch_end = [self, gen] {
+        if (self->current(gen)) self->on_batch_end();
+      };
+    }
     {
       std::lock_guard lock(mutex);
       if (stopped || gen != generation) return;
@@ -173,17 +181,17 @@ struct Informer::Impl : std::enable_shared_from_this<Informer::Impl> {
 };
 
 Informer::Informer(Client& client, const ResourceDescriptor& resource, InformerOptions options,
-                   EventHandler on_event, ErrorHandler on_error)
+                   EventHandler on_event, ErrorHandler on_error, BatchEndHandler on_batch_end)
     : impl_(std::make_shared<Impl>(client, resource, std::move(options), std::move(on_event),
-                                   std::move(on_error))) {}
+                                   std::move(on_error), std::move(on_batch_end))) {}
 
 Informer::~Informer() { stop(); }
 
 std::shared_ptr<Informer> Informer::start(Client& client, const ResourceDescriptor& resource,
                                           InformerOptions options, EventHandler on_event,
-                                          ErrorHandler on_error) {
-  auto informer = std::make_shared<Informer>(client, resource, std::move(options),
-                                             std::move(on_event), std::move(on_error));
+                                          ErrorHandler on_error, BatchEndHandler on_batch_end) {
+  auto informer = std::make_shared<Informer>(client, resource, std::move(options), std::move(on_event),
+                                             std::move(on_error), std::move(on_batch_end));
   InformerState::Action first;
   {
     std::lock_guard lock(informer->impl_->mutex);

@@ -52,12 +52,16 @@ class Informer {
   using EventHandler = std::function<void(InformerEvent)>;
   /// Told about every failure the informer recovers from (for logs and metrics).
   using ErrorHandler = std::function<void(const ApiError&)>;
+  /// Told after the events that arrived together were delivered (none of the data
+  /// received so far waits to be decoded), so that a consumer can pass them on together (a Relisted event is never held: consumers
+  /// deliver what they gathered before it).
+  using BatchEndHandler = std::function<void()>;
 
   /// Starts listing at once. The client must outlive the informer's activity (stop it,
   /// or shut the client down, first).
   static std::shared_ptr<Informer> start(Client& client, const ResourceDescriptor& resource,
                                          InformerOptions options, EventHandler on_event,
-                                         ErrorHandler on_error = {});
+                                         ErrorHandler on_error = {}, BatchEndHandler on_batch_end = {});
 
   /// Stops the watch and any pending retry. Thread-safe, idempotent. An event already
   /// being delivered may finish; no later one starts.
@@ -68,7 +72,7 @@ class Informer {
   std::string resource_version() const;
 
   Informer(Client& client, const ResourceDescriptor& resource, InformerOptions options,
-           EventHandler on_event, ErrorHandler on_error);
+           EventHandler on_event, ErrorHandler on_error, BatchEndHandler on_batch_end = {});
   /// Stops the informer.
   ~Informer();
   Informer(const Informer&) = delete;

@@ -271,6 +271,9 @@ class StreamOperation final : public Operation,
     callbacks.on_chunk = [self](std::string_view chunk) {
       if (self->handlers_.on_chunk) self->handlers_.on_chunk(chunk);
     };
+    if (handlers_.on_drained) {
+      callbacks.on_drained = [self] { self->handlers_.on_drained(); };
+    }
     callbacks.on_end = [self](Expected<void, ApiError> result) { self->end(std::move(result)); };
     exchange_ = rt_.transport->stream(std::move(request), std::move(callbacks));
   }

@@ -552,13 +552,41 @@ class StreamExchange final : public ExchangeBase {
 
   void on_body(error_code ec) {
     if (ec == http::error::need_buffer) ec = {};
-    const std::size_t got = chunk_.size() - parser_->get().body().size;
     note_activity();  // a read completes on data (or an error, which ends the stream)
+    bool drained = false;
+    if (!ec && !cancelled_) ec = parse_buffered(drained);
+    const std::size_t got = chunk_.size() - parser_->get().body().size;
     if (got > 0 && !cancelled_ && callbacks_.on_chunk) {
       callbacks_.on_chunk(std::string_view(chunk_.data(), got));
+      if (drained && callbacks_.on_drained) callbacks_.on_drained();
     }
     if (ec || cancelled_) return fail(ec, "reading the stream from", false);
     read_body();
+  }
+
+  // A read of the body returns after one element (a chunk's header or its data), and
+  // the next read would go through the executor for what is already buffered: parse
+  // on here, element by element as async_read_some does, so that one delivery holds all
+  // that one read of the socket brought. `drained`: what remains needs the socket.
+  error_code parse_buffered(bool& drained) {
+    beast::flat_buffer& buffer = conn_->buffer();
+    while (!parser_->is_done()) {
+      if (buffer.size() == 0) {
+        drained = true;
+        return {};
+      }
+      if (parser_->get().body().size == 0) return {};  // chunk_ is full: deliver it first
+      error_code ec;
+      const std::size_t used = parser_->put(buffer.data(), ec);
+      buffer.consume(used);
+      if (ec == http::error::need_more) {
+        drained = true;  // a partial element: the rest is still to come
+        return {};
+      }
+      if (ec == http::error::need_buffer) return {};
+      if (ec) return ec;
+    }
+    return {};
   }
 
   void on_done() {

@@ -35,6 +35,9 @@ struct StreamCallbacks {
   std::function<void(int status, const Headers& headers)> on_head;
   std::function<void(std::string_view chunk)> on_chunk;
   std::function<void(Expected<void, ApiError>)> on_end;
+  /// Optional: after on_chunk when none of the data received so far waits to be parsed
+  /// (the next piece of the body needs another read of the socket).
+  std::function<void()> on_drained;
 };
 
 class Transport {

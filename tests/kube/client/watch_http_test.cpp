@@ -58,6 +58,44 @@ TEST(WatchHttp, DeliversTypedEventsWhateverTheChunkBoundaries) {
   EXPECT_EQ(client->stats().requests_of(Verb::Watch), 1u);
 }
 
+TEST(WatchHttp, EventsThatArriveTogetherEndOneBatch) {
+  auto event = [](std::string_view type, std::string_view rv) {
+    return R"({"type":")" + std::string(type) + R"(","object":{"kind":"Job","metadata":{"name":"a","resourceVersion":")" +
+           std::string(rv) + "\"}}}\n";
+  };
+  const std::string e4 = event("MODIFIED", "4");
+  auto server = TestServer::start([&](const TestRequest&) {
+    TestResponse r;
+    // Three writes of two HTTP chunks each: e2+e3; e4 split in two; e5+e6.
+    r.chunks = {event("ADDED", "2"), event("MODIFIED", "3"), e4.substr(0, 20), e4.substr(20),
+                event("MODIFIED", "5"), event("BOOKMARK", "6")};
+    r.chunks_per_write = 2;
+    r.chunk_delay = 20ms;
+    return r;
+  });
+  auto client = make_client(server->url());
+  std::mutex mutex;
+  std::string log;
+  auto note = [&](std::string_view what) {
+    std::lock_guard lock(mutex);
+    log += what;
+  };
+  Waiter<Result<void>> end;
+  WatchHandlers handlers;
+  handlers.on_event = [&](WatchEvent e) { note(std::string(e.resource_version()) + " "); };
+  handlers.on_batch_end = [&] { note("| "); };
+  handlers.on_end = [&, done = end.callback()](Result<void> r) {
+    note("end");
+    done(std::move(r));
+  };
+  client->watch(kJob, "ns", {}, std::move(handlers));
+  auto result = end.get();
+  ASSERT_TRUE(result) << result.error().describe();
+  std::lock_guard lock(mutex);
+  // One batch per write however many HTTP chunks it held; a partial line ends none.
+  EXPECT_EQ(log, "2 3 | 4 | 5 6 | end");
+}
+
 TEST(WatchHttp, AGoneStatusEndsTheWatchWithIsGone) {
   auto server = TestServer::start([](const TestRequest&) {
     return TestResponse::json(410, R"({"kind":"Status","status":"Failure","reason":"Expired","code":410,"message":"too old resource version"})");

@@ -3,6 +3,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -177,10 +179,15 @@ bool TestServer::State::answer(Stream& stream, int fd, const TestResponse& respo
   head += "\r\n";
   asio::write(stream, asio::buffer(head), ec);
   if (ec) return false;
-  for (const std::string& chunk : response.chunks) {
+  const std::size_t per_write = std::max<std::size_t>(response.chunks_per_write, 1);
+  for (std::size_t i = 0; i < response.chunks.size(); i += per_write) {
     if (stopping) return false;
     if (response.chunk_delay.count() > 0) std::this_thread::sleep_for(response.chunk_delay);
-    asio::write(stream, asio::buffer(chunk_frame(chunk)), ec);
+    std::string frames;
+    for (std::size_t j = i; j < std::min(i + per_write, response.chunks.size()); ++j) {
+      frames += chunk_frame(response.chunks[j]);
+    }
+    asio::write(stream, asio::buffer(frames), ec);
     if (ec) return false;
   }
   if (response.hold_open) {

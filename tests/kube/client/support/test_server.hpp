@@ -37,6 +37,8 @@ struct TestResponse {
   /// `chunk_delay` between chunks.
   std::vector<std::string> chunks;
   std::chrono::milliseconds chunk_delay{0};
+  /// Chunks framed and written together in one write (the delay comes between writes).
+  std::size_t chunks_per_write = 1;
   /// After the chunks, keep the stream open until the client or stop() closes it.
   bool hold_open = false;
   /// Close the connection after answering (no keep-alive).
