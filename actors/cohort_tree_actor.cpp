@@ -12,6 +12,8 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "actors/cluster_queue_actor.hpp"
 #include "actors/explain_json.hpp"
@@ -66,6 +68,11 @@ struct TreeState {
   std::optional<std::uint32_t> shard;
   bool publish_scheduled = false;
   bool status_dirty = true;
+  /// Metric reports and Events gathered since the last publish, sent together with the
+  /// status (a message per report and per Event was a sixth of the controller's CAF
+  /// messages; metrics and Events lag by at most one status interval).
+  MetricReports reports;
+  std::vector<RecordEvent> events;
   std::uint64_t handled = 0;
   std::uint64_t rounds = 0;
   std::uint64_t admitted = 0;
@@ -97,6 +104,24 @@ void ensure_cq_actor(Self self, const std::string& name) {
   st.cq_actors.emplace(name, actor);
 }
 
+/// Sends the gathered metric reports and Events, one message each.
+void flush_reports(Self self) {
+  auto& st = self->state;
+  MetricReports reports = std::exchange(st.reports, MetricReports{});
+  if (st.links.metrics && (!reports.workloads.empty() || !reports.attempts.cycles.empty())) {
+    self->send(st.links.metrics, std::move(reports));
+  }
+  std::vector<RecordEvent> events = std::exchange(st.events, {});
+  if (st.links.events && !events.empty()) self->send(st.links.events, RecordEvents{std::move(events)});
+}
+
+void schedule_publish(Self self);
+
+void report(Self self, WorkloadMetricEvent e) {
+  self->state.reports.workloads.push_back(std::move(e));
+  schedule_publish(self);  // sent with the status, at most once per status interval
+}
+
 void retire_cq_actor(Self self, const std::string& name) {
   auto& st = self->state;
   auto it = st.cq_actors.find(name);
@@ -104,6 +129,7 @@ void retire_cq_actor(Self self, const std::string& name) {
   self->unlink_from(it->second);
   self->send_exit(it->second, caf::exit_reason::user_shutdown);
   st.cq_actors.erase(it);
+  flush_reports(self);  // their series go with the queue, not after it
   if (st.links.metrics) self->send(st.links.metrics, ClusterQueueGone{name});
 }
 
@@ -141,15 +167,15 @@ void report_finished(Self self, const client_object& wl) {
   if (cq.empty()) return;  // never admitted: Kueue counts finished workloads of a queue
   auto e = workload_event(WorkloadMetricEvent::What::Finished, wl, std::move(cq));
   e.seconds = -1;
-  self->send(st.links.metrics, std::move(e));
+  report(self, std::move(e));
 }
 
 void record_event(Self self, const client_object& wl, std::string reason, std::string message, bool warning = false) {
   auto& st = self->state;
   if (!st.links.events) return;
-  self->send(st.links.events, RecordEvent{ObjectKind::Workload, std::string(wl.namespace_name()),
-                                          std::string(wl.name()), std::string(wl.uid()), warning, std::move(reason),
-                                          std::move(message), st.shard});
+  st.events.push_back(RecordEvent{ObjectKind::Workload, std::string(wl.namespace_name()), std::string(wl.name()),
+                                  std::string(wl.uid()), warning, std::move(reason), std::move(message), st.shard});
+  schedule_publish(self);  // sent with the status, at most once per status interval
 }
 
 /// An admission landed: Kueue's events and metrics.
@@ -169,7 +195,7 @@ void on_admitted(Self self, const core::AdmissionDecision& a, const ObjectPtr& w
   e.cohort_ancestors = st.engine->cohort_ancestors(cq);
   e.admitted = a.admitted;
   if (a.admitted && !a.admission_checks.empty()) e.checks_wait_seconds = 0.0;
-  self->send(st.links.metrics, std::move(e));
+  report(self, std::move(e));
 }
 
 /// Every admission check turned Ready and Admitted=True landed: Kueue's Workload
@@ -187,7 +213,7 @@ void on_checks_admitted(Self self, const core::AdmissionCheckDecision& d, const 
   e.cohort_ancestors = st.engine->cohort_ancestors(d.cluster_queue);
   e.reserved = false;
   e.checks_wait_seconds = since_reservation;
-  self->send(st.links.metrics, std::move(e));
+  report(self, std::move(e));
 }
 
 /// An eviction landed: Kueue's events and metrics.
@@ -208,7 +234,7 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
     e.preemption_reason = ev.preemption_reason;
     if (auto preemptor = st.engine->workload(ev.preemptor, false)) e.preempting_cluster_queue = preemptor->cluster_queue;
   }
-  self->send(st.links.metrics, std::move(e));
+  report(self, std::move(e));
 }
 
 void rewrite_pending(Self self, const std::string& key);
@@ -712,7 +738,11 @@ void run_round(Self self, core::Time now) {
     }
   }
   carry_out(self, st.engine->take_decisions());
-  if (st.links.metrics && !attempts.cycles.empty()) self->send(st.links.metrics, std::move(attempts));
+  if (st.links.metrics && !attempts.cycles.empty()) {
+    auto& cycles = st.reports.attempts.cycles;
+    cycles.insert(cycles.end(), attempts.cycles.begin(), attempts.cycles.end());
+    schedule_publish(self);  // sent with the status, at most once per status interval
+  }
   ++st.rounds;
   st.admitted += done.admitted;
   st.preempted += done.preempted;
@@ -834,6 +864,7 @@ void write_due_explanations(Self self) {
 void publish(Self self) {
   auto& st = self->state;
   st.publish_scheduled = false;
+  flush_reports(self);
   write_due_explanations(self);
   if (!st.status_dirty) return;
   st.status_dirty = false;

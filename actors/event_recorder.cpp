@@ -109,6 +109,10 @@ event_recorder_actor spawn_event_recorder(caf::actor_system& system, writer_acto
           ++self->state.handled;
           record(self, e);
         },
+        [self](RecordEvents& batch) {
+          ++self->state.handled;
+          for (const RecordEvent& e : batch.events) record(self, e);
+        },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;
           json::object o{{"created", st.created},

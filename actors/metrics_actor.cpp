@@ -112,9 +112,10 @@ messages::metrics_actor spawn_metrics(caf::actor_system& system, metrics::KueueM
           ++self->state.handled;
           on_event(self->state, e);
         },
-        [self](AdmissionAttempts& a) {
+        [self](MetricReports& r) {
           ++self->state.handled;
-          for (const auto& c : a.cycles) {
+          for (const auto& e : r.workloads) on_event(self->state, e);
+          for (const auto& c : r.attempts.cycles) {
             self->state.metrics->admission_attempt(
                 c.admitted ? metrics::AdmissionResult::Success : metrics::AdmissionResult::Inadmissible, c.seconds);
           }

@@ -71,10 +71,11 @@ using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::re
 
 /// Records Kubernetes Events (rate limited and aggregated per object).
 using event_recorder_actor =
-    caf::typed_actor<caf::reacts_to<RecordEvent>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
+    caf::typed_actor<caf::reacts_to<RecordEvent>, caf::reacts_to<RecordEvents>,
+                     caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Owns Kueue's metrics: events and gauges in, the Prometheus exposition out.
-using metrics_actor = caf::typed_actor<caf::reacts_to<WorkloadMetricEvent>, caf::reacts_to<AdmissionAttempts>,
+using metrics_actor = caf::typed_actor<caf::reacts_to<WorkloadMetricEvent>, caf::reacts_to<MetricReports>,
                                        caf::reacts_to<QueueGauges>, caf::reacts_to<ClusterQueueGone>,
                                        caf::reacts_to<ShardOwnership>,
                                        caf::reacts_to<ScrapeMetrics>,
@@ -136,10 +137,11 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRetired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::SchedulerTick)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::JobTick)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RecordEvent)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RecordEvents)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ActorRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::HttpQuery)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WorkloadMetricEvent)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::AdmissionAttempts)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::MetricReports)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::QueueGauges)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ClusterQueueGone)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ScrapeMetrics)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "messages/object_kind.hpp"
 
@@ -22,6 +23,12 @@ struct RecordEvent {
   /// The shard of the tree the event is about (sharding): the writer sends it only while
   /// this replica holds the shard, like every other write about the tree.
   std::optional<std::uint32_t> shard;
+};
+
+/// Several events, recorded in order: what a cohort tree asked for since its last batch
+/// (one message per event was most of the recorder's mailbox traffic).
+struct RecordEvents {
+  std::vector<RecordEvent> events;
 };
 
 }  // namespace kueuepp::messages

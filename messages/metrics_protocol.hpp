@@ -50,6 +50,14 @@ struct AdmissionAttempts {
   std::vector<Cycle> cycles;
 };
 
+/// A cohort tree's reports since its last ones, in order: the workload steps that landed
+/// and its rounds' scheduling cycles (one message per report was most of the metrics
+/// actor's mailbox traffic).
+struct MetricReports {
+  std::vector<WorkloadMetricEvent> workloads;
+  AdmissionAttempts attempts;
+};
+
 /// A ClusterQueue's gauges (and its LocalQueues'), as of its latest snapshot.
 struct QueueGauges {
   std::string cluster_queue;

@@ -112,6 +112,12 @@ struct ScriptedApi {
     }
     return n;
   }
+
+  std::size_t event_creates() const {
+    return static_cast<std::size_t>(std::count_if(writes.begin(), writes.end(), [](const WriteRequest& w) {
+      return w.kind == ObjectKind::Event && w.verb == WriteVerb::Create;
+    }));
+  }
 };
 
 ObjectPtr object(const std::string& text) {
@@ -216,6 +222,18 @@ class ControllerProtocolTest : public ::testing::Test {
                   cpu + R"("}}}]}}}]}})");
   }
 
+  /// How many messages `whom` has handled (its introspection answer).
+  template <class Handle>
+  std::uint64_t handled_by(const Handle& whom) {
+    std::uint64_t handled = 0;
+    auto target = caf::actor_cast<caf::actor>(whom);
+    system_->spawn([&handled, target](caf::event_based_actor* self) {
+      self->request(target, caf::infinite, IntrospectActor{}).then([&handled](ActorInfo& info) { handled = info.handled; });
+    });
+    sched_->run();
+    return handled;
+  }
+
   std::string scrape() {
     std::string body;
     caf::anon_send(metrics_, ScrapeMetrics{[&body](std::string, std::string b) { body = std::move(b); }});
@@ -256,6 +274,23 @@ TEST_F(ControllerProtocolTest, AdmitsAndCountsTheAdmissionOnceItsWriteLanded) {
       << text;
   EXPECT_NE(text.find("kueue_admission_attempts_total{replica_role=\"standalone\",result=\"success\"} 1"), std::string::npos)
       << text;
+}
+
+TEST_F(ControllerProtocolTest, ATreesMetricReportsAndEventsTravelTogetherWithItsStatus) {
+  start();
+  cluster("3");
+  relist(ObjectKind::Workload, {workload("a", "1", 10), workload("b", "1", 11), workload("c", "1", 12)});
+  settle();
+  ASSERT_EQ(api_.admission_writes("a") + api_.admission_writes("b") + api_.admission_writes("c"), 3u);
+  // Three admissions, each with two Events (QuotaReserved, Admitted) and an admission
+  // metric, plus the round's attempts: one message to each actor within the interval.
+  EXPECT_EQ(handled_by(events_), 1u);
+  EXPECT_EQ(handled_by(metrics_), 2u) << "one tree report, one queue status";
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 3)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(api_.event_creates(), 6u);
 }
 
 TEST_F(ControllerProtocolTest, AFailedAdmissionWriteIsRolledBackAndRetried) {
