@@ -68,6 +68,10 @@ struct TreeState {
   std::optional<std::uint32_t> shard;
   bool publish_scheduled = false;
   bool status_dirty = true;
+  /// TreeDirty was sent and no round has started since: the scheduler still holds this
+  /// tree as dirty (it forgets that only when it sends RunRound), so telling it again
+  /// before that round is a message for nothing.
+  bool dirty_reported = false;
   /// Metric reports and Events gathered since the last publish, sent together with the
   /// status (a message per report and per Event was a sixth of the controller's CAF
   /// messages; metrics and Events lag by at most one status interval).
@@ -387,7 +391,8 @@ void mark_dirty(Self self) {
   auto& st = self->state;
   st.status_dirty = true;
   if (st.active) {
-    self->send(st.links.scheduler, TreeDirty{st.name});
+    if (!st.dirty_reported) self->send(st.links.scheduler, TreeDirty{st.name});
+    st.dirty_reported = true;
   } else {
     schedule_publish(self);  // no rounds here: metrics and introspection still follow
   }
@@ -700,6 +705,7 @@ void carry_out(Self self, core::Decisions decisions) {
 void run_round(Self self, core::Time now) {
   auto& st = self->state;
   auto started = std::chrono::steady_clock::now();
+  st.dirty_reported = false;  // what changes from here on needs another round
   RoundDone done;
   done.tree = st.name;
   if (!st.active) {  // another replica holds the shard: it decides
@@ -751,7 +757,10 @@ void run_round(Self self, core::Time now) {
   st.last_round_us = done.duration_us;
   done.wake_at = st.engine->next_requeue_time();
   self->send(st.links.scheduler, done);
-  if (more) self->send(st.links.scheduler, TreeDirty{st.name});
+  if (more && !st.dirty_reported) {
+    self->send(st.links.scheduler, TreeDirty{st.name});
+    st.dirty_reported = true;
+  }
   if (done.admitted > 0 || done.preempted > 0) st.status_dirty = true;
   schedule_publish(self);
 }
@@ -917,6 +926,7 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
           }
           st.active = ownership.active;
           st.shard = ownership.shard;
+          st.dirty_reported = false;
           st.status_dirty = true;
           schedule_publish(self);
           if (gained) mark_dirty(self);

@@ -293,6 +293,29 @@ TEST_F(ControllerProtocolTest, ATreesMetricReportsAndEventsTravelTogetherWithIts
   EXPECT_EQ(api_.event_creates(), 6u);
 }
 
+TEST_F(ControllerProtocolTest, ATreeTellsTheSchedulerItIsDirtyOncePerRound) {
+  start();
+  cluster("1");
+  relist(ObjectKind::Workload, {workload("a", "1", 10)});
+  settle();
+  ASSERT_EQ(api_.admission_writes("a"), 1u);
+  // The queue is full: each burst of new workloads costs the scheduler the same
+  // messages (one TreeDirty, its tick, the round's RoundDone), however many changes the
+  // tree applied before its round.
+  auto scheduler_messages_for = [&](std::vector<std::string> names, int rv) {
+    const std::uint64_t before = handled_by(scheduler_);
+    for (const auto& name : names) {
+      caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload(name, "1", rv++)});
+    }
+    settle();
+    return handled_by(scheduler_) - before;
+  };
+  const std::uint64_t one = scheduler_messages_for({"b"}, 20);
+  const std::uint64_t five = scheduler_messages_for({"c", "d", "e", "f", "g"}, 30);
+  EXPECT_EQ(five, one);
+  EXPECT_LE(one, 4u);
+}
+
 TEST_F(ControllerProtocolTest, AFailedAdmissionWriteIsRolledBackAndRetried) {
   start();
   cluster("1");
