@@ -143,7 +143,7 @@ std::optional<std::string> TreeRouter::tree_of_cluster_queue(const std::string& 
   return tree;
 }
 
-const std::map<std::string, std::string, std::less<>>& TreeRouter::local_queue_trees() const {
+const TreeRouter::KeyMap<std::string>& TreeRouter::local_queue_trees() const {
   return placed_[index(ObjectKind::LocalQueue)];
 }
 
@@ -256,9 +256,11 @@ void TreeRouter::place(ObjectKind kind, const std::string& key, Output& out, boo
 void TreeRouter::seed_tree(const std::string& tree, Output& out) {
   for (ObjectKind kind : messages::kAllObjectKinds) {
     if (!is_global(kind)) continue;
+    std::set<std::string_view> keys;  // in key order, as before the tables were hashed
     for (const auto& [key, entry] : table(kind)) {
-      if (entry.usable) send(tree, kind, key, false, out);
+      if (entry.usable) keys.insert(key);
     }
+    for (std::string_view key : keys) send(tree, kind, std::string(key), false, out);
   }
 }
 
