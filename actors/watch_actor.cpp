@@ -123,7 +123,10 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
             if (batch->changes.size() < kMaxIoBatch) return;  // goes out at the batch's end
           }
           auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak);
-          if (!strong) return;
+          if (!strong) {
+            batch->changes.clear();  // the actor is gone: nobody will take them
+            return;
+          }
           auto actor = caf::actor_cast<watch_actor>(strong);
           send_batch(actor, kind, *batch);  // what came before a relist goes first
           if (!relisted) return;
@@ -135,7 +138,10 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
         },
         [weak, kind, batch] {
           auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak);
-          if (!strong) return;
+          if (!strong) {
+            batch->changes.clear();
+            return;
+          }
           send_batch(caf::actor_cast<watch_actor>(strong), kind, *batch);
         });
     auto informer = st.informer;
