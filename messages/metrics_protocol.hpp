@@ -41,7 +41,8 @@ struct WorkloadMetricEvent {
   std::optional<double> checks_wait_seconds;
 };
 
-/// One admission round: each scheduling cycle's outcome and duration.
+/// Scheduling cycles' outcomes and durations, in order (of the rounds a tree ran since
+/// it last reported; see MetricReports).
 struct AdmissionAttempts {
   struct Cycle {
     bool admitted = false;

@@ -225,19 +225,22 @@ TEST(RawStream, BlockingCollectsTheWholeStreamAndTheConnectionIsReused) {
   EXPECT_EQ(server->connections_accepted(), 1);
 }
 
-TEST(RawStream, IdleStreamsTimeOut) {
-  auto server = TestServer::start([](const TestRequest&) {
-    TestResponse r;
-    r.chunks = {"x"};
-    r.hold_open = true;
-    return r;
-  });
+/// The whole of one streamed answer `response`, read with `idle_timeout`.
+Result<CollectedStream> stream_with_idle_limit(TestResponse response, std::chrono::milliseconds idle_timeout) {
+  auto server = TestServer::start([response](const TestRequest&) { return response; });
   ClientOptions options = fast_options();
-  options.stream_idle_timeout = 200ms;
+  options.stream_idle_timeout = idle_timeout;
   auto client = make_client(server->url(), options);
   HttpRequest request;
   request.target = "/s";
-  auto collected = BlockingClient(*client).raw_stream(request);
+  return BlockingClient(*client).raw_stream(request);
+}
+
+TEST(RawStream, IdleStreamsTimeOut) {
+  TestResponse r;
+  r.chunks = {"x"};
+  r.hold_open = true;
+  auto collected = stream_with_idle_limit(r, 200ms);
   ASSERT_FALSE(collected);
   EXPECT_TRUE(collected.error().is_timeout());
 }
@@ -246,18 +249,10 @@ TEST(RawStream, DataWithinTheIdleLimitKeepsAStreamOpenPastIt) {
   // Six chunks 100 ms apart with a 250 ms idle limit: the stream lasts over 500 ms but is
   // never quiet for 250 ms, so it must not time out (an idle limit that is not reset by
   // data would cut it).
-  auto server = TestServer::start([](const TestRequest&) {
-    TestResponse r;
-    r.chunks = {"a", "b", "c", "d", "e", "f"};
-    r.chunk_delay = 100ms;
-    return r;
-  });
-  ClientOptions options = fast_options();
-  options.stream_idle_timeout = 250ms;
-  auto client = make_client(server->url(), options);
-  HttpRequest request;
-  request.target = "/s";
-  auto collected = BlockingClient(*client).raw_stream(request);
+  TestResponse r;
+  r.chunks = {"a", "b", "c", "d", "e", "f"};
+  r.chunk_delay = 100ms;
+  auto collected = stream_with_idle_limit(r, 250ms);
   ASSERT_TRUE(collected) << collected.error().describe();
   EXPECT_EQ(collected->body, "abcdef");
 }
