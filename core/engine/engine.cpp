@@ -541,6 +541,17 @@ bool Engine::has_heads() const {
   return false;
 }
 
+bool Engine::has_work(Time now) const {
+  if (topology_dirty_ || now >= earliest_backoff_) return true;
+  if (!outbox_.admissions.empty() || !outbox_.evictions.empty() || !outbox_.checks.empty()) return true;
+  for (int id : checks_due_) {
+    if (id < 0 || static_cast<std::size_t>(id) >= workloads_.size()) continue;
+    const auto& rec = workloads_[static_cast<std::size_t>(id)];
+    if (rec && check_review_can_act(*rec)) return true;
+  }
+  return has_heads();
+}
+
 std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_position) const {
   const_cast<Engine*>(this)->ensure_topology();
   auto it = by_key_.find(key);

@@ -182,6 +182,16 @@ class Engine {
   std::vector<std::string> cohort_ancestors(std::string_view cluster_queue) const;
   /// Whether any ClusterQueue has a workload waiting to be popped by a cycle.
   bool has_heads() const;
+  /// Whether a cycle at `now` could do anything: evaluate a head, hand over an admission,
+  /// eviction or check decision made outside a cycle, review admission checks that can
+  /// lead to a decision, end a requeue backoff, or act on a changed topology. When false,
+  /// run_cycle(now) finds no heads and decides nothing new, so the caller may skip it and
+  /// take only the explanations decided outside a cycle (a workload that joins a parked
+  /// class adopts the class's words; one in a stopped queue says so) with
+  /// take_decisions(). Most versions a controller applies are the echoes of its own
+  /// status writes, which leave every pending workload parked and every admitted one
+  /// where it is.
+  bool has_work(Time now) const;
   /// When the earliest held workload's requeue backoff ends, if any: a lower bound (a
   /// wake-up at it may find nothing due; that cycle makes it exact).
   std::optional<Time> next_requeue_time() const;
@@ -244,6 +254,9 @@ class Engine {
   /// Kueue's Workload controller on the checks of a workload holding quota: sync the
   /// list, admit when all are Ready, deactivate on Rejected, evict on Retry.
   void review_admission_checks(WorkloadRecord& rec);
+  /// Whether review_admission_checks(rec) could decide or change anything (it returns
+  /// early for the rest: no checks in play, and the workload already admitted or evicted).
+  bool check_review_can_act(const WorkloadRecord& rec) const;
   /// After a topology change: every workload holding quota in a queue with checks (or
   /// listing some) is due for a review, as Kueue reviews a ClusterQueue's workloads when
   /// the queue changes.

@@ -112,6 +112,14 @@ void Engine::load_checks(WorkloadRecord& rec, const Workload& wl) {
   extra.deactivation_target = wl.condition_true("DeactivationTarget");
 }
 
+bool Engine::check_review_can_act(const WorkloadRecord& rec) const {
+  // Mirrors the early returns of review_admission_checks below.
+  if (!rec.reserved || rec.finished || rec.cq < 0) return false;
+  const auto& cq = cqs_[static_cast<std::size_t>(rec.cq)];
+  if (!cq.spec.admission_checks.empty() || !checks_of(rec).empty()) return true;
+  return !rec.admitted && !rec.evicted;  // admitted at once: no check to wait for
+}
+
 void Engine::review_admission_checks(WorkloadRecord& rec) {
   if (!rec.reserved || rec.finished || rec.cq < 0) return;
   const auto& cq = cqs_[static_cast<std::size_t>(rec.cq)];

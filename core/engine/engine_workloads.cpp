@@ -471,7 +471,9 @@ Status Engine::apply(const Workload& wl) {
       rec.evicted = true;
       rec.extra().eviction_reason = evicted->reason;
     }
-    checks_due_.insert(rec.id);  // reviewed at the next cycle's time
+    // Reviewed at the next cycle's time; most reservations have nothing to review, and
+    // left out they do not make the next cycle look like work (has_work).
+    if (check_review_can_act(rec)) checks_due_.insert(rec.id);
     return {};
   }
 

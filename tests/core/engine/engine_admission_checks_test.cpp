@@ -32,28 +32,12 @@ void setup(Engine& e, std::vector<ClusterQueue::AdmissionCheckRef> checks) {
   e.apply(lq);
 }
 
+using testing::as_admitted;
+using testing::cond;
+
 Workload job(int i, int cpus) {
   Workload wl = testing::cpu_workload("w" + std::to_string(i), cpus, 0, 1000 + i, "lq", "ns");
   wl.uid = "uid-" + std::to_string(i);
-  return wl;
-}
-
-Condition cond(std::string type, bool status, std::string reason, Time at) {
-  return Condition{std::move(type), status, std::move(reason), "", at};
-}
-
-/// The workload as the admission write leaves it: admission, QuotaReserved=True,
-/// Admitted as decided, the required checks Pending.
-Workload as_admitted(Workload wl, const AdmissionDecision& d) {
-  wl.admission = d.admission;
-  wl.conditions = {cond("QuotaReserved", true, "QuotaReserved", d.at),
-                   cond("Admitted", d.admitted, d.admitted ? "Admitted" : "UnsatisfiedAdmissionChecks", d.at)};
-  for (const auto& name : d.admission_checks) {
-    AdmissionCheckState s;
-    s.name = name;
-    s.last_transition = d.at;
-    wl.admission_checks.push_back(s);
-  }
   return wl;
 }
 

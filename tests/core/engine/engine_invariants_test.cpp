@@ -2,8 +2,8 @@
 // trees, queues and arrival orders. After every cycle no ClusterQueue or cohort holds
 // more than its quota and limits allow (checked with an independent computation of the
 // quota tree from the admitted workloads), no workload holds quota twice, partial
-// admissions stay within [minCount, count], and the same input always produces the
-// same decisions.
+// admissions stay within [minCount, count], the same input always produces the same
+// decisions, and a cycle the engine says has no work (Engine::has_work) decides nothing.
 
 #include <gtest/gtest.h>
 
@@ -280,9 +280,24 @@ SimulationRun simulate(const Generated& g, bool check) {
   auto cycle_until_quiet = [&]() -> bool {
     std::size_t idle = 0;
     for (int c = 0; c < 2000; ++c) {
+      // The promise the tree actor skips rounds on: no work, no heads and no decision
+      // (beyond the explanations decided on applying, taken without a cycle).
+      const bool work = engine.has_work(now);
+      if (!work) {
+        Decisions outside = engine.take_decisions();
+        if (!outside.admissions.empty() || !outside.evictions.empty() || !outside.checks.empty()) {
+          run.failure = "has_work said no with a decision waiting";
+          return false;
+        }
+      }
       CycleSummary s = engine.run_cycle(now);
       now += std::chrono::seconds(1);
       Decisions d = engine.take_decisions();
+      if (!work && (s.heads != 0 || !d.empty())) {
+        run.failure = "has_work said no, yet the cycle had " + std::to_string(s.heads) + " heads and " +
+                      std::to_string(d.admissions.size() + d.evictions.size() + d.pending.size()) + " decisions";
+        return false;
+      }
       for (const auto& a : d.admissions) {
         std::string t = "admit " + a.workload + " " + a.admission.cluster_queue;
         for (const auto& ps : a.admission.pod_set_assignments) {

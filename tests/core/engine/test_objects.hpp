@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/engine/engine.hpp"
@@ -67,6 +68,34 @@ inline void apply_one_queue(Engine& e, int cpus) {
   e.apply(cpu_cluster_queue("cq", {cpu_quota("default-flavor", cpus)}));
   e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
   e.apply(default_namespace());
+}
+
+inline Condition cond(std::string type, bool status, std::string reason, Time at) {
+  return Condition{std::move(type), status, std::move(reason), "", at};
+}
+
+/// The workload as the admission write leaves it: admission, QuotaReserved=True,
+/// Admitted as decided, the required checks Pending.
+inline Workload as_admitted(Workload wl, const AdmissionDecision& d) {
+  wl.admission = d.admission;
+  wl.conditions = {cond("QuotaReserved", true, "QuotaReserved", d.at),
+                   cond("Admitted", d.admitted, d.admitted ? "Admitted" : "UnsatisfiedAdmissionChecks", d.at)};
+  for (const auto& name : d.admission_checks) {
+    AdmissionCheckState s;
+    s.name = name;
+    s.last_transition = d.at;
+    wl.admission_checks.push_back(s);
+  }
+  return wl;
+}
+
+/// The workload as a pending explanation's write leaves it: QuotaReserved=False with the
+/// decision's words.
+inline Workload as_explained(Workload wl, const PendingDecision& d, Time at) {
+  Condition c = cond("QuotaReserved", false, d.reason, at);
+  c.message = d.message;
+  wl.conditions = {c};
+  return wl;
 }
 
 }  // namespace kueuepp::core::testing
