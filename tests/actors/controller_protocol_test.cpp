@@ -26,6 +26,7 @@
 #include "actors/snapshot_actor.hpp"
 #include "actors/writer_actor.hpp"
 #include "core/model/time.hpp"
+#include "kube/patch/patch.hpp"
 
 namespace kueuepp::actors {
 namespace {
@@ -301,11 +302,14 @@ TEST_F(ControllerProtocolTest, ATreeTellsTheSchedulerItIsDirtyOncePerRound) {
   ASSERT_EQ(api_.admission_writes("a"), 1u);
   // The queue is full: each burst of new workloads costs the scheduler the same
   // messages (one TreeDirty, its tick, the round's RoundDone), however many changes the
-  // tree applied before its round.
+  // tree applied before its round. (Each asks for a different amount, so that each is
+  // evaluated: one of a shape already waiting would join it without a round.)
   auto scheduler_messages_for = [&](std::vector<std::string> names, int rv) {
     const std::uint64_t before = handled_by(scheduler_);
     for (const auto& name : names) {
-      caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload(name, "1", rv++)});
+      caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false,
+                                              workload(name, std::to_string(rv * 10) + "m", rv)});
+      ++rv;
     }
     settle();
     return handled_by(scheduler_) - before;
@@ -314,6 +318,50 @@ TEST_F(ControllerProtocolTest, ATreeTellsTheSchedulerItIsDirtyOncePerRound) {
   const std::uint64_t five = scheduler_messages_for({"c", "d", "e", "f", "g"}, 30);
   EXPECT_EQ(five, one);
   EXPECT_LE(one, 4u);
+}
+
+/// `before` as the API server leaves it after `write` (a status merge patch), at `rv`.
+ObjectPtr as_written(const ObjectPtr& before, const WriteRequest& write, int rv) {
+  kube::client::Object after = *before;
+  EXPECT_TRUE(kube::patch::merge_patch_into(after.json(), *write.body).has_value());
+  after.set_resource_version(std::to_string(rv));
+  return std::make_shared<const kube::client::Object>(std::move(after));
+}
+
+TEST_F(ControllerProtocolTest, TheEchoesOfATreesOwnWritesAskForNoRound) {
+  start();
+  cluster("1");
+  ObjectPtr a = workload("a", "1", 10);
+  ObjectPtr b = workload("b", "1", 20);
+  relist(ObjectKind::Workload, {a});
+  settle();
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, b});
+  settle();
+  ASSERT_EQ(api_.admission_writes("a"), 1u);
+  ASSERT_EQ(api_.pending_writes("b").size(), 1u);
+  const WriteRequest admission = api_.writes.front();
+  const WriteRequest explanation = *api_.pending_writes("b").front();
+
+  // Both writes come back on the watch: nothing for a round to do, and none is asked for.
+  const std::uint64_t before = handled_by(scheduler_);
+  ObjectPtr a_admitted = as_written(a, admission, 30);
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, a_admitted});
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, as_written(b, explanation, 31)});
+  settle();
+  EXPECT_EQ(handled_by(scheduler_), before);
+
+  // A workload of b's shape joins b's parked class: it is told why it waits, still
+  // without a round.
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("c", "1", 32)});
+  settle();
+  EXPECT_EQ(api_.pending_writes("c").size(), 1u);
+  EXPECT_EQ(handled_by(scheduler_), before);
+
+  // Freed quota is work: a goes, and b is admitted in the round that follows.
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, true, a_admitted});
+  settle();
+  EXPECT_EQ(api_.admission_writes("b"), 1u);
+  EXPECT_GT(handled_by(scheduler_), before);
 }
 
 TEST_F(ControllerProtocolTest, AFailedAdmissionWriteIsRolledBackAndRetried) {
