@@ -58,6 +58,9 @@ class Preemptor {
   std::vector<PreemptionTarget> fair(const Request& r);
   bool fits(const Request& r, bool allow_borrowing) const;
   void fill_back(const Request& r, std::vector<PreemptionTarget>& targets, bool allow_borrowing);
+  /// The next entry of removable_usage_ for `node` (the current last one if it is that
+  /// node's), cleared when new.
+  Amounts& removable_usage_for(int node);
 
   SchedulingContext& ctx_;
   Amounts scratch_usage_;
@@ -73,8 +76,10 @@ class Preemptor {
     std::vector<PreemptionTarget> targets;
   };
   std::optional<LastSearch> last_search_;
-  /// The candidates an attempt could remove (classical's early check; reused).
-  std::vector<int> removable_;
+  /// The usage an attempt could remove, summed per ClusterQueue node (classical's early
+  /// check). Entries are reused across calls: the first `removable_used_` are current.
+  std::vector<std::pair<int, Amounts>> removable_usage_;
+  std::size_t removable_used_ = 0;
 };
 
 /// Kueue's CandidatesOrdering: evicted first, other ClusterQueues before the

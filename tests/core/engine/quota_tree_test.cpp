@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <vector>
 
 namespace kueuepp::core {
 namespace {
@@ -226,6 +227,68 @@ TEST(QuotaTree, AddThenRemoveRestoresEveryNode) {
   }
   for (auto it = done.rbegin(); it != done.rend(); ++it) t.remove_usage(it->first, kCpu, it->second);
   for (int n : {root, mid, q1, q2, q3}) EXPECT_EQ(t.usage(n, kCpu), 0) << t.name(n);
+}
+
+TEST(QuotaTree, TakingASumOutOrBackEqualsItsPartsInTurn) {
+  // The preemptor's early check takes out the usage of many workloads per queue as one
+  // sum: every node (usage, borrowing) must end as if the workloads went one by one.
+  QuotaTree t;
+  int root = t.add_node("r", false, QuotaTree::kNoParent, 1);
+  int mid = t.add_node("m", false, root, 1);
+  int q1 = t.add_node("q1", true, mid, 1);
+  int q2 = t.add_node("q2", true, mid, 1);
+  int q3 = t.add_node("q3", true, root, 1);
+  t.set_quota(mid, kCpu, nominal(2, 3, 1));
+  t.set_quota(q1, kCpu, nominal(5, 4, 2));
+  t.set_quota(q2, kCpu, nominal(3, QuotaTree::kUnset, 3));
+  t.set_quota(q3, kCpu, nominal(1));
+  t.finalize();
+  const std::array nodes{root, mid, q1, q2, q3};
+  const QuotaTree::DenseIndexes dense = t.dense_indexes({kCpu});
+  auto same = [&](const QuotaTree& a, const QuotaTree& b, const char* when) {
+    for (int n : nodes) {
+      EXPECT_EQ(a.usage(n, kCpu), b.usage(n, kCpu)) << when << ": " << a.name(n);
+      EXPECT_EQ(a.within_nominal_dense(n, dense), b.within_nominal_dense(n, dense)) << when << ": " << a.name(n);
+      EXPECT_EQ(a.any_borrowing_cq_below(n, dense), b.any_borrowing_cq_below(n, dense)) << when << ": " << a.name(n);
+    }
+  };
+  std::uint32_t seed = 11;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int trial = 0; trial < 200; ++trial) {
+    QuotaTree parts = t;
+    std::vector<std::pair<int, std::int64_t>> held;
+    for (int i = 0; i < 12; ++i) {
+      int node = std::array{q1, q2, q3}[next() % 3];
+      std::int64_t v = static_cast<std::int64_t>(next() % 4000);
+      parts.add_usage(node, kCpu, v);
+      held.emplace_back(node, v);
+    }
+    // Some of what is held, grouped by queue (as candidates come).
+    std::vector<std::pair<int, std::int64_t>> taken;
+    for (int q : {q1, q2, q3}) {
+      for (const auto& [node, v] : held) {
+        if (node == q && next() % 2 == 0) taken.emplace_back(node, v);
+      }
+    }
+    QuotaTree sums = parts;
+    const QuotaTree before = parts;
+    for (const auto& [node, v] : taken) parts.remove_usage(node, kCpu, v);
+    for (int q : {q1, q2, q3}) {
+      std::int64_t sum = 0;
+      for (const auto& [node, v] : taken) sum += node == q ? v : 0;
+      if (sum > 0) sums.remove_usage(q, kCpu, sum);
+    }
+    same(parts, sums, "taken out");
+    for (const auto& [node, v] : taken) parts.add_usage(node, kCpu, v);
+    for (int q : {q1, q2, q3}) {
+      std::int64_t sum = 0;
+      for (const auto& [node, v] : taken) sum += node == q ? v : 0;
+      if (sum > 0) sums.add_usage(q, kCpu, sum);
+    }
+    same(parts, sums, "given back");
+    same(parts, before, "restored");
+    if (::testing::Test::HasFailure()) break;
+  }
 }
 
 }  // namespace
