@@ -57,15 +57,22 @@ TEST(EngineHasWork, TheEchoesOfItsOwnDecisionsAreNoWork) {
   expect_cycle_does_nothing(e, kNow);
 }
 
-TEST(EngineHasWork, AWorkloadJoiningAParkedClassIsExplainedWithoutACycle) {
-  Engine e;
+/// A 4-CPU queue full with "running", and `waiting` (4 CPUs) parked behind it with its
+/// explanation taken.
+void park_behind_a_full_queue(Engine& e, const std::string& waiting) {
   testing::apply_one_queue(e, 4);
   ASSERT_TRUE(e.apply(job("running", 4, 100)));
   e.run_cycle(kNow);
   ASSERT_EQ(e.take_decisions().admissions.size(), 1u);
-  ASSERT_TRUE(e.apply(job("w0", 4, 200)));
+  ASSERT_TRUE(e.apply(job(waiting, 4, 200)));
   e.run_cycle(kNow);
   ASSERT_EQ(e.take_decisions().pending.size(), 1u);
+  ASSERT_FALSE(e.has_work(kNow));
+}
+
+TEST(EngineHasWork, AWorkloadJoiningAParkedClassIsExplainedWithoutACycle) {
+  Engine e;
+  ASSERT_NO_FATAL_FAILURE(park_behind_a_full_queue(e, "w0"));
 
   // Same shape: it joins the parked class and takes its words on applying.
   ASSERT_TRUE(e.apply(job("late", 4, 300)));
@@ -79,14 +86,7 @@ TEST(EngineHasWork, AWorkloadJoiningAParkedClassIsExplainedWithoutACycle) {
 
 TEST(EngineHasWork, FreedQuotaIsWork) {
   Engine e;
-  testing::apply_one_queue(e, 4);
-  ASSERT_TRUE(e.apply(job("running", 4, 100)));
-  e.run_cycle(kNow);
-  ASSERT_EQ(e.take_decisions().admissions.size(), 1u);
-  ASSERT_TRUE(e.apply(job("waiting", 4, 200)));
-  e.run_cycle(kNow);
-  (void)e.take_decisions();
-  ASSERT_FALSE(e.has_work(kNow));
+  ASSERT_NO_FATAL_FAILURE(park_behind_a_full_queue(e, "waiting"));
 
   ASSERT_TRUE(e.finish_workload("default/running"));
   EXPECT_TRUE(e.has_work(kNow));  // the parked workload competes again

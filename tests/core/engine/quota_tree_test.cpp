@@ -202,20 +202,30 @@ TEST(QuotaTree, ZeroWeightBorrowersRankLast) {
   EXPECT_EQ(zero.rounded_weighted(), std::numeric_limits<std::int64_t>::max());
 }
 
-TEST(QuotaTree, AddThenRemoveRestoresEveryNode) {
-  // Random walk of additions and removals on a three-level tree with lending and
-  // borrowing limits; after undoing everything all usage is zero again.
+/// Three levels with lending and borrowing limits: root "r" over cohort "m" (queues q1,
+/// q2) and queue q3.
+struct ThreeLevelTree {
   QuotaTree t;
   int root = t.add_node("r", false, QuotaTree::kNoParent, 1);
   int mid = t.add_node("m", false, root, 1);
   int q1 = t.add_node("q1", true, mid, 1);
   int q2 = t.add_node("q2", true, mid, 1);
   int q3 = t.add_node("q3", true, root, 1);
-  t.set_quota(mid, kCpu, nominal(2, 3, 1));
-  t.set_quota(q1, kCpu, nominal(5, 4, 2));
-  t.set_quota(q2, kCpu, nominal(3, QuotaTree::kUnset, 3));
-  t.set_quota(q3, kCpu, nominal(1));
-  t.finalize();
+  ThreeLevelTree() {
+    t.set_quota(mid, kCpu, nominal(2, 3, 1));
+    t.set_quota(q1, kCpu, nominal(5, 4, 2));
+    t.set_quota(q2, kCpu, nominal(3, QuotaTree::kUnset, 3));
+    t.set_quota(q3, kCpu, nominal(1));
+    t.finalize();
+  }
+};
+
+TEST(QuotaTree, AddThenRemoveRestoresEveryNode) {
+  // Random walk of additions and removals on a three-level tree with lending and
+  // borrowing limits; after undoing everything all usage is zero again.
+  ThreeLevelTree tree;
+  QuotaTree& t = tree.t;
+  const int root = tree.root, mid = tree.mid, q1 = tree.q1, q2 = tree.q2, q3 = tree.q3;
   std::vector<std::pair<int, std::int64_t>> done;
   std::uint32_t seed = 7;
   auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
@@ -232,17 +242,9 @@ TEST(QuotaTree, AddThenRemoveRestoresEveryNode) {
 TEST(QuotaTree, TakingASumOutOrBackEqualsItsPartsInTurn) {
   // The preemptor's early check takes out the usage of many workloads per queue as one
   // sum: every node (usage, borrowing) must end as if the workloads went one by one.
-  QuotaTree t;
-  int root = t.add_node("r", false, QuotaTree::kNoParent, 1);
-  int mid = t.add_node("m", false, root, 1);
-  int q1 = t.add_node("q1", true, mid, 1);
-  int q2 = t.add_node("q2", true, mid, 1);
-  int q3 = t.add_node("q3", true, root, 1);
-  t.set_quota(mid, kCpu, nominal(2, 3, 1));
-  t.set_quota(q1, kCpu, nominal(5, 4, 2));
-  t.set_quota(q2, kCpu, nominal(3, QuotaTree::kUnset, 3));
-  t.set_quota(q3, kCpu, nominal(1));
-  t.finalize();
+  ThreeLevelTree tree;
+  QuotaTree& t = tree.t;
+  const int root = tree.root, mid = tree.mid, q1 = tree.q1, q2 = tree.q2, q3 = tree.q3;
   const std::array nodes{root, mid, q1, q2, q3};
   const QuotaTree::DenseIndexes dense = t.dense_indexes({kCpu});
   auto same = [&](const QuotaTree& a, const QuotaTree& b, const char* when) {
