@@ -272,21 +272,19 @@ TEST(QuotaTree, TakingASumOutOrBackEqualsItsPartsInTurn) {
         if (node == q && next() % 2 == 0) taken.emplace_back(node, v);
       }
     }
+    std::vector<std::pair<int, std::int64_t>> per_queue;
+    for (int q : {q1, q2, q3}) {
+      std::int64_t sum = 0;
+      for (const auto& [node, v] : taken) sum += node == q ? v : 0;
+      if (sum > 0) per_queue.emplace_back(q, sum);
+    }
     QuotaTree sums = parts;
     const QuotaTree before = parts;
     for (const auto& [node, v] : taken) parts.remove_usage(node, kCpu, v);
-    for (int q : {q1, q2, q3}) {
-      std::int64_t sum = 0;
-      for (const auto& [node, v] : taken) sum += node == q ? v : 0;
-      if (sum > 0) sums.remove_usage(q, kCpu, sum);
-    }
+    for (const auto& [node, sum] : per_queue) sums.remove_usage(node, kCpu, sum);
     same(parts, sums, "taken out");
     for (const auto& [node, v] : taken) parts.add_usage(node, kCpu, v);
-    for (int q : {q1, q2, q3}) {
-      std::int64_t sum = 0;
-      for (const auto& [node, v] : taken) sum += node == q ? v : 0;
-      if (sum > 0) sums.add_usage(q, kCpu, sum);
-    }
+    for (const auto& [node, sum] : per_queue) sums.add_usage(node, kCpu, sum);
     same(parts, sums, "given back");
     same(parts, before, "restored");
     if (::testing::Test::HasFailure()) break;
