@@ -2,6 +2,7 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/scheduler/coordinator.hpp>
 #include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 #include <spdlog/spdlog.h>
@@ -18,6 +19,7 @@
 #include "actors/scheduler_actor.hpp"
 #include "actors/shard_actor.hpp"
 #include "actors/snapshot_actor.hpp"
+#include "actors/wake_on_backlog_policy.hpp"
 #include "actors/watch_actor.hpp"
 #include "actors/write_transport.hpp"
 #include "actors/writer_actor.hpp"
@@ -31,9 +33,10 @@ namespace {
 caf::actor_system_config make_config(const ControllerOptions& options) {
   caf::actor_system_config cfg;
   cfg.set("scheduler.max-threads", options.threads == 0 ? std::size_t{1} : options.threads);
-  // Mostly idle with bursts: work sharing does not poll (work stealing burns CPU while
-  // delayed messages are pending, actor-framework#1251).
-  cfg.set("scheduler.policy", caf::atom("sharing"));
+  // Mostly idle with bursts: one shared queue whose workers sleep rather than poll (work
+  // stealing burns CPU while delayed messages are pending, actor-framework#1251), woken
+  // only for a backlog (see WakeOnBacklogPolicy).
+  cfg.load<caf::scheduler::coordinator<WakeOnBacklogPolicy>>();
   // A hot mailbox must not pin a worker.
   cfg.set("scheduler.max-throughput", std::size_t{300});
   cfg.set("logger.verbosity", caf::atom("quiet"));
