@@ -78,6 +78,7 @@ struct WriterState {
   std::uint64_t next_id = 1;
   std::uint64_t handled = 0;
   std::uint64_t written = 0;
+  std::uint64_t written_urgent = 0;  ///< of `written`: what the budget spent on admissions and evictions
   std::uint64_t failed = 0;
   std::uint64_t coalesced = 0;
   std::uint64_t dropped_events = 0;
@@ -383,6 +384,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           release_followers(st, done.id, *p, done.outcome);
           if (done.outcome.ok) {
             ++st.written;
+            if (p->request.urgent) ++st.written_urgent;
           } else {
             ++st.failed;
             // Conflicts and NotFound are expected races (the caller re-decides); the
@@ -423,6 +425,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           }
           summary["queuedByKind"] = std::move(by_kind);
           summary["written"] = st.written;
+          summary["writtenUrgent"] = st.written_urgent;
           summary["failed"] = st.failed;
           summary["coalesced"] = st.coalesced;
           summary["droppedEvents"] = st.dropped_events;
