@@ -8,11 +8,11 @@
 // Why: CAF's work sharing wakes a sleeping worker on every enqueue. A chain of messages
 // (watch -> router -> tree -> writer) then ping-pongs between the two workers, each hop
 // a futex wake-up and a context switch, and the woken worker first blocks on the queue's
-// mutex, which the enqueuer still holds while notifying. On the perf baseline the
-// controller spent about a fifth of its CPU switching threads that way. Here the worker
-// that sends the message usually runs the receiver itself once its handler returns, and
-// the second worker joins when a backlog forms (two trees deciding at once, a burst of
-// watch events behind a long round).
+// mutex, which the enqueuer still holds while notifying. Here the worker that sends the
+// message usually runs the receiver itself once its handler returns, and the second
+// worker joins when a backlog forms (two trees deciding at once, a burst of watch events
+// behind a long round). On the perf baseline each worker's voluntary context switches
+// fell from about 84,000 to 40,000 and the controller's CPU time by about 4 %.
 //
 // The guarantee CAF needs is kept: a ready actor is never left without a worker that
 // will look at the queue. A worker counted awake is not waiting on the condition
@@ -76,11 +76,13 @@ class WakeOnBacklogPolicy : public caf::policy::unprofiled {
       data.queue.push_back(job);
       if (data.sleeping == 0) return;
       queued = data.queue.size();
-      awake = self->num_workers() - data.sleeping - data.stopped;
+      awake = awake_workers(data, self->num_workers());
     }
     // Outside the lock (the woken worker's first step is to take it). Not waking is safe
-    // whatever happened since: `awake` >= 1 workers were not waiting and will look.
-    if (queued > awake || queued > awake - std::min(awake, long_running(self))) data.cv.notify_one();
+    // whatever happened since: `awake` >= 1 workers were not waiting and will look. The
+    // clocks are read only when the count alone does not call for a worker.
+    const bool backlog = queued > awake || queued > awake - std::min(awake, long_running(self));
+    if (backlog) data.cv.notify_one();
   }
 
   template <class Coordinator>
@@ -114,7 +116,7 @@ class WakeOnBacklogPolicy : public caf::policy::unprofiled {
     {
       std::lock_guard<std::mutex> guard(data.lock);
       ++data.stopped;
-      wake = backlogged(data, self->parent()->num_workers());
+      wake = data.sleeping > 0 && data.queue.size() > awake_workers(data, self->parent()->num_workers());
     }
     if (wake) data.cv.notify_one();
   }
@@ -177,11 +179,10 @@ class WakeOnBacklogPolicy : public caf::policy::unprofiled {
     return n;
   }
 
-  /// More ready actors than workers awake to run them, and a worker asleep to wake.
-  /// Called with the lock held.
-  static bool backlogged(const coordinator_data& data, std::size_t workers) {
-    const std::size_t awake = workers - data.sleeping - data.stopped;
-    return data.sleeping > 0 && data.queue.size() > awake;
+  /// Workers neither waiting on the condition variable nor stopped: each will look at
+  /// the queue before it sleeps. Called with the lock held.
+  static std::size_t awake_workers(const coordinator_data& data, std::size_t workers) {
+    return workers - data.sleeping - data.stopped;
   }
 };
 
