@@ -78,7 +78,7 @@ struct WriterState {
   std::uint64_t next_id = 1;
   std::uint64_t handled = 0;
   std::uint64_t written = 0;
-  std::uint64_t written_urgent = 0;  ///< of `written`: what the budget spent on admissions and evictions
+  std::uint64_t written_urgent = 0;  ///< of `written`: admissions, evictions, job starts and stops
   std::uint64_t failed = 0;
   std::uint64_t coalesced = 0;
   std::uint64_t dropped_events = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "actors/writer_actor.hpp"
+#include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
 namespace {
@@ -139,6 +140,17 @@ class WriterActorTest : public ::testing::Test {
     while (api_.answer_one()) sched_->run();
   }
 
+  /// The writer's introspection summary.
+  json::value summary() {
+    std::string text;
+    system_->spawn([writer = writer_, &text](caf::event_based_actor* self) {
+      self->request(writer, caf::infinite, IntrospectActor{}).then([&text](const ActorInfo& info) { text = info.summary; });
+    });
+    sched_->run();
+    auto parsed = json::parse(text);
+    return parsed ? *parsed : json::value();
+  }
+
   caf::actor_system_config cfg_;
   std::unique_ptr<caf::actor_system> system_;
   caf::scheduler::test_coordinator* sched_ = nullptr;
@@ -170,6 +182,27 @@ TEST_F(WriterActorTest, UrgentWritesGoFirst) {
   drain();
   ASSERT_EQ(api_.order.size(), 3u);
   EXPECT_EQ(api_.order[1], "Workload/admit");
+}
+
+TEST_F(WriterActorTest, TheIntrospectionCountsTheUrgentWritesAmongThoseWritten) {
+  send(write(ObjectKind::Workload, "explained"));
+  send(write(ObjectKind::Workload, "admitted", /*coalesce=*/false, /*urgent=*/true));
+  send(write(ObjectKind::Workload, "refused", /*coalesce=*/false, /*urgent=*/true));
+  ASSERT_TRUE(api_.answer_one());  // "explained" went out at once
+  sched_->run();
+  ASSERT_TRUE(api_.answer_one());  // "admitted"
+  sched_->run();
+  WriteOutcome conflict;
+  conflict.http_status = 409;
+  conflict.reason = "Conflict";
+  ASSERT_TRUE(api_.answer_one_with(conflict));  // "refused"
+  sched_->run();
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"Workload/explained", "Workload/admitted", "Workload/refused"}));
+  const json::value s = summary();
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s.at("written").to_number<int>(), 2);
+  EXPECT_EQ(s.at("writtenUrgent").to_number<int>(), 1);
+  EXPECT_EQ(s.at("failed").to_number<int>(), 1);
 }
 
 TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
