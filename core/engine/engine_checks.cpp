@@ -113,7 +113,7 @@ void Engine::load_checks(WorkloadRecord& rec, const Workload& wl) {
 }
 
 bool Engine::check_review_can_act(const WorkloadRecord& rec) const {
-  // Mirrors the early returns of review_admission_checks below.
+  // review_admission_checks below starts here: whatever this refuses, it leaves alone.
   if (!rec.reserved || rec.finished || rec.cq < 0) return false;
   const auto& cq = cqs_[static_cast<std::size_t>(rec.cq)];
   if (!cq.spec.admission_checks.empty() || !checks_of(rec).empty()) return true;
@@ -121,7 +121,7 @@ bool Engine::check_review_can_act(const WorkloadRecord& rec) const {
 }
 
 void Engine::review_admission_checks(WorkloadRecord& rec) {
-  if (!rec.reserved || rec.finished || rec.cq < 0) return;
+  if (!check_review_can_act(rec)) return;
   const auto& cq = cqs_[static_cast<std::size_t>(rec.cq)];
   const std::string& cq_name = cq.spec.name;
   auto decision = [&](AdmissionCheckDecision::Kind kind) {
