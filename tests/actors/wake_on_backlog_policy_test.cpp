@@ -52,6 +52,26 @@ void compute_for(std::chrono::steady_clock::duration d) {
   }
 }
 
+/// Holds a handler on its worker until the test releases it (computing, as handlers do;
+/// a 20 s guard keeps a failing test from spinning forever).
+struct Gate {
+  std::atomic<bool> started{false};
+  std::atomic<bool> released{false};
+
+  /// In the handler: true when released, false when the guard ran out.
+  bool hold() {
+    started.store(true);
+    const auto until = std::chrono::steady_clock::now() + 20s;
+    while (!released.load() && std::chrono::steady_clock::now() < until) {
+    }
+    return released.load();
+  }
+  /// In the test: returns once a handler holds.
+  void wait_until_held() const {
+    while (!started.load()) std::this_thread::yield();
+  }
+};
+
 /// Counts `expected` messages, then tells `done`.
 caf::behavior counter(caf::event_based_actor* self, caf::actor done, int expected) {
   auto seen = std::make_shared<int>(0);
@@ -120,16 +140,12 @@ TEST(WakeOnBacklogPolicy, ABacklogBehindABusyWorkerWakesTheOther) {
     std::lock_guard<std::mutex> lock(*guard);
     threads->insert(std::this_thread::get_id());
   };
-  auto started = std::make_shared<std::atomic<bool>>(false);
-  auto released = std::make_shared<std::atomic<bool>>(false);
+  auto gate = std::make_shared<Gate>();
   // Keeps one worker busy until the backlog is queued behind it.
   auto busy = system.spawn([=](caf::event_based_actor*) -> caf::behavior {
     return {[=](int) {
       record_thread();
-      started->store(true);
-      const auto until = std::chrono::steady_clock::now() + 20s;
-      while (!released->load() && std::chrono::steady_clock::now() < until) {
-      }
+      gate->hold();
     }};
   });
   constexpr int kJobs = 64;
@@ -144,9 +160,9 @@ TEST(WakeOnBacklogPolicy, ABacklogBehindABusyWorkerWakesTheOther) {
     }));
   }
   caf::anon_send(busy, 0);
-  while (!started->load()) std::this_thread::yield();
+  gate->wait_until_held();
   for (auto& a : actors) caf::anon_send(a, 0);
-  released->store(true);
+  gate->released.store(true);
   ASSERT_TRUE(receive_n(self, kJobs));
   std::lock_guard<std::mutex> lock(*guard);
   EXPECT_EQ(threads->size(), 2u) << "64 jobs queued behind a busy worker ran there while the other slept";
@@ -158,25 +174,18 @@ TEST(WakeOnBacklogPolicy, AMessageQueuedBehindALongHandlerWakesASleepingWorker) 
   auto cfg = config_with(2);
   caf::actor_system system{cfg};
   caf::scoped_actor self{system};
-  auto started = std::make_shared<std::atomic<bool>>(false);
-  auto released = std::make_shared<std::atomic<bool>>(false);
+  auto gate = std::make_shared<Gate>();
   caf::actor report{self};
   // Runs until released (or the deadline, which fails the test): only another worker
   // can run the releasing message meanwhile.
   auto long_handler = system.spawn([=](caf::event_based_actor* a) -> caf::behavior {
-    return {[=](int) {
-      started->store(true);
-      const auto until = std::chrono::steady_clock::now() + 20s;
-      while (!released->load() && std::chrono::steady_clock::now() < until) {
-      }
-      a->send(report, released->load() ? 1 : 0);
-    }};
+    return {[=](int) { a->send(report, gate->hold() ? 1 : 0); }};
   });
   auto releaser = system.spawn([=](caf::event_based_actor*) -> caf::behavior {
-    return {[=](int) { released->store(true); }};
+    return {[=](int) { gate->released.store(true); }};
   });
   caf::anon_send(long_handler, 0);
-  while (!started->load()) std::this_thread::yield();
+  gate->wait_until_held();
   // Past the policy's threshold, so that the handler no longer counts as about to end.
   compute_for(std::chrono::nanoseconds(WakeOnBacklogPolicy::kLongJobNs) * 5);
   caf::anon_send(releaser, 0);
