@@ -923,6 +923,8 @@ std::string introspection_summary(const TreeState& st) {
   o["admissionWritesInFlight"] = st.writing_admissions.size();
   o["lastRoundMicros"] = st.last_round_us;
   o["batchesWithoutRound"] = st.batches_without_round;
+  o["classWalks"] = st.engine->class_walks();
+  o["classMembersWalked"] = st.engine->class_members_walked();
   return json::dump(o);
 }
 

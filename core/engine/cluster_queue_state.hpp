@@ -4,6 +4,7 @@
 // a cohort tree, its pending queue and the workloads holding its quota.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -15,6 +16,8 @@
 #include "core/model/cluster_queue.hpp"
 
 namespace kueuepp::core {
+
+struct PendingExplanation;
 
 struct CompiledResourceGroup {
   std::vector<ResourceId> covered;  ///< in spec order
@@ -43,15 +46,31 @@ struct ClusterQueueState {
 
   /// What the members of a parked class were last told, so that evaluating its head
   /// again with the same outcome does not walk the class (thousands of members, every
-  /// cycle). A class's note is forgotten when the explanation of one of its workloads
-  /// changes outside a class broadcast, and when a workload joins it without the words
-  /// the class was told.
+  /// cycle). A member whose words change outside a class broadcast (its own evaluation
+  /// said something else, or it joined with other words) is noted as a stray, and the
+  /// next broadcast of the class's words tells the strays alone. A note is forgotten
+  /// when strays pile up (a walk is cheaper then) and where a workload's words change
+  /// outside a cycle (a stopped queue, a misconfigured workload).
   struct ClassExplained {
     std::uint64_t stamp = 0;  ///< PendingExplanation::stamp broadcast to the class
+    std::shared_ptr<const PendingExplanation> words;  ///< what was broadcast
+    std::vector<int> strays;  ///< workload ids whose words may differ since
   };
+  static constexpr std::size_t kMaxClassStrays = 32;
   std::unordered_map<std::uint64_t, ClassExplained> explained_classes;
   void forget_class_note(std::uint64_t hash) {
     if (hash != 0) explained_classes.erase(hash);
+  }
+  /// The words of `workload`, a member of class `hash` (or about to be), may no longer
+  /// be the class's.
+  void note_class_stray(std::uint64_t hash, int workload) {
+    auto note = explained_classes.find(hash);
+    if (note == explained_classes.end()) return;
+    if (note->second.strays.size() >= kMaxClassStrays) {
+      explained_classes.erase(note);
+      return;
+    }
+    note->second.strays.push_back(workload);
   }
 
   /// The resource group index covering a resource, or -1.

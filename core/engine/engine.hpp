@@ -195,6 +195,11 @@ class Engine {
   /// When the earliest held workload's requeue backoff ends, if any: a lower bound (a
   /// wake-up at it may find nothing due; that cycle makes it exact).
   std::optional<Time> next_requeue_time() const;
+  /// How often the members of a parked class were walked to tell them their head's new
+  /// words, and how many members those walks met (a cost to keep low: a class repeating
+  /// its words tells only the members whose words differ).
+  std::uint64_t class_walks() const { return class_walks_; }
+  std::uint64_t class_members_walked() const { return class_members_walked_; }
 
  private:
   struct Tree {
@@ -285,8 +290,13 @@ class Engine {
   void explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluated);
   void adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec);
   /// `rec` just joined an equivalence class of `cq`: unless it carries the words the
-  /// class was last told (it adopted them), the class must be told again.
+  /// class was last told (it adopted them), it is told at the class's next evaluation.
   void note_class_join(ClusterQueueState& cq, const WorkloadRecord& rec);
+  /// The cycle gave `rec`, a member of class `hash` (or about to be), new words: the
+  /// class's own take the class's stamp, others make it a stray of the class.
+  void note_words_changed(ClusterQueueState& cq, std::uint64_t hash, WorkloadRecord& rec);
+  /// The class is told its words again: only its strays can need them.
+  void tell_strays(ClusterQueueState& cq, std::uint64_t hash, ClusterQueueState::ClassExplained& note);
   /// The explanation of `rec` changed outside a class broadcast: its class (as queued,
   /// and as it will be) must be told again.
   void forget_class_notes_of(const WorkloadRecord& rec);
@@ -309,6 +319,8 @@ class Engine {
 
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
   std::vector<int> free_ids_;
+  std::uint64_t class_walks_ = 0;
+  std::uint64_t class_members_walked_ = 0;
   std::uint64_t pending_stamps_ = 0;  ///< the last PendingExplanation::stamp given
   std::unordered_map<std::string_view, int> by_key_;  ///< views of WorkloadRecord::key
   std::unordered_map<std::string, std::pair<std::shared_ptr<const PodPlacement>, std::uint64_t>> placements_;

@@ -563,8 +563,8 @@ void Engine::requeue(Entry& e) {
   if (!same_explanation(rec.pending, reason, e)) {
     rec.pending = PendingExplanation{std::string(reason), std::move(e.text),
                                      e.with_details ? e.assignment.reasons() : AssignmentReasons{}, ++pending_stamps_};
-    cq.forget_class_note(rec.slot.hash);
-    cq.forget_class_note(rec.hash);
+    note_words_changed(cq, rec.slot.hash, rec);
+    if (rec.hash != rec.slot.hash) note_words_changed(cq, rec.hash, rec);
     PendingStatus text = render(rec.pending, rec);
     outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
   }
@@ -586,8 +586,10 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
   if (hash == 0) return;
   const std::uint64_t stamp = evaluated.pending.stamp;
   auto note = cq.explained_classes.find(hash);
-  if (stamp != 0 && note != cq.explained_classes.end() && note->second.stamp == stamp) {
-    return;  // the members were told these very words and nothing changed since
+  if (stamp != 0 && note != cq.explained_classes.end() &&
+      (note->second.stamp == stamp || *note->second.words == evaluated.pending)) {
+    tell_strays(cq, hash, note->second);  // the others were told these very words
+    return;
   }
   // Members mostly carry the words the class was told last, under one stamp: their
   // content is compared with the new words once per stamp met, not once per member.
@@ -602,8 +604,10 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
     }
     return compared_equal;
   };
+  ++class_walks_;
   cq.queue.for_each_parked_in_class(hash, [&](const QueueSlot& s) {
     if (&s == &evaluated.slot) return true;
+    ++class_members_walked_;
     WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
     if (same_words(member.pending)) {
       member.pending.stamp = evaluated.pending.stamp;  // the next walk compares stamps only
@@ -615,11 +619,38 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
     return true;
   });
   if (stamp == 0) return;
-  cq.explained_classes[hash] = {stamp};
+  cq.explained_classes[hash] = {stamp, std::make_shared<const PendingExplanation>(evaluated.pending), {}};
   if (cq.explained_classes.size() > 2 * cq.queue.class_count() + 16) {
     // Classes come and go with their workloads: forget the notes of those gone.
     std::erase_if(cq.explained_classes, [&](const auto& entry) { return !cq.queue.has_class(entry.first); });
   }
+}
+
+void Engine::tell_strays(ClusterQueueState& cq, std::uint64_t hash, ClusterQueueState::ClassExplained& note) {
+  for (int id : note.strays) {
+    const auto& slot = workloads_[static_cast<std::size_t>(id)];
+    if (!slot) continue;  // deleted
+    WorkloadRecord& member = *slot;
+    // Those a walk of the class would meet: parked in it, in this queue.
+    const bool parked_here = member.cq >= 0 && &cqs_[static_cast<std::size_t>(member.cq)] == &cq &&
+                             member.slot.hash == hash && member.slot.where == QueueSlot::Where::Queued &&
+                             cq.queue.is_parked(member.slot);
+    if (!parked_here || member.pending.same_as(*note.words)) continue;
+    member.pending = *note.words;
+    PendingStatus text = render(member.pending, member);
+    outbox_.pending.push_back({member.key, std::move(text.reason), std::move(text.message)});
+  }
+  note.strays.clear();
+}
+
+void Engine::note_words_changed(ClusterQueueState& cq, std::uint64_t hash, WorkloadRecord& rec) {
+  auto note = cq.explained_classes.find(hash);
+  if (note == cq.explained_classes.end()) return;
+  if (*note->second.words == rec.pending) {
+    rec.pending.stamp = note->second.stamp;  // back to the class's words: named as the class's
+    return;
+  }
+  cq.note_class_stray(hash, rec.slot.key.workload);
 }
 
 void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec) {
@@ -640,8 +671,9 @@ void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord
 
 void Engine::note_class_join(ClusterQueueState& cq, const WorkloadRecord& rec) {
   auto note = cq.explained_classes.find(rec.slot.hash);
-  const bool told = note != cq.explained_classes.end() && rec.pending.stamp != 0 && rec.pending.stamp == note->second.stamp;
-  if (!told) cq.forget_class_note(rec.slot.hash);
+  if (note == cq.explained_classes.end()) return;
+  const bool told = rec.pending.stamp != 0 && rec.pending.stamp == note->second.stamp;
+  if (!told) cq.note_class_stray(rec.slot.hash, rec.slot.key.workload);
 }
 
 void Engine::forget_class_notes_of(const WorkloadRecord& rec) {

@@ -133,5 +133,55 @@ TEST(EngineClassExplanation, AWorkloadJoiningWithOtherWordsIsToldAtTheNextEvalua
   EXPECT_EQ(e.workload("default/x", false)->pending.message, words);
 }
 
+/// Cohort "co": "cq" lends 4 CPUs; "cq-b" and "cq-c" own none and borrow them.
+void setup_borrowing_cohort(Engine& e) {
+  e.apply(ResourceFlavor{"default-flavor", {}, {}, {}, {}});
+  for (const auto& [name, cpus] : {std::pair<std::string, int>{"cq", 4}, {"cq-b", 0}, {"cq-c", 0}}) {
+    ClusterQueue cq = testing::cpu_cluster_queue(name, {testing::cpu_quota("default-flavor", cpus)});
+    cq.cohort = "co";
+    e.apply(cq);
+  }
+  e.apply(LocalQueue{"default", "lq", "cq", StopPolicy::None, 1.0});
+  e.apply(LocalQueue{"default", "lq-b", "cq-b", StopPolicy::None, 1.0});
+  e.apply(LocalQueue{"default", "lq-c", "cq-c", StopPolicy::None, 1.0});
+  e.apply(testing::default_namespace());
+}
+
+TEST(EngineClassExplanation, AHeadBackToTheClassWordsIsToldAloneWithoutAWalk) {
+  Engine e;
+  setup_borrowing_cohort(e);
+  ASSERT_NO_FATAL_FAILURE(admit_three_of_four_cpus(e));
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(e.apply(testing::cpu_workload("w" + std::to_string(i), 2, 0, 200 + i, "lq-b")));
+  }
+  for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1002 + c));
+  ASSERT_EQ(explained(e.take_decisions(), "WaitingForQuota").size(), 4u);
+  const std::string words = e.workload("default/w0", false)->pending.message;
+  const std::uint64_t walks = e.class_walks();
+
+  // "b" ends (2 CPUs free) as a higher-priority 1-CPU workload comes to another queue:
+  // both fit the cycle's snapshot, the other goes first (both borrow), and the class's
+  // head no longer fits. It alone says so.
+  ASSERT_TRUE(e.finish_workload("default/b"));
+  ASSERT_TRUE(e.apply(testing::cpu_workload("z", 1, 10, 300, "lq-c")));
+  CycleSummary both = e.run_cycle(time_from_seconds(1010));
+  ASSERT_EQ(both.heads, 2u);
+  Decisions nominated = e.take_decisions();
+  ASSERT_EQ(nominated.admissions.size(), 1u);
+  ASSERT_EQ(nominated.pending.size(), 1u);
+  EXPECT_EQ(nominated.pending[0].workload, "default/w0");
+  EXPECT_NE(e.workload("default/w0", false)->pending.message, words);
+
+  // Evaluated again, the head finds what the class was told (1 CPU free): it is told
+  // again, the members are not, and nobody walks the class to find that out.
+  for (int c = 0; c < 3; ++c) e.run_cycle(time_from_seconds(1011 + c));
+  EXPECT_EQ(explained(e.take_decisions(), "WaitingForQuota"), (std::set<std::string>{"default/w0"}));
+  for (int i = 0; i < 4; ++i) {
+    const std::string key = "default/w" + std::to_string(i);
+    EXPECT_EQ(e.workload(key, false)->pending.message, words) << key;
+  }
+  EXPECT_EQ(e.class_walks(), walks);
+}
+
 }  // namespace
 }  // namespace kueuepp::core
