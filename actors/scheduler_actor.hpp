@@ -1,7 +1,7 @@
 #pragma once
 
 // The scheduler paces admission rounds. Trees report that something changed; after a
-// short batching window the scheduler starts a round in every changed tree that is not
+// batching window (if any) the scheduler starts a round in every changed tree that is not
 // already running one (so trees run concurrently, each at most one round at a time),
 // and wakes trees whose requeue backoffs expire. Time comes from the clock it is given
 // and is handed to the engines (core/ reads no clock).
