@@ -618,7 +618,10 @@ void Engine::explain_class(ClusterQueueState& cq, const WorkloadRecord& evaluate
     outbox_.pending.push_back({member.key, std::move(text.reason), std::move(text.message)});
     return true;
   });
-  if (stamp == 0) return;
+  if (stamp == 0) {
+    cq.forget_class_note(hash);  // told words the note cannot name
+    return;
+  }
   cq.explained_classes[hash] = {stamp, std::make_shared<const PendingExplanation>(evaluated.pending), {}};
   if (cq.explained_classes.size() > 2 * cq.queue.class_count() + 16) {
     // Classes come and go with their workloads: forget the notes of those gone.
@@ -654,8 +657,16 @@ void Engine::note_words_changed(ClusterQueueState& cq, std::uint64_t hash, Workl
 }
 
 void Engine::adopt_class_explanation(const ClusterQueueState& cq, WorkloadRecord& rec) {
-  // A workload that joins a class parked earlier waits with it: it takes the class's
-  // explanation from a member that has one.
+  // A workload that joins a class parked earlier waits with it: it takes the words the
+  // class was told, or else the explanation of a member that has one.
+  if (auto note = cq.explained_classes.find(rec.slot.hash); note != cq.explained_classes.end()) {
+    if (!rec.pending.same_as(*note->second.words)) {
+      rec.pending = *note->second.words;
+      PendingStatus text = render(rec.pending, rec);
+      outbox_.pending.push_back({rec.key, std::move(text.reason), std::move(text.message)});
+    }
+    return;
+  }
   cq.queue.for_each_parked_in_class(rec.slot.hash, [&](const QueueSlot& s) {
     if (&s == &rec.slot) return true;
     const WorkloadRecord& member = *workloads_[static_cast<std::size_t>(s.key.workload)];
