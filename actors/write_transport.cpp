@@ -43,6 +43,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
         options.field_manager = field_manager;
         options.status_subresource = req.verb == WriteVerb::MergePatchStatus;
         options.metadata_only_answer = req.metadata_only_answer;
+        options.may_wait_for_step = !req.urgent;
         // Refused (409) by the API server when the object changed since that version:
         // the write only lands on the state it was decided on.
         options.precondition_resource_version = req.precondition_rv;
@@ -53,6 +54,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
         kube::client::WriteOptions options;
         options.field_manager = field_manager;
         options.metadata_only_answer = req.metadata_only_answer;
+        options.may_wait_for_step = !req.urgent;
         client.create(resource, body, on_object, options);
         return;
       }
@@ -60,6 +62,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
         kube::client::WriteOptions options;
         options.field_manager = field_manager;
         options.metadata_only_answer = req.metadata_only_answer;
+        options.may_wait_for_step = !req.urgent;
         client.update(resource, kube::client::Object(body), on_object, options);
         return;
       }

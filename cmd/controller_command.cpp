@@ -303,6 +303,13 @@ Expected<std::unique_ptr<kube::client::Client>> make_client(std::string_view pur
   // connections kept than that, every burst closed the surplus and the next one opened
   // them again (a TCP handshake and teardown per request, on both sides).
   options.max_idle_connections = std::max(options.max_idle_connections, concurrent_requests);
+  // At QPS 300 a throttled write goes out every 3.3 ms, each after a timer wake-up of the
+  // io thread. Writes nobody waits on (Events, explanations, queue status) go in steps of
+  // 10 ms, three or so to a wake-up; admissions keep their exact turn (a workload holds
+  // its quota until its admission is written and has run: stepping those too took the
+  // perf baseline's medium class from 33.8 / 34.0 s to 37.1 / 35.9 s, with 1,808 / 1,605
+  // evictions against 1,253 / 1,249).
+  options.throttle_granularity = std::chrono::milliseconds(10);
   // The API budget bounds admission throughput on deep queues: say which one applies.
   spdlog::info("{} client for {}: qps {}, burst {}, up to {} connections kept open", purpose,
                client_config->server, options.qps, options.burst, options.max_idle_connections);

@@ -421,6 +421,7 @@ void Client::send_create(const ResourceDescriptor& resource, const std::string& 
   RequestSpec spec{json_request("POST", write_target(resource, ns, {}, write, impl_->options().field_manager),
                                 &object),
                    Verb::Create};
+  spec.may_wait_for_step = options.may_wait_for_step;
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
@@ -438,6 +439,7 @@ void Client::update(const ResourceDescriptor& resource, Object object, ObjectCal
   RequestSpec spec{json_request("PUT", write_target(resource, ns, name, options, impl_->options().field_manager),
                                 &object.json()),
                    Verb::Update};
+  spec.may_wait_for_step = options.may_wait_for_step;
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
@@ -467,6 +469,7 @@ void Client::patch(const ResourceDescriptor& resource, std::string_view ns, std:
                                 rv.empty() ? json::dump(patch) : patch_with_precondition(patch, rv),
                                 patch_content_type(type)),
                    Verb::Patch};
+  spec.may_wait_for_step = options.may_wait_for_step;
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 

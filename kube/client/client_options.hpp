@@ -17,6 +17,11 @@ struct ClientOptions {
   /// Client-side token bucket; a negative qps disables it.
   double qps = 50;
   int burst = 100;
+  /// A write marked WriteOptions::may_wait_for_step that the bucket delays goes out at
+  /// a multiple of this (never before its token): those delayed to within one step
+  /// share one timer wake-up of the io thread instead of one each. 0: each at its own
+  /// instant.
+  std::chrono::milliseconds throttle_granularity{0};
 
   std::chrono::milliseconds connect_timeout{10'000};   ///< resolve + connect + TLS handshake
   std::chrono::milliseconds request_timeout{30'000};   ///< one request, send to last byte

@@ -24,4 +24,12 @@ std::chrono::nanoseconds RateLimiter::reserve() {
   return std::chrono::nanoseconds(std::llround(wait_seconds * 1e9));
 }
 
+std::chrono::steady_clock::time_point round_up_to_step(std::chrono::steady_clock::time_point at,
+                                                       std::chrono::nanoseconds step) {
+  if (step.count() <= 0) return at;
+  const std::chrono::nanoseconds since = at.time_since_epoch();
+  const auto steps = (since.count() + step.count() - 1) / step.count();
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(steps * step.count()));
+}
+
 }  // namespace kueuepp::kube::client

@@ -33,4 +33,10 @@ class RateLimiter {
   std::chrono::steady_clock::time_point last_;
 };
 
+/// The first multiple of `step` (counted from the clock's epoch) not before `at`; `at`
+/// itself when `step` is zero. Requests the bucket delays to within one step then go out
+/// together, on one timer wake-up, and none earlier than its token.
+std::chrono::steady_clock::time_point round_up_to_step(std::chrono::steady_clock::time_point at,
+                                                       std::chrono::nanoseconds step);
+
 }  // namespace kueuepp::kube::client

@@ -35,6 +35,10 @@ struct WriteOptions {
   /// The answer is decoded to its apiVersion, kind and metadata only (see
   /// DecodeOptions::metadata_only): for callers that need only its resourceVersion.
   bool metadata_only_answer = false;
+  /// Nobody waits on this write's latency (an Event, a status rewrite): when the rate
+  /// limiter delays it, it may go out at the next throttle step
+  /// (ClientOptions::throttle_granularity) with the others delayed to that step.
+  bool may_wait_for_step = false;
 };
 
 enum class PatchType {

@@ -93,13 +93,15 @@ struct ClientImpl::Runtime {
   }
 
   // Waits for the rate limiter with `timer`, then runs `next` (or `cancelled`).
+  // `step`: the deadline is rounded up to a multiple of it (see round_up_to_step).
   template <class Next, class Cancelled>
-  void throttle(asio::steady_timer& timer, const Strand& strand, Next next, Cancelled cancelled) {
+  void throttle(asio::steady_timer& timer, const Strand& strand, std::chrono::nanoseconds step, Next next,
+                Cancelled cancelled) {
     const auto wait = limiter.reserve();
     if (wait.count() <= 0) return next();
     ++throttled_requests;
     throttled_ns += wait.count();
-    timer.expires_after(wait);
+    timer.expires_at(round_up_to_step(std::chrono::steady_clock::now() + wait, step));
     timer.async_wait(asio::bind_executor(
         strand, [next = std::move(next), cancelled = std::move(cancelled)](const error_code& ec) {
           if (ec) cancelled();
@@ -151,8 +153,10 @@ class RequestOperation final : public Operation,
   void attempt() {
     if (cancelled_ || rt_.stopping) return finish(unexpected(cancelled_error(spec_.http)));
     auto self = shared_from_this();
+    const std::chrono::nanoseconds step = spec_.may_wait_for_step ? rt_.options.throttle_granularity
+                                                                  : std::chrono::nanoseconds(0);
     rt_.throttle(
-        timer_, strand_, [self] { self->send(); },
+        timer_, strand_, step, [self] { self->send(); },
         [self] { self->finish(unexpected(cancelled_error(self->spec_.http))); });
   }
 
@@ -243,7 +247,7 @@ class StreamOperation final : public Operation,
         return self->end(unexpected(cancelled_error(self->spec_.http)));
       }
       self->rt_.throttle(
-          self->timer_, self->strand_, [self] { self->send(); },
+          self->timer_, self->strand_, std::chrono::nanoseconds(0), [self] { self->send(); },
           [self] { self->end(unexpected(cancelled_error(self->spec_.http))); });
     });
   }

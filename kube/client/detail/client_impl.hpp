@@ -21,6 +21,8 @@ struct RequestSpec {
   bool retry = true;
   /// 0: ClientOptions::request_timeout.
   std::chrono::milliseconds timeout{0};
+  /// WriteOptions::may_wait_for_step.
+  bool may_wait_for_step = false;
 };
 
 class ClientImpl {

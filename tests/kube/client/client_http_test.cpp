@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "kube/client/kinds/job.hpp"
+#include "kube/client/rate_limiter.hpp"
 #include "tests/kube/client/client_fixture.hpp"
 #include "tests/kube/client/temp_dir.hpp"
 
@@ -501,6 +502,36 @@ TEST(ClientHttp, RateLimiterThrottlesAndCountsTheWait) {
   const auto stats = client->stats();
   EXPECT_GE(stats.throttled_requests, 2u);
   EXPECT_GT(stats.throttled_time, 50ms);
+}
+
+TEST(ClientHttp, AThrottledWriteThatMayWaitGoesOutOnAStep) {
+  std::mutex mutex;
+  std::vector<std::chrono::steady_clock::time_point> arrivals;
+  auto server = TestServer::start([&](const TestRequest&) {
+    std::lock_guard lock(mutex);
+    arrivals.push_back(std::chrono::steady_clock::now());
+    return TestResponse::json(200, job_json("j"));
+  });
+  ClientOptions options = fast_options();
+  options.qps = 10;
+  options.burst = 1;
+  options.throttle_granularity = 2s;
+  auto client = make_client(server->url(), options);
+  BlockingClient blocking(*client);
+  ASSERT_TRUE(blocking.get(kJob, "ns", "j"));  // spends the burst: the next write waits
+
+  // Its token comes within 100 ms; it goes out on the next whole two seconds of
+  // the steady clock (never before: the assertion below holds whatever the load). Sent
+  // on its token instead, it would arrive before that unless the call came within a
+  // connection's time of the step.
+  PatchOptions may_wait;
+  may_wait.may_wait_for_step = true;
+  const auto called = std::chrono::steady_clock::now();
+  ASSERT_TRUE(blocking.patch(kJob, "ns", "j", PatchType::Merge, *json::parse(R"({"spec":{"suspend":false}})"),
+                             may_wait));
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(arrivals.size(), 2u);
+  EXPECT_GE(arrivals[1], round_up_to_step(called, 2s));
 }
 
 TEST(ClientHttp, RawPassesHeadersAndBodiesVerbatim) {

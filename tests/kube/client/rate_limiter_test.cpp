@@ -59,5 +59,24 @@ TEST(RateLimiter, ZeroBurstActsAsOne) {
   EXPECT_EQ(limiter.reserve(), 1s);
 }
 
+TEST(RoundUpToStep, LandsOnTheFirstStepNotBeforeTheToken) {
+  using TP = std::chrono::steady_clock::time_point;
+  EXPECT_EQ(round_up_to_step(TP(1001ms), 10ms), TP(1010ms));
+  EXPECT_EQ(round_up_to_step(TP(1009999us), 10ms), TP(1010ms));
+  EXPECT_EQ(round_up_to_step(TP(1010ms), 10ms), TP(1010ms));  // already on a step
+  EXPECT_EQ(round_up_to_step(TP(1010ms + 1ns), 10ms), TP(1020ms));
+}
+
+TEST(RoundUpToStep, DelaysOfOneStepShareADeadlineAndNoStepMeansExact) {
+  using TP = std::chrono::steady_clock::time_point;
+  // Three writes throttled 3.3 ms apart at QPS 300 go out together.
+  const TP now(5000ms);
+  const TP a = round_up_to_step(now + 3300us, 10ms);
+  EXPECT_EQ(round_up_to_step(now + 6600us, 10ms), a);
+  EXPECT_EQ(round_up_to_step(now + 9900us, 10ms), a);
+  EXPECT_EQ(round_up_to_step(now + 13200us, 10ms), a + 10ms);
+  EXPECT_EQ(round_up_to_step(now + 3300us, 0ms), now + 3300us);
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::client
