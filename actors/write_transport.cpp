@@ -28,6 +28,14 @@ WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result) {
   return out;
 }
 
+/// What a create, update or patch asks of the client whatever its verb. A write that is
+/// not urgent may wait for the client's next throttle step (ClientOptions::throttle_granularity).
+void fill_write_options(kube::client::WriteOptions& options, const WriteRequest& req, const std::string& field_manager) {
+  options.field_manager = field_manager;
+  options.metadata_only_answer = req.metadata_only_answer;
+  options.may_wait_for_step = !req.urgent;
+}
+
 }  // namespace
 
 WriteTransport client_write_transport(kube::client::Client& client, std::string field_manager) {
@@ -40,10 +48,8 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       case WriteVerb::MergePatch:
       case WriteVerb::MergePatchStatus: {
         kube::client::PatchOptions options;
-        options.field_manager = field_manager;
+        fill_write_options(options, req, field_manager);
         options.status_subresource = req.verb == WriteVerb::MergePatchStatus;
-        options.metadata_only_answer = req.metadata_only_answer;
-        options.may_wait_for_step = !req.urgent;
         // Refused (409) by the API server when the object changed since that version:
         // the write only lands on the state it was decided on.
         options.precondition_resource_version = req.precondition_rv;
@@ -52,17 +58,13 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       }
       case WriteVerb::Create: {
         kube::client::WriteOptions options;
-        options.field_manager = field_manager;
-        options.metadata_only_answer = req.metadata_only_answer;
-        options.may_wait_for_step = !req.urgent;
+        fill_write_options(options, req, field_manager);
         client.create(resource, body, on_object, options);
         return;
       }
       case WriteVerb::Update: {
         kube::client::WriteOptions options;
-        options.field_manager = field_manager;
-        options.metadata_only_answer = req.metadata_only_answer;
-        options.may_wait_for_step = !req.urgent;
+        fill_write_options(options, req, field_manager);
         client.update(resource, kube::client::Object(body), on_object, options);
         return;
       }
