@@ -636,8 +636,7 @@ void Engine::tell_strays(ClusterQueueState& cq, std::uint64_t hash, ClusterQueue
     WorkloadRecord& member = *slot;
     // Those a walk of the class would meet: parked in it, in this queue.
     const bool parked_here = member.cq >= 0 && &cqs_[static_cast<std::size_t>(member.cq)] == &cq &&
-                             member.slot.hash == hash && member.slot.where == QueueSlot::Where::Queued &&
-                             cq.queue.is_parked(member.slot);
+                             member.slot.hash == hash && cq.queue.parked_with_class(member.slot);
     if (!parked_here || member.pending.same_as(*note.words)) continue;
     member.pending = *note.words;
     PendingStatus text = render(member.pending, member);

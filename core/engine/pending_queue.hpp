@@ -110,6 +110,11 @@ class PendingQueue {
   void remove(QueueSlot& slot);
 
   bool is_parked(const QueueSlot& slot) const;
+  /// Whether `slot` waits parked with its class (queued, not held or in flight): those
+  /// for_each_parked_in_class visits.
+  bool parked_with_class(const QueueSlot& slot) const {
+    return slot.where == QueueSlot::Where::Queued && is_parked(slot);
+  }
   /// Calls `f(slot)` for every workload of equivalence class `hash` that waits parked
   /// with its class (not held, not in flight) until `f` returns false. The engine gives
   /// them the explanation the class was parked with: they are never evaluated on their
@@ -197,7 +202,7 @@ void PendingQueue::for_each_parked_in_class(std::uint64_t hash, F f) const {
   auto it = classes_.find(hash);
   if (it == classes_.end()) return;
   for (QueueSlot* s : it->second) {
-    if (s->where == QueueSlot::Where::Queued && is_parked(*s) && !f(*s)) return;
+    if (parked_with_class(*s) && !f(*s)) return;
   }
 }
 
