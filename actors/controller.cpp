@@ -94,8 +94,9 @@ struct Controller::Impl {
     system = std::make_unique<caf::actor_system>(config);
     introspection = spawn_introspection(*system);
     const bool sharded = options.sharding.enabled;
-    writer = spawn_writer(*system, client_write_transport(client),
-                          WriterOptions{options.max_writes_in_flight, sharded});
+    WriterOptions writer_options{options.max_writes_in_flight, sharded};
+    writer_options.max_normal_in_flight = options.max_normal_writes_in_flight;
+    writer = spawn_writer(*system, client_write_transport(client), writer_options);
     caf::anon_send(introspection, ActorRegistered{"writer", "writer", writer.address(),
                                                   caf::actor_cast<caf::strong_actor_ptr>(writer)});
     scheduler = spawn_scheduler(*system, SchedulerOptions{options.batching_window, options.clock, {}}, introspection);

@@ -72,6 +72,9 @@ struct ControllerOptions {
   std::size_t threads = 2;
   /// Writes in flight at once (the client's QPS/burst limiter paces them further).
   std::size_t max_writes_in_flight = 16;
+  /// Of those, how many the controller's writes not urgent may hold (pending
+  /// explanations, queue status): see WriterOptions::max_normal_in_flight.
+  std::size_t max_normal_writes_in_flight = 3;
   /// How long the scheduler lets changes gather before a round (SchedulerOptions). None:
   /// a round is asked for with the scheduler's next message, so it still comes after the
   /// changes already queued, and a round in progress gathers those behind it. A window

@@ -55,6 +55,7 @@ struct WriterState {
   std::size_t next_queue_lane = 0;  ///< 0: ClusterQueue status goes next, 1: LocalQueue
   std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
+  std::size_t normal_in_flight = 0;  ///< of `in_flight`: the writes not urgent
   /// The coalescable rewrites in flight, by object: an urgent write that overrides one
   /// waits for its answer (WriteRequest::follows_in_flight_rewrite).
   std::map<CoalesceKey, std::uint64_t> rewrite_in_flight;
@@ -149,12 +150,17 @@ std::shared_ptr<Pending> next_queue_status(WriterState& st) {
   return nullptr;
 }
 
+bool room_for_normal(const WriterState& st) {
+  return st.options.max_normal_in_flight == 0 || st.normal_in_flight < st.options.max_normal_in_flight;
+}
+
 std::shared_ptr<Pending> next_pending(WriterState& st) {
   // Urgent first, but not forever: admissions alone can use the whole QPS budget on a
   // deep queue, and the pending and usage figures of ClusterQueues and LocalQueues must
   // not wait for the queue to drain. An overdue one goes out after a streak of urgent
   // writes; the other lanes (pending explanations, Events) do wait.
-  if (st.urgent_streak >= st.options.urgent_streak && queue_status_overdue(st)) {
+  const bool normal = room_for_normal(st);
+  if (normal && st.urgent_streak >= st.options.urgent_streak && queue_status_overdue(st)) {
     if (auto p = next_queue_status(st)) {
       st.urgent_streak = 0;
       return p;
@@ -164,6 +170,7 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
     ++st.urgent_streak;
     return p;
   }
+  if (!normal) return nullptr;
   st.urgent_streak = 0;
   return next_normal(st);
 }
@@ -308,6 +315,7 @@ void pump(Self self) {
     }
     std::uint64_t id = st.next_id++;
     st.in_flight.emplace(id, p);
+    if (!p->request.urgent) ++st.normal_in_flight;
     if (p->request.coalesce) st.rewrite_in_flight[coalesce_key(p->request)] = id;
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs
@@ -381,6 +389,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           if (it == st.in_flight.end()) return;
           auto p = it->second;
           st.in_flight.erase(it);
+          if (!p->request.urgent) --st.normal_in_flight;
           release_followers(st, done.id, *p, done.outcome);
           if (done.outcome.ok) {
             ++st.written;
@@ -417,6 +426,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           auto& st = self->state;
           json::object summary;
           summary["inFlight"] = st.in_flight.size();
+          summary["normalInFlight"] = st.normal_in_flight;
           summary["queuedUrgent"] = st.urgent.size();
           summary["queued"] = st.queued;
           json::object by_kind;

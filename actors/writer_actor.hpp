@@ -41,6 +41,13 @@ struct WriterOptions {
   std::function<std::chrono::steady_clock::time_point()> clock;
   /// Events waiting beyond this many: the oldest is dropped.
   std::size_t max_queued_events = 1000;
+  /// Of those, at most this many normal (not urgent) writes. The client's rate limiter
+  /// hands out tokens in the order writes reach it, so with the budget spent every write
+  /// in flight holds a place in that line: an admission sent behind sixteen pending
+  /// explanations waits sixteen tokens (53 ms at QPS 300) while its quota is held and
+  /// unused. A few normal writes in flight keep the budget in use and an urgent write's
+  /// wait short. 0: no bound of its own (max_in_flight).
+  std::size_t max_normal_in_flight = 0;
 };
 
 messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport transport, WriterOptions options = {});

@@ -184,6 +184,30 @@ TEST_F(WriterActorTest, UrgentWritesGoFirst) {
   EXPECT_EQ(api_.order[1], "Workload/admit");
 }
 
+TEST_F(WriterActorTest, NormalWritesHoldOnlyTheirShareOfTheSlotsInFlight) {
+  WriterOptions options;
+  options.max_in_flight = 8;
+  options.max_normal_in_flight = 2;
+  respawn(options);
+  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Workload, "explained-" + std::to_string(i)));
+  // Two explanations went out; the other three wait although six slots are free.
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"Workload/explained-0", "Workload/explained-1"}));
+  EXPECT_EQ(summary().as_object().at("normalInFlight").to_number<int>(), 2);
+  // An admission does not wait behind them: it takes a free slot at once.
+  send(write(ObjectKind::Workload, "admitted", /*coalesce=*/false, /*urgent=*/true));
+  ASSERT_EQ(api_.order.size(), 3u);
+  EXPECT_EQ(api_.order[2], "Workload/admitted");
+  // Each answered explanation lets the next one go.
+  ASSERT_TRUE(api_.answer_one());
+  sched_->run();
+  ASSERT_EQ(api_.order.size(), 4u);
+  EXPECT_EQ(api_.order[3], "Workload/explained-2");
+  drain();
+  EXPECT_EQ(api_.order.size(), 6u);
+  EXPECT_EQ(outcomes_.size(), 6u);
+  EXPECT_EQ(summary().as_object().at("normalInFlight").to_number<int>(), 0);
+}
+
 TEST_F(WriterActorTest, TheIntrospectionCountsTheUrgentWritesAmongThoseWritten) {
   send(write(ObjectKind::Workload, "explained"));
   send(write(ObjectKind::Workload, "admitted", /*coalesce=*/false, /*urgent=*/true));
