@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "actors/cohort_tree_actor.hpp"
+#include "actors/cpu_placement_actor.hpp"
 #include "actors/event_recorder.hpp"
 #include "actors/introspection_actor.hpp"
 #include "actors/job_actor.hpp"
@@ -60,6 +61,7 @@ struct Controller::Impl {
   metrics_actor metrics;
   std::vector<watch_actor> watches;
   shard_actor shards;  ///< null without sharding
+  cpu_placement_actor placement;  ///< null unless share_one_cpu_when_light
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
   bool stopped = false;
 
@@ -121,6 +123,7 @@ struct Controller::Impl {
     snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection, metrics, events},
                               jobs, sharded ? std::optional<std::uint32_t>(options.sharding.shards) : std::nullopt);
     if (auto st = start_sharding(); !st) return st;
+    start_cpu_placement();
 
     std::vector<ObjectKind> kinds = {ObjectKind::Namespace,      ObjectKind::PriorityClass,
                                      ObjectKind::WorkloadPriorityClass, ObjectKind::ResourceFlavor,
@@ -153,6 +156,17 @@ struct Controller::Impl {
       watch(ObjectKind::Job, std::move(sinks));
     }
     return {};
+  }
+
+  void start_cpu_placement() {
+    if (!options.share_one_cpu_when_light) return;
+    auto system_side = linux_cpu_placement();
+    if (!system_side) {
+      spdlog::warn("cpu placement: {}; the controller's threads stay where the kernel puts them",
+                   system_side.error().message);
+      return;
+    }
+    placement = spawn_cpu_placement(*system, std::move(*system_side), CpuPlacementActorOptions{}, introspection);
   }
 
   /// Gives the shards up before anything else stops: the writer and the trees hear
@@ -195,6 +209,7 @@ struct Controller::Impl {
     if (jobs) caf::anon_send_exit(jobs, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(snapshot, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+    if (placement) caf::anon_send_exit(placement, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(events, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(metrics, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);

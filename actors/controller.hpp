@@ -92,6 +92,12 @@ struct ControllerOptions {
   kube::client::Client* event_client = nullptr;
   /// Kueue's metrics (replica role, optional families) for /metrics.
   metrics::KueueMetricsOptions metrics;
+  /// Let the controller's threads share one CPU while the controller needs less than
+  /// half of one (actors/cpu_placement_policy.hpp: on Kueue's baseline shape a tenth less
+  /// CPU time and sooner admissions), spreading them again when it needs more or that
+  /// CPU is busy. It sets the CPUs of every thread of the process, so only `kueuepp
+  /// controller` turns it on (`--cpu-placement auto`).
+  bool share_one_cpu_when_light = false;
   /// Tests inject a clock; production uses the system clock.
   std::function<core::Time()> clock;
 };

@@ -35,7 +35,8 @@ namespace {
 constexpr const char* kControllerUsage =
     "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--leader-elect true|false] [--shards N] [--namespace NS] [--identity ID]\n"
-    "                          [--threads N] [--explanation-interval SECONDS] [--log-level LEVEL]\n"
+    "                          [--threads N] [--explanation-interval SECONDS] [--cpu-placement auto|spread]\n"
+    "                          [--log-level LEVEL]\n"
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
@@ -51,7 +52,10 @@ constexpr const char* kControllerUsage =
     "                           plus a random suffix)\n"
     "  --explanation-interval SECONDS\n"
     "                           a pending workload's QuotaReserved=False message is rewritten at most\n"
-    "                           this often, its first one at once (default 0: every change, as Kueue)\n";
+    "                           this often, its first one at once (default 0: every change, as Kueue)\n"
+    "  --cpu-placement MODE     auto (default): the controller's threads share one CPU while it needs\n"
+    "                           less than half of one and spread again when it needs more or that CPU\n"
+    "                           is busy (fewer cross-CPU wake-ups); spread: leave placement to the kernel\n";
 
 constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
@@ -80,6 +84,7 @@ struct Flags {
   std::uint32_t shards = 1;
   std::string lease_namespace;
   std::string identity;
+  bool share_one_cpu_when_light = true;
   // both
   std::string config_file;
   std::string probe_listen = "127.0.0.1:8082";
@@ -142,6 +147,9 @@ std::string parse(Args args, Flags& f, bool standalone) {
       f.shards = static_cast<std::uint32_t>(d);
     } else if (!standalone && a == "--namespace") {
       if (!value(f.lease_namespace) || f.lease_namespace.empty()) return "--namespace needs a namespace";
+    } else if (!standalone && a == "--cpu-placement") {
+      if (!value(v) || (v != "auto" && v != "spread")) return "--cpu-placement needs auto or spread";
+      f.share_one_cpu_when_light = v == "auto";
     } else if (!standalone && a == "--identity") {
       if (!value(f.identity) || f.identity.empty()) return "--identity needs a name";
     } else if (standalone && a == "--listen") {
@@ -348,6 +356,7 @@ int run_controller(Args args) {
   }
   sigset_t signals = block_stop_signals();
   auto options = controller_options(*cfg, f);
+  options.share_one_cpu_when_light = f.share_one_cpu_when_light;  // the process is the controller alone
   options.sharding = sharding_options(*cfg, f);
   auto client = make_client("API", f.kubeconfig, *cfg, options.max_writes_in_flight, options.sharding.identity);
   if (!client) {
