@@ -501,9 +501,15 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
     }
     const std::string_view current = cached_version(s, key);
     if (o.superseded_by_urgent) {
-      // An admission or eviction of it went first: the version it brings says whether
-      // this explanation still applies.
-      s.recheck_pending.insert(key);
+      // An admission or eviction of it went first. Landed, the version it brings says
+      // whether this explanation still applies (at once if that version already arrived);
+      // refused, no version follows from it: said again now, from the engine's view.
+      const bool moved_on = !current.empty() && current != based_on;
+      if (!o.superseding_write_landed || moved_on) {
+        rewrite_pending(self, key);
+      } else {
+        s.recheck_pending.insert(key);
+      }
       return;
     }
     if (o.ok) {

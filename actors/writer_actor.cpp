@@ -29,6 +29,9 @@ struct Pending {
   WriteRequest request;
   Promise promise;
   bool cancelled = false;  ///< superseded while waiting
+  /// Urgent writes: the waiting rewrites of the same object this one superseded, answered
+  /// when it settles (WriteOutcome::superseding_write_landed).
+  std::vector<Promise> superseded_rewrites;
   /// When the first write of this entry was asked for: a rewrite that replaces it in
   /// place keeps it, so it measures how stale the object's status is.
   std::chrono::steady_clock::time_point since{};
@@ -194,10 +197,11 @@ void drop_excess_events(WriterState& st, const Pending* newest) {
   }
 }
 
-WriteOutcome superseded(bool by_urgent) {
+WriteOutcome superseded(bool by_urgent, bool landed = false) {
   WriteOutcome o;
   o.superseded = true;
   o.superseded_by_urgent = by_urgent;
+  o.superseding_write_landed = landed;
   o.message = by_urgent ? "superseded by an urgent write of the same object"
                         : "superseded by a newer write of the same object";
   return o;
@@ -205,19 +209,33 @@ WriteOutcome superseded(bool by_urgent) {
 
 /// Answers a waiting request and leaves it in its lane to be skipped when its turn comes
 /// (holding no body till then).
+void answer_superseded(Pending& p, bool landed);
+
 void cancel_waiting(WriterState& st, Pending& older, WriteOutcome outcome) {
   older.promise.deliver(std::move(outcome));
+  answer_superseded(older, false);  // never sent: what it superseded stands unsaid
   older.cancelled = true;
   older.request.body.reset();
   ++st.coalesced;
 }
 
-/// An urgent write of an object cancels its waiting (not yet sent) coalescable rewrite.
-void supersede_waiting(WriterState& st, const CoalesceKey& key) {
+/// An urgent write of an object cancels its waiting (not yet sent) coalescable rewrite,
+/// which is answered once the urgent write settled (answer_superseded).
+void supersede_waiting(WriterState& st, const CoalesceKey& key, Pending& urgent) {
   auto it = st.waiting_by_key.find(key);
   if (it == st.waiting_by_key.end() || it->second->request.urgent) return;
-  cancel_waiting(st, *it->second, superseded(true));
+  Pending& older = *it->second;
+  urgent.superseded_rewrites.push_back(std::move(older.promise));
+  older.cancelled = true;
+  older.request.body.reset();
+  ++st.coalesced;
   st.waiting_by_key.erase(it);
+}
+
+/// The urgent write `p` settled (landed or not): the rewrites it superseded hear it.
+void answer_superseded(Pending& p, bool landed) {
+  for (auto& promise : p.superseded_rewrites) promise.deliver(superseded(true, landed));
+  p.superseded_rewrites.clear();
 }
 
 /// A write for a shard this replica does not hold (any more): checked when the write
@@ -311,6 +329,7 @@ void pump(Self self) {
     if (fenced(st, p->request)) {
       ++st.refused_not_owner;
       p->promise.deliver(not_owner(p->request));
+      answer_superseded(*p, false);
       continue;
     }
     std::uint64_t id = st.next_id++;
@@ -349,7 +368,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           p->promise = self->make_response_promise<WriteOutcome>();
           p->request = std::move(req);
           p->since = now_of(st);
-          if (p->request.urgent && !p->request.coalesce) supersede_waiting(st, coalesce_key(p->request));
+          if (p->request.urgent && !p->request.coalesce) supersede_waiting(st, coalesce_key(p->request), *p);
           if (p->request.coalesce) {
             auto key = coalesce_key(p->request);
             auto it = st.waiting_by_key.find(key);
@@ -404,7 +423,11 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
                         done.outcome.http_status, done.outcome.reason, done.outcome.message,
                         expected ? "" : "(the decision is rolled back and retried)");
           }
+          // Its own answer first: a refused admission is rolled back before the
+          // explanation it superseded is said again.
+          const bool landed = done.outcome.ok;
           p->promise.deliver(std::move(done.outcome));
+          answer_superseded(*p, landed);
           pump(self);
           answer_drains(st);
         },

@@ -62,8 +62,11 @@ struct WriteOutcome {
   bool ok = false;
   bool superseded = false;  ///< replaced by a later request for the same object
   /// Superseded by an urgent write (not by a newer rewrite carrying the same intent):
-  /// what this write said must be said again once that write settled.
+  /// what this write said must be said again once that write settled. Answered when it
+  /// settled, saying whether it landed: if it did not, no version of the object follows
+  /// from it, and the caller must not wait for one.
   bool superseded_by_urgent = false;
+  bool superseding_write_landed = false;
   int http_status = 0;      ///< 0: no answer (connection error, shutdown)
   std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...), or NotOwner
   std::string message;

@@ -129,7 +129,10 @@ class WriterActorTest : public ::testing::Test {
     system_->spawn([writer = writer_, req = std::move(req), outcomes, label](caf::event_based_actor* self) {
       self->request(writer, caf::infinite, req)
           .then([outcomes, label](const WriteOutcome& o) {
-            outcomes->push_back(label + (o.superseded ? " superseded" : o.ok ? " ok" : " failed " + o.reason));
+            const std::string superseded = !o.superseded_by_urgent     ? " superseded"
+                                           : o.superseding_write_landed ? " superseded, landed"
+                                                                        : " superseded, refused";
+            outcomes->push_back(label + (o.superseded ? superseded : o.ok ? " ok" : " failed " + o.reason));
           });
     });
     sched_->run();
@@ -263,7 +266,7 @@ TEST_F(WriterActorTest, AnUrgentWriteCancelsTheWaitingRewriteOfTheSameObject) {
   send(write(ObjectKind::Workload, "a", /*coalesce=*/false, /*urgent=*/true));  // its admission
   drain();
   EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Workload/a", "Workload/b"}));
-  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded"), 1);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded, landed"), 1);
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 1);
   EXPECT_EQ(outcomes_.size(), 4u);
 }
@@ -349,6 +352,23 @@ TEST_F(WriterActorTest, AnAdmissionDecidedOnAnotherVersionIsNotRebased) {
   EXPECT_EQ(api_.held[1].request.precondition_rv, "10");
   drain();
   EXPECT_EQ(outcomes_.size(), 2u);
+}
+
+TEST_F(WriterActorTest, ARewriteSupersededByAnUrgentWriteHearsWhetherThatWriteLanded) {
+  send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
+  send(write(ObjectKind::Workload, "a"));     // a pending explanation, waiting
+  send(write(ObjectKind::Workload, "a", /*coalesce=*/false, /*urgent=*/true));  // its admission
+  EXPECT_TRUE(outcomes_.empty()) << "the explanation was answered before the admission settled";
+  ASSERT_TRUE(api_.answer_one());  // busy; the admission goes out
+  sched_->run();
+  ASSERT_EQ(outcomes_, (std::vector<std::string>{"Workload/busy ok"}));
+  // Refused: no version follows from it, and the explanation hears so after the
+  // admission's own answer (whose rollback comes first).
+  ASSERT_TRUE(api_.answer_one_with(conflict()));
+  sched_->run();
+  EXPECT_EQ(outcomes_, (std::vector<std::string>{"Workload/busy ok", "Workload/a failed Conflict",
+                                                 "Workload/a superseded, refused"}));
+  EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Workload/a"}));
 }
 
 TEST_F(WriterActorTest, EventsBeyondTheBoundAreDroppedOldestFirst) {
