@@ -18,6 +18,7 @@ std::string percent(double share) {
 CpuPlacementPolicy::CpuPlacementPolicy(std::size_t cpus, CpuPlacementOptions options)
     : cpus_(cpus), options_(options) {
   if (options_.settle_windows == 0) options_.settle_windows = 1;
+  if (options_.crowded_windows == 0) options_.crowded_windows = 1;
 }
 
 PlacementDecision CpuPlacementPolicy::observe(const CpuWindow& window) {
@@ -33,14 +34,17 @@ PlacementDecision CpuPlacementPolicy::observe_pinned(const CpuWindow& window, do
     const double busy = window.seconds - window.idle_seconds[*pinned_cpu_];
     others = std::max(0.0, busy - window.cpu_seconds) / window.seconds;
   }
+  crowded_ = others > options_.max_others_share ? crowded_ + 1 : 0;
   std::string why;
   if (usage > options_.spread_above) {
     why = "the controller used " + percent(usage) + " of its CPU";
-  } else if (others > options_.max_others_share) {
-    why = "other work took " + percent(others) + " of the CPU it shared";
+  } else if (crowded_ >= options_.crowded_windows) {
+    why = "other work took more than " + percent(options_.max_others_share) + " of the CPU it shared for " +
+          std::to_string(crowded_) + " windows (" + percent(others) + " in the last)";
   } else {
     return {};
   }
+  crowded_ = 0;
   pinned_cpu_.reset();
   light_windows_ = 0;
   hold_left_ = options_.hold_windows;

@@ -29,9 +29,11 @@ struct CpuPlacementOptions {
   double min_idle_to_pin = 0.5;
   /// Spread again when a window used more than this share of one CPU...
   double spread_above = 0.85;
-  /// ... or when other work took more than this share of the window on the CPU it
-  /// shares (its threads would wait behind that work).
+  /// ... or when other work took more than this share of the CPU it shares (its threads
+  /// would wait behind that work) in `crowded_windows` windows in a row: the kernel
+  /// moves other processes between CPUs, and one busy second is no reason to spread.
   double max_others_share = 0.4;
+  std::size_t crowded_windows = 3;
   /// Once spread, stay spread at least this many windows (no flapping).
   std::size_t hold_windows = 30;
 };
@@ -75,6 +77,7 @@ class CpuPlacementPolicy {
   CpuPlacementOptions options_;
   std::optional<std::size_t> pinned_cpu_;
   std::size_t light_windows_ = 0;  ///< consecutive windows below pin_below
+  std::size_t crowded_ = 0;        ///< consecutive windows with others above max_others_share
   std::size_t hold_left_ = 0;      ///< windows to stay spread
 };
 

@@ -79,10 +79,16 @@ TEST(CpuPlacementPolicy, SpreadsWhenOtherWorkCrowdsTheSharedCpu) {
   ASSERT_EQ(settle(p).action, Action::Pin);  // on CPU 1
   // CPU 1 busy 60 %, of which the controller 30 %: others 30 %, tolerated.
   EXPECT_EQ(p.observe(second(0.3, {0.9, 0.4})).action, Action::Keep);
-  // Busy 80 %, the controller 30 %: others 50 %.
+  // Busy 80 %, the controller 30 %: others 50 %, three windows in a row (a quiet one
+  // between starts the count again).
+  EXPECT_EQ(p.observe(second(0.3, {0.9, 0.2})).action, Action::Keep);
+  EXPECT_EQ(p.observe(second(0.3, {0.9, 0.2})).action, Action::Keep);
+  EXPECT_EQ(p.observe(second(0.3, {0.9, 0.5})).action, Action::Keep);
+  EXPECT_EQ(p.observe(second(0.3, {0.9, 0.2})).action, Action::Keep);
+  EXPECT_EQ(p.observe(second(0.3, {0.9, 0.2})).action, Action::Keep);
   const PlacementDecision d = p.observe(second(0.3, {0.9, 0.2}));
   EXPECT_EQ(d.action, Action::Spread);
-  EXPECT_NE(d.why.find("other work took 50%"), std::string::npos) << d.why;
+  EXPECT_NE(d.why.find("for 3 windows (50% in the last)"), std::string::npos) << d.why;
   // The other CPU being busy does not matter while pinned.
   ASSERT_EQ(settle(p).action, Action::Pin);
   EXPECT_EQ(p.observe(second(0.3, {0.0, 0.6})).action, Action::Keep);
