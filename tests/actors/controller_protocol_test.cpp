@@ -499,6 +499,48 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
   EXPECT_EQ(writes[1]->precondition_rv, "11");
 }
 
+TEST_F(ControllerProtocolTest, AnExplanationSupersededByARefusedUrgentWriteIsWrittenAgainAtOnce) {
+  // An urgent write of the workload (here: one the writer says was refused) cancelled
+  // the explanation: no version follows from a refused write, so the tree says its words
+  // again now instead of waiting for one.
+  start();
+  cluster("1");
+  api_.hold_pending = true;
+  relist(ObjectKind::Workload, {workload("big", "2", 10)});
+  settle();
+  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  WriteOutcome superseded;
+  superseded.superseded = true;
+  superseded.superseded_by_urgent = true;
+  superseded.superseding_write_landed = false;
+  api_.answer_held_pending(superseded);
+  settle();
+  auto writes = api_.pending_writes("big");
+  ASSERT_EQ(writes.size(), 2u) << "said again at once";
+  EXPECT_EQ(writes[1]->precondition_rv, "10");
+}
+
+TEST_F(ControllerProtocolTest, AnExplanationSupersededByALandedUrgentWaitsForTheVersionItMade) {
+  start();
+  cluster("1");
+  api_.hold_pending = true;
+  relist(ObjectKind::Workload, {workload("big", "2", 10)});
+  settle();
+  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  WriteOutcome superseded;
+  superseded.superseded = true;
+  superseded.superseded_by_urgent = true;
+  superseded.superseding_write_landed = true;
+  api_.answer_held_pending(superseded);
+  settle();
+  EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "the urgent write's version has not arrived yet";
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
+  settle();
+  auto writes = api_.pending_writes("big");
+  ASSERT_EQ(writes.size(), 2u) << "said again on the version the urgent write made";
+  EXPECT_EQ(writes[1]->precondition_rv, "11");
+}
+
 TEST_F(ControllerProtocolTest, ANewerExplanationWaitsForTheOutstandingOneAndThenTheNewestIsWritten) {
   // While a workload's pending write is outstanding, newer explanations are not turned
   // into writes; when it lands, the engine's current explanation is written on the
