@@ -176,6 +176,29 @@ class ControllerProtocolTest : public ::testing::Test {
 
   /// Runs every message and fires every timer, a bounded number of times (the
   /// scheduler's timers re-arm while rounds keep finding work).
+  /// Workload "big" (2 cpu, version 10) waits for 1 cpu of quota; its explanation is
+  /// written and held unanswered.
+  void hold_the_explanation_of_big() {
+    start();
+    cluster("1");
+    api_.hold_pending = true;
+    relist(ObjectKind::Workload, {workload("big", "2", 10)});
+    settle();
+    ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  }
+
+  /// The held explanation of "big" is answered "superseded by an urgent write", which
+  /// `landed` or not.
+  void supersede_the_explanation_of_big(bool landed) {
+    hold_the_explanation_of_big();
+    WriteOutcome superseded;
+    superseded.superseded = true;
+    superseded.superseded_by_urgent = true;
+    superseded.superseding_write_landed = landed;
+    api_.answer_held_pending(superseded);
+    settle();
+  }
+
   void settle(int rounds = 20) {
     for (int i = 0; i < rounds; ++i) {
       sched_->run();
@@ -479,12 +502,7 @@ TEST_F(ControllerProtocolTest, WorkloadsAreKeptPackedAndWritesAreComputedFromThe
 TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedIsWrittenAgainAtOnce) {
   // The 409 answer of a pending-reason write can come after the watch already delivered
   // the version that caused it: nothing else would bring the rewrite, so it happens now.
-  start();
-  cluster("1");
-  api_.hold_pending = true;
-  relist(ObjectKind::Workload, {workload("big", "2", 10)});
-  settle();
-  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  hold_the_explanation_of_big();
   EXPECT_EQ(api_.pending_writes("big")[0]->precondition_rv, "10");
   EXPECT_TRUE(api_.pending_writes("big")[0]->metadata_only_answer) << "the tree reads only the version it made";
   caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
@@ -500,39 +518,16 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
 }
 
 TEST_F(ControllerProtocolTest, AnExplanationSupersededByARefusedUrgentWriteIsWrittenAgainAtOnce) {
-  // An urgent write of the workload (here: one the writer says was refused) cancelled
-  // the explanation: no version follows from a refused write, so the tree says its words
-  // again now instead of waiting for one.
-  start();
-  cluster("1");
-  api_.hold_pending = true;
-  relist(ObjectKind::Workload, {workload("big", "2", 10)});
-  settle();
-  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
-  WriteOutcome superseded;
-  superseded.superseded = true;
-  superseded.superseded_by_urgent = true;
-  superseded.superseding_write_landed = false;
-  api_.answer_held_pending(superseded);
-  settle();
+  // No version follows from a refused write: the tree says its words again now instead
+  // of waiting for one.
+  supersede_the_explanation_of_big(/*landed=*/false);
   auto writes = api_.pending_writes("big");
   ASSERT_EQ(writes.size(), 2u) << "said again at once";
   EXPECT_EQ(writes[1]->precondition_rv, "10");
 }
 
 TEST_F(ControllerProtocolTest, AnExplanationSupersededByALandedUrgentWaitsForTheVersionItMade) {
-  start();
-  cluster("1");
-  api_.hold_pending = true;
-  relist(ObjectKind::Workload, {workload("big", "2", 10)});
-  settle();
-  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
-  WriteOutcome superseded;
-  superseded.superseded = true;
-  superseded.superseded_by_urgent = true;
-  superseded.superseding_write_landed = true;
-  api_.answer_held_pending(superseded);
-  settle();
+  supersede_the_explanation_of_big(/*landed=*/true);
   EXPECT_EQ(api_.pending_writes("big").size(), 1u) << "the urgent write's version has not arrived yet";
   caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
   settle();
