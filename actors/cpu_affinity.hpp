@@ -4,8 +4,6 @@
 // the process may use, the counters one placement window is measured from, and setting
 // the CPUs of every thread of the process.
 
-#include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "actors/cpu_placement_policy.hpp"

@@ -207,16 +207,25 @@ WriteOutcome superseded(bool by_urgent, bool landed = false) {
   return o;
 }
 
-/// Answers a waiting request and leaves it in its lane to be skipped when its turn comes
-/// (holding no body till then).
-void answer_superseded(Pending& p, bool landed);
+/// The urgent write `p` settled (landed or not): the rewrites it superseded hear it.
+void answer_superseded(Pending& p, bool landed) {
+  for (auto& promise : p.superseded_rewrites) promise.deliver(superseded(true, landed));
+  p.superseded_rewrites.clear();
+}
 
-void cancel_waiting(WriterState& st, Pending& older, WriteOutcome outcome) {
-  older.promise.deliver(std::move(outcome));
-  answer_superseded(older, false);  // never sent: what it superseded stands unsaid
+/// Leaves a waiting request in its lane to be skipped when its turn comes (holding no
+/// body till then); its promise has been answered or handed on.
+void retire_waiting(WriterState& st, Pending& older) {
   older.cancelled = true;
   older.request.body.reset();
   ++st.coalesced;
+}
+
+/// Answers a waiting request and retires it.
+void cancel_waiting(WriterState& st, Pending& older, WriteOutcome outcome) {
+  older.promise.deliver(std::move(outcome));
+  answer_superseded(older, false);  // never sent: what it superseded stands unsaid
+  retire_waiting(st, older);
 }
 
 /// An urgent write of an object cancels its waiting (not yet sent) coalescable rewrite,
@@ -224,18 +233,9 @@ void cancel_waiting(WriterState& st, Pending& older, WriteOutcome outcome) {
 void supersede_waiting(WriterState& st, const CoalesceKey& key, Pending& urgent) {
   auto it = st.waiting_by_key.find(key);
   if (it == st.waiting_by_key.end() || it->second->request.urgent) return;
-  Pending& older = *it->second;
-  urgent.superseded_rewrites.push_back(std::move(older.promise));
-  older.cancelled = true;
-  older.request.body.reset();
-  ++st.coalesced;
+  urgent.superseded_rewrites.push_back(std::move(it->second->promise));
+  retire_waiting(st, *it->second);
   st.waiting_by_key.erase(it);
-}
-
-/// The urgent write `p` settled (landed or not): the rewrites it superseded hear it.
-void answer_superseded(Pending& p, bool landed) {
-  for (auto& promise : p.superseded_rewrites) promise.deliver(superseded(true, landed));
-  p.superseded_rewrites.clear();
 }
 
 /// A write for a shard this replica does not hold (any more): checked when the write

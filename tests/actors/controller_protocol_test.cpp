@@ -176,13 +176,13 @@ class ControllerProtocolTest : public ::testing::Test {
 
   /// Runs every message and fires every timer, a bounded number of times (the
   /// scheduler's timers re-arm while rounds keep finding work).
-  /// Workload "big" (2 cpu, version 10) waits for 1 cpu of quota; its explanation is
+  /// Workload "big" (`cpu`, version 10) waits for 1 cpu of quota; its explanation is
   /// written and held unanswered.
-  void hold_the_explanation_of_big() {
+  void hold_the_explanation_of_big(const std::string& cpu = "2") {
     start();
     cluster("1");
     api_.hold_pending = true;
-    relist(ObjectKind::Workload, {workload("big", "2", 10)});
+    relist(ObjectKind::Workload, {workload("big", cpu, 10)});
     settle();
     ASSERT_EQ(api_.pending_writes("big").size(), 1u);
   }
@@ -540,12 +540,7 @@ TEST_F(ControllerProtocolTest, ANewerExplanationWaitsForTheOutstandingOneAndThen
   // While a workload's pending write is outstanding, newer explanations are not turned
   // into writes; when it lands, the engine's current explanation is written on the
   // version it made.
-  start();
-  cluster("1");
-  api_.hold_pending = true;
-  relist(ObjectKind::Workload, {workload("big", "4", 10)});
-  settle();
-  ASSERT_EQ(api_.pending_writes("big").size(), 1u);
+  hold_the_explanation_of_big("4");
   const std::string first = json::dump(*api_.pending_writes("big")[0]->body);
   set_quota("2", 20);  // "maximum capacity (1)" becomes "(2)"
   settle();
