@@ -98,6 +98,7 @@ struct Controller::Impl {
     const bool sharded = options.sharding.enabled;
     WriterOptions writer_options{options.max_writes_in_flight, sharded};
     writer_options.max_normal_in_flight = options.max_normal_writes_in_flight;
+    writer_options.normal_writes_in_background = options.normal_writes_in_background;
     writer = spawn_writer(*system, client_write_transport(client), writer_options);
     caf::anon_send(introspection, ActorRegistered{"writer", "writer", writer.address(),
                                                   caf::actor_cast<caf::strong_actor_ptr>(writer)});

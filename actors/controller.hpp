@@ -75,6 +75,8 @@ struct ControllerOptions {
   /// Of those, how many the controller's writes not urgent may hold (pending
   /// explanations, queue status): see WriterOptions::max_normal_in_flight.
   std::size_t max_normal_writes_in_flight = 3;
+  /// Those take only the budget urgent writes leave (WriterOptions::normal_writes_in_background).
+  bool normal_writes_in_background = true;
   /// How long the scheduler lets changes gather before a round (SchedulerOptions). None:
   /// a round is asked for with the scheduler's next message, so it still comes after the
   /// changes already queued, and a round in progress gathers those behind it. A window

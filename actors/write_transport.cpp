@@ -34,6 +34,7 @@ void fill_write_options(kube::client::WriteOptions& options, const WriteRequest&
   options.field_manager = field_manager;
   options.metadata_only_answer = req.metadata_only_answer;
   options.may_wait_for_step = !req.urgent;
+  options.background = req.background;
 }
 
 }  // namespace

@@ -35,6 +35,10 @@ struct Pending {
   /// When the first write of this entry was asked for: a rewrite that replaces it in
   /// place keeps it, so it measures how stale the object's status is.
   std::chrono::steady_clock::time_point since{};
+  /// A queue status sent because it was overdue: it took an urgent write's turn, and
+  /// neither needs nor holds one of the normal writes' slots (they may all be held by
+  /// background writes waiting for the urgent ones to leave them a token).
+  bool overdue_turn = false;
 };
 
 
@@ -58,7 +62,7 @@ struct WriterState {
   std::size_t next_queue_lane = 0;  ///< 0: ClusterQueue status goes next, 1: LocalQueue
   std::map<CoalesceKey, std::shared_ptr<Pending>> waiting_by_key;
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
-  std::size_t normal_in_flight = 0;  ///< of `in_flight`: the writes not urgent
+  std::size_t normal_in_flight = 0;  ///< of `in_flight`: the writes not urgent (holds_normal_slot)
   /// The coalescable rewrites in flight, by object: an urgent write that overrides one
   /// waits for its answer (WriteRequest::follows_in_flight_rewrite).
   std::map<CoalesceKey, std::uint64_t> rewrite_in_flight;
@@ -153,6 +157,8 @@ std::shared_ptr<Pending> next_queue_status(WriterState& st) {
   return nullptr;
 }
 
+bool holds_normal_slot(const Pending& p) { return !p.request.urgent && !p.overdue_turn; }
+
 bool room_for_normal(const WriterState& st) {
   return st.options.max_normal_in_flight == 0 || st.normal_in_flight < st.options.max_normal_in_flight;
 }
@@ -162,20 +168,24 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
   // deep queue, and the pending and usage figures of ClusterQueues and LocalQueues must
   // not wait for the queue to drain. An overdue one goes out after a streak of urgent
   // writes; the other lanes (pending explanations, Events) do wait.
-  const bool normal = room_for_normal(st);
-  if (normal && st.urgent_streak >= st.options.urgent_streak && queue_status_overdue(st)) {
+  if (st.urgent_streak >= st.options.urgent_streak && queue_status_overdue(st)) {
     if (auto p = next_queue_status(st)) {
       st.urgent_streak = 0;
+      p->overdue_turn = true;
+      p->request.background = false;  // it takes its turn among the urgent ones
       return p;
     }
   }
+  const bool normal = room_for_normal(st);
   if (auto p = pop_live(st, st.urgent, false)) {
     ++st.urgent_streak;
     return p;
   }
   if (!normal) return nullptr;
   st.urgent_streak = 0;
-  return next_normal(st);
+  auto p = next_normal(st);
+  if (p) p->request.background = st.options.normal_writes_in_background;
+  return p;
 }
 
 /// Keeps the Event lane within its bound by answering its oldest live entries "Dropped"
@@ -334,7 +344,7 @@ void pump(Self self) {
     }
     std::uint64_t id = st.next_id++;
     st.in_flight.emplace(id, p);
-    if (!p->request.urgent) ++st.normal_in_flight;
+    if (holds_normal_slot(*p)) ++st.normal_in_flight;
     if (p->request.coalesce) st.rewrite_in_flight[coalesce_key(p->request)] = id;
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs
@@ -408,7 +418,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           if (it == st.in_flight.end()) return;
           auto p = it->second;
           st.in_flight.erase(it);
-          if (!p->request.urgent) --st.normal_in_flight;
+          if (holds_normal_slot(*p)) --st.normal_in_flight;
           release_followers(st, done.id, *p, done.outcome);
           if (done.outcome.ok) {
             ++st.written;

@@ -48,6 +48,12 @@ struct WriterOptions {
   /// unused. A few normal writes in flight keep the budget in use and an urgent write's
   /// wait short. 0: no bound of its own (max_in_flight).
   std::size_t max_normal_in_flight = 0;
+  /// Normal writes go out as the client's background writes (WriteOptions::background):
+  /// they take only the budget urgent writes leave, so an admission never waits for a
+  /// token behind an explanation sent before it. A queue status sent because it is
+  /// overdue (max_status_delay) keeps its place in line: in the background it would
+  /// wait for the urgent writes to stop.
+  bool normal_writes_in_background = false;
 };
 
 messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport transport, WriterOptions options = {});

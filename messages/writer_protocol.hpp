@@ -56,6 +56,9 @@ struct WriteRequest {
   /// new version not yet seen by the caller), this write goes out conditional on the
   /// version the rewrite made instead of being refused (409) for the version it replaced.
   bool follows_in_flight_rewrite = false;
+  /// Set by the writer as it sends the write (WriterOptions::normal_writes_in_background):
+  /// the client gives it only the budget other writes leave.
+  bool background = false;
 };
 
 struct WriteOutcome {

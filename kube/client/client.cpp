@@ -128,6 +128,12 @@ HttpRequest json_request(std::string method, std::string target, const json::val
                       body != nullptr ? std::optional<std::string>(json::dump(*body)) : std::nullopt, content_type);
 }
 
+// How a write waits for the rate limiter (WriteOptions::may_wait_for_step, ::background).
+void throttle_as(const WriteOptions& options, RequestSpec& spec) {
+  spec.may_wait_for_step = options.may_wait_for_step;
+  spec.background = options.background;
+}
+
 // A patch document with metadata.resourceVersion set to `rv`. The usual patch has no
 // metadata: the member is written in front of the serialized document instead of
 // copying it.
@@ -421,7 +427,7 @@ void Client::send_create(const ResourceDescriptor& resource, const std::string& 
   RequestSpec spec{json_request("POST", write_target(resource, ns, {}, write, impl_->options().field_manager),
                                 &object),
                    Verb::Create};
-  spec.may_wait_for_step = options.may_wait_for_step;
+  throttle_as(options, spec);
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
@@ -439,7 +445,7 @@ void Client::update(const ResourceDescriptor& resource, Object object, ObjectCal
   RequestSpec spec{json_request("PUT", write_target(resource, ns, name, options, impl_->options().field_manager),
                                 &object.json()),
                    Verb::Update};
-  spec.may_wait_for_step = options.may_wait_for_step;
+  throttle_as(options, spec);
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
@@ -469,7 +475,7 @@ void Client::patch(const ResourceDescriptor& resource, std::string_view ns, std:
                                 rv.empty() ? json::dump(patch) : patch_with_precondition(patch, rv),
                                 patch_content_type(type)),
                    Verb::Patch};
-  spec.may_wait_for_step = options.may_wait_for_step;
+  throttle_as(options, spec);
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 

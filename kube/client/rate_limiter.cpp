@@ -9,19 +9,37 @@ RateLimiter::RateLimiter(double qps, int burst, SteadyClock clock)
     : qps_(qps), burst_(std::max(burst, 1)), clock_(std::move(clock)),
       tokens_(static_cast<double>(burst_)), last_(clock_()) {}
 
+void RateLimiter::refill() {
+  const auto now = clock_();
+  if (now <= last_) return;
+  const double elapsed = std::chrono::duration<double>(now - last_).count();
+  tokens_ = std::min(static_cast<double>(burst_), tokens_ + elapsed * qps_);
+  last_ = now;
+}
+
+std::chrono::nanoseconds RateLimiter::until_tokens_reach(double level) const {
+  if (tokens_ >= level) return std::chrono::nanoseconds(0);
+  return std::chrono::nanoseconds(std::llround((level - tokens_) / qps_ * 1e9));
+}
+
 std::chrono::nanoseconds RateLimiter::reserve() {
   if (!(qps_ > 0)) return std::chrono::nanoseconds(0);
   std::lock_guard lock(mutex_);
-  const auto now = clock_();
-  if (now > last_) {
-    const double elapsed = std::chrono::duration<double>(now - last_).count();
-    tokens_ = std::min(static_cast<double>(burst_), tokens_ + elapsed * qps_);
-    last_ = now;
-  }
+  refill();
   tokens_ -= 1.0;
-  if (tokens_ >= 0) return std::chrono::nanoseconds(0);
-  const double wait_seconds = -tokens_ / qps_;
-  return std::chrono::nanoseconds(std::llround(wait_seconds * 1e9));
+  return until_tokens_reach(0.0);
+}
+
+std::chrono::nanoseconds RateLimiter::take_spare() {
+  if (!(qps_ > 0)) return std::chrono::nanoseconds(0);
+  std::lock_guard lock(mutex_);
+  refill();
+  if (tokens_ >= 1.0) {
+    tokens_ -= 1.0;
+    return std::chrono::nanoseconds(0);
+  }
+  // A wait of zero would mean "taken": at least a nanosecond when a fraction is missing.
+  return std::max(until_tokens_reach(1.0), std::chrono::nanoseconds(1));
 }
 
 std::chrono::steady_clock::time_point round_up_to_step(std::chrono::steady_clock::time_point at,

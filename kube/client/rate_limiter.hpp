@@ -20,6 +20,12 @@ class RateLimiter {
   /// when a token is available now).
   std::chrono::nanoseconds reserve();
 
+  /// Takes a token only if one is free now that no reservation holds; otherwise takes
+  /// nothing and returns how long until one would be free if nobody reserved meanwhile
+  /// (the caller asks again then). A request that asks this way never delays one that
+  /// reserves: it goes in the budget the others leave.
+  std::chrono::nanoseconds take_spare();
+
   bool enabled() const { return qps_ > 0; }
   double qps() const { return qps_; }
   int burst() const { return burst_; }
@@ -31,6 +37,9 @@ class RateLimiter {
   std::mutex mutex_;
   double tokens_;  // may go negative: reserved future tokens
   std::chrono::steady_clock::time_point last_;
+
+  void refill();  // mutex_ held
+  std::chrono::nanoseconds until_tokens_reach(double level) const;  // mutex_ held
 };
 
 /// The first multiple of `step` (counted from the clock's epoch) not before `at`; `at`

@@ -39,6 +39,11 @@ struct WriteOptions {
   /// limiter delays it, it may go out at the next throttle step
   /// (ClientOptions::throttle_granularity) with the others delayed to that step.
   bool may_wait_for_step = false;
+  /// Nobody waits on it, and it must not make anyone wait: the write takes a token only
+  /// when one is free that no other request reserved (RateLimiter::take_spare), so it
+  /// never delays a write sent after it, and waits as long as the others spend the
+  /// whole budget.
+  bool background = false;
 };
 
 enum class PatchType {

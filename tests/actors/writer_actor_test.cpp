@@ -247,6 +247,43 @@ TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
                                       "LocalQueue/lq", "Workload/admit-6", "Workload/pending"}));
 }
 
+TEST_F(WriterActorTest, NormalWritesGoInTheBackgroundExceptAnOverdueQueueStatus) {
+  WriterOptions options;
+  options.max_in_flight = 4;
+  options.max_normal_in_flight = 1;
+  options.urgent_streak = 1;
+  options.max_status_delay = std::chrono::seconds(5);
+  options.clock = [this] { return now_; };
+  options.normal_writes_in_background = true;
+  respawn(options);
+  send(write(ObjectKind::Workload, "explained"));  // in the background, holding the normal slot
+  send(write(ObjectKind::ClusterQueue, "cq"));     // no normal slot left: it waits
+  now_ += std::chrono::seconds(6);                 // and is overdue now
+  send(write(ObjectKind::Workload, "admit-0", false, true));
+  send(write(ObjectKind::Workload, "admit-1", false, true));
+  send(write(ObjectKind::LocalQueue, "lq"));  // not overdue: waits for the normal slot
+  // The overdue status took its turn after one urgent write although the explanation,
+  // still waiting for a token the urgent writes leave, holds the normal slot.
+  ASSERT_EQ(api_.order,
+            (std::vector<std::string>{"Workload/explained", "Workload/admit-0", "ClusterQueue/cq", "Workload/admit-1"}));
+  drain();
+  ASSERT_EQ(api_.order.size(), 5u);
+  EXPECT_EQ(api_.order[4], "LocalQueue/lq");
+  std::vector<bool> background;
+  for (const auto& h : api_.held) background.push_back(h.request.background);
+  EXPECT_EQ(background, (std::vector<bool>{true, false, false, false, true}));
+  EXPECT_EQ(summary().as_object().at("normalInFlight").to_number<int>(), 0);
+}
+
+TEST_F(WriterActorTest, WithoutTheOptionEveryWriteKeepsItsPlaceInLine) {
+  send(write(ObjectKind::Workload, "explained"));
+  send(write(ObjectKind::Workload, "admitted", false, true));
+  drain();
+  ASSERT_EQ(api_.held.size(), 2u);
+  EXPECT_FALSE(api_.held[0].request.background);
+  EXPECT_FALSE(api_.held[1].request.background);
+}
+
 TEST_F(WriterActorTest, QueueStatusNotYetOverdueWaitsForTheUrgentWrites) {
   respawn_with_a_status_delay();
   send(write(ObjectKind::Workload, "busy"));

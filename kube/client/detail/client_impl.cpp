@@ -108,6 +108,31 @@ struct ClientImpl::Runtime {
           else next();
         }));
   }
+
+  // A background request (WriteOptions::background): holds no reservation while it
+  // waits, and asks again when a token would be free; requests reserving meanwhile go
+  // first. `since`: when it began to wait (the wait is counted once in the stats).
+  template <class Next, class Cancelled>
+  void throttle_background(asio::steady_timer& timer, const Strand& strand, std::chrono::nanoseconds step,
+                           Next next, Cancelled cancelled, std::chrono::steady_clock::time_point since = {}) {
+    const auto wait = limiter.take_spare();
+    const auto now = std::chrono::steady_clock::now();
+    if (wait.count() <= 0) {
+      if (since != std::chrono::steady_clock::time_point{}) {
+        ++throttled_requests;
+        throttled_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(now - since).count();
+      }
+      return next();
+    }
+    if (since == std::chrono::steady_clock::time_point{}) since = now;
+    timer.expires_at(round_up_to_step(now + wait, step));
+    timer.async_wait(asio::bind_executor(
+        strand, [this, &timer, strand, step, since, next = std::move(next),
+                 cancelled = std::move(cancelled)](const error_code& ec) mutable {
+          if (ec) return cancelled();
+          throttle_background(timer, strand, step, std::move(next), std::move(cancelled), since);
+        }));
+  }
 };
 
 namespace {
@@ -155,9 +180,10 @@ class RequestOperation final : public Operation,
     auto self = shared_from_this();
     const std::chrono::nanoseconds step = spec_.may_wait_for_step ? rt_.options.throttle_granularity
                                                                   : std::chrono::nanoseconds(0);
-    rt_.throttle(
-        timer_, strand_, step, [self] { self->send(); },
-        [self] { self->finish(unexpected(cancelled_error(self->spec_.http))); });
+    auto send = [self] { self->send(); };
+    auto cancelled = [self] { self->finish(unexpected(cancelled_error(self->spec_.http))); };
+    if (spec_.background) return rt_.throttle_background(timer_, strand_, step, send, cancelled);
+    rt_.throttle(timer_, strand_, step, send, cancelled);
   }
 
   void send() {

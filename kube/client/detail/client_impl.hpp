@@ -23,6 +23,8 @@ struct RequestSpec {
   std::chrono::milliseconds timeout{0};
   /// WriteOptions::may_wait_for_step.
   bool may_wait_for_step = false;
+  /// WriteOptions::background.
+  bool background = false;
 };
 
 class ClientImpl {

@@ -534,6 +534,37 @@ TEST(ClientHttp, AThrottledWriteThatMayWaitGoesOutOnAStep) {
   EXPECT_GE(arrivals[1], round_up_to_step(called, 2s));
 }
 
+TEST(ClientHttp, ABackgroundWriteLetsAWriteSentAfterItGoFirst) {
+  std::promise<bool> background_done, foreground_done;  // outlive the client
+  auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j")); });
+  ClientOptions options = fast_options();
+  options.qps = 4;  // a token every 250 ms
+  options.burst = 1;
+  auto client = make_client(server->url(), options);
+  BlockingClient blocking(*client);
+  ASSERT_TRUE(blocking.get(kJob, "ns", "j"));  // spends the burst
+  PatchOptions background;
+  background.background = true;
+  client->patch(kJob, "ns", "background", PatchType::Merge, *json::parse(R"({"spec":{}})"),
+                [&](Result<Object> r) { background_done.set_value(r.has_value()); }, background);
+  // Sent after it, this one reserves the next token; the background write holds none
+  // and asks again when that token is gone.
+  client->patch(kJob, "ns", "foreground", PatchType::Merge, *json::parse(R"({"spec":{}})"),
+                [&](Result<Object> r) { foreground_done.set_value(r.has_value()); }, PatchOptions{});
+  auto done = [](std::promise<bool>& p) {
+    auto f = p.get_future();
+    return f.wait_for(std::chrono::seconds(10)) == std::future_status::ready && f.get();
+  };
+  ASSERT_TRUE(done(foreground_done));
+  ASSERT_TRUE(done(background_done));
+  std::vector<std::string> order;
+  for (const auto& req : server->requests()) order.push_back(req.method + " " + req.target.substr(0, req.target.find('?')));
+  EXPECT_EQ(order, (std::vector<std::string>{"GET /apis/batch/v1/namespaces/ns/jobs/j",
+                                             "PATCH /apis/batch/v1/namespaces/ns/jobs/foreground",
+                                             "PATCH /apis/batch/v1/namespaces/ns/jobs/background"}));
+  EXPECT_GE(client->stats().throttled_requests, 2u);  // both waited, each counted once
+}
+
 TEST(ClientHttp, RawPassesHeadersAndBodiesVerbatim) {
   auto server = TestServer::start([](const TestRequest& r) {
     TestResponse resp;

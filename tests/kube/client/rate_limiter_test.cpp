@@ -59,6 +59,39 @@ TEST(RateLimiter, ZeroBurstActsAsOne) {
   EXPECT_EQ(limiter.reserve(), 1s);
 }
 
+TEST(RateLimiter, ASpareTokenIsTakenOnlyWhenNoReservationHoldsIt) {
+  FakeClock clock;
+  RateLimiter limiter(10, 2, clock.fn());
+  EXPECT_EQ(limiter.take_spare(), 0ns);  // the burst is spare
+  EXPECT_EQ(limiter.reserve(), 0ns);
+  // Empty: the next token is 100 ms away, and nothing is taken by asking.
+  EXPECT_EQ(limiter.take_spare(), 100ms);
+  EXPECT_EQ(limiter.take_spare(), 100ms);
+  // A reservation made now gets that token: the spare one is pushed back behind it.
+  EXPECT_EQ(limiter.reserve(), 100ms);
+  EXPECT_EQ(limiter.take_spare(), 200ms);
+  clock.now += 200ms;
+  EXPECT_EQ(limiter.take_spare(), 0ns);
+  EXPECT_EQ(limiter.reserve(), 100ms);  // the spare one took its turn, not a reservation's
+}
+
+TEST(RateLimiter, ASpareTokenWaitsForTheWholeToken) {
+  FakeClock clock;
+  RateLimiter limiter(4, 1, clock.fn());
+  EXPECT_EQ(limiter.reserve(), 0ns);
+  clock.now += 125ms;  // half a token: not yet spare
+  EXPECT_EQ(limiter.take_spare(), 125ms);
+  clock.now += 125ms;
+  EXPECT_EQ(limiter.take_spare(), 0ns);
+  EXPECT_EQ(limiter.take_spare(), 250ms);
+}
+
+TEST(RateLimiter, SpareTokensAreUnlimitedWithoutLimiting) {
+  FakeClock clock;
+  RateLimiter limiter(-1, 1, clock.fn());
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(limiter.take_spare(), 0ns);
+}
+
 TEST(RoundUpToStep, LandsOnTheFirstStepNotBeforeTheToken) {
   using TP = std::chrono::steady_clock::time_point;
   EXPECT_EQ(round_up_to_step(TP(1001ms), 10ms), TP(1010ms));
