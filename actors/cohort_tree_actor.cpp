@@ -872,16 +872,15 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
     if (added) it->second = st.cluster_queues.find(cq) != st.cluster_queues.end();
     return it->second;
   };
+  st.engine->for_each_finished_tally([&](const core::FinishedTally& f) {
+    // Kueue's finished gauges count them in the queue that admitted them.
+    if (!f.cluster_queue.empty() && is_known(f.cluster_queue)) {
+      entry(f.cluster_queue, f.ns, f.local_queue).counts.finished += static_cast<std::int64_t>(f.count);
+    }
+  });
   st.engine->for_each_workload_tally([&](const core::WorkloadTally& w) {
     if (w.cluster_queue.empty()) return;
     std::string_view ns = w.key.substr(0, w.key.find('/'));
-    if (w.finished) {
-      // Kueue's finished gauges count them in the queue that admitted them.
-      if (is_known(w.cluster_queue)) {
-        ++entry(w.cluster_queue, ns, w.local_queue).counts.finished;
-      }
-      return;
-    }
     auto& c = entry(w.cluster_queue, ns, w.local_queue);
     if (w.reserved) {
       ++c.counts.reserving;

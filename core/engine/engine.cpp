@@ -580,19 +580,14 @@ void Engine::for_each_workload_tally(const std::function<void(const WorkloadTall
   const_cast<Engine*>(this)->ensure_topology();
   std::vector<UsageItem> usage;  // reused: one allocation for the whole walk
   for (const auto& slot : workloads_) {
-    if (!slot) continue;
+    if (!slot || slot->finished) continue;
     const WorkloadRecord& w = *slot;
     WorkloadTally t;
     t.key = w.key;
     t.local_queue = w.queue_name;
-    if (w.finished) {
-      t.cluster_queue = w.reserved_cq_name;
-    } else if (w.cq >= 0) {
-      t.cluster_queue = cqs_[static_cast<std::size_t>(w.cq)].spec.name;
-    }
+    if (w.cq >= 0) t.cluster_queue = cqs_[static_cast<std::size_t>(w.cq)].spec.name;
     t.reserved = w.reserved;
     t.admitted = w.admitted;
-    t.finished = w.finished;
     usage.clear();
     if (w.reserved) {
       for (const auto& ps : w.admission) {
@@ -604,6 +599,12 @@ void Engine::for_each_workload_tally(const std::function<void(const WorkloadTall
     }
     t.usage = &usage;
     f(t);
+  }
+}
+
+void Engine::for_each_finished_tally(const std::function<void(const FinishedTally&)>& f) const {
+  for (const auto& [queues, count] : finished_counts_) {
+    f(FinishedTally{std::get<0>(queues), std::get<1>(queues), std::get<2>(queues), count});
   }
 }
 

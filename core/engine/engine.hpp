@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -65,11 +66,19 @@ struct UsageItem {
 struct WorkloadTally {
   std::string_view key;            ///< ns/name
   std::string_view local_queue;    ///< spec.queueName
-  std::string_view cluster_queue;  ///< queued in or holding quota of; finished: the one that admitted it
+  std::string_view cluster_queue;  ///< queued in or holding quota of
   bool reserved = false;
   bool admitted = false;
-  bool finished = false;
   const std::vector<UsageItem>* usage = nullptr;  ///< what it holds (empty unless reserved)
+};
+
+/// How many finished workloads a LocalQueue of a namespace had admitted by a ClusterQueue
+/// (Kueue counts a finished workload in the queue that admitted it).
+struct FinishedTally {
+  std::string_view cluster_queue;
+  std::string_view ns;
+  std::string_view local_queue;
+  std::size_t count = 0;
 };
 
 struct ClusterQueueView {
@@ -165,9 +174,13 @@ class Engine {
   std::optional<WorkloadView> workload(std::string_view key, bool with_position = true) const;
   /// Every workload, in key order, without queue positions.
   std::vector<WorkloadView> workloads() const;
-  /// Calls `f` for every workload, in no particular order: what queue status counts
-  /// need, at a fraction of the cost of a WorkloadView each.
+  /// Calls `f` for every workload not finished, in no particular order: what queue
+  /// status counts need, at a fraction of the cost of a WorkloadView each.
   void for_each_workload_tally(const std::function<void(const WorkloadTally&)>& f) const;
+  /// Calls `f` for the finished workloads, counted per queue (kept as they finish: they
+  /// pile up while their objects stay, and a walk over them at every status publish was
+  /// most of that publish's cost once a run had finished thousands).
+  void for_each_finished_tally(const std::function<void(const FinishedTally&)>& f) const;
   /// Why a workload waits, rendered (empty when it is unknown or not waiting).
   PendingStatus pending_status(std::string_view key) const;
   std::optional<ClusterQueueView> cluster_queue(std::string_view name) const;
@@ -235,6 +248,12 @@ class Engine {
   bool backoff_expired(const WorkloadRecord& rec) const;
   void reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at);
   void release(WorkloadRecord& rec);
+  /// Adds `delta` to the finished count of the queue `rec` names. Every change to a
+  /// finished record's queue names, or to whether it is finished, is bracketed by -1 and
+  /// +1 (apply, finish_workload, remove_workload).
+  void count_finished(const WorkloadRecord& rec, int delta);
+  /// apply's work on the record of `wl` (`created`: new just now).
+  Status load_workload(WorkloadRecord& rec, const Workload& wl, bool created);
   void flush_tree_of(int cq);
   void flush_all();
   void evict(WorkloadRecord& rec, std::string reason, std::string message);
@@ -319,6 +338,9 @@ class Engine {
 
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
   std::vector<int> free_ids_;
+  /// The finished workloads per (admitting ClusterQueue, namespace, LocalQueue); see
+  /// count_finished.
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> finished_counts_;
   std::uint64_t class_walks_ = 0;
   std::uint64_t class_members_walked_ = 0;
   std::uint64_t pending_stamps_ = 0;  ///< the last PendingExplanation::stamp given

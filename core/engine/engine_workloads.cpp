@@ -370,6 +370,27 @@ Status Engine::apply(const Workload& wl) {
   bool created = false;
   int id = record_for(wl, created);
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
+  // Its queue names and whether it is finished may change: out of the finished counts
+  // while it is loaded, back in after if it is (still) finished.
+  if (rec.finished) count_finished(rec, -1);
+  Status loaded = load_workload(rec, wl, created);
+  if (rec.finished) count_finished(rec, +1);
+  return loaded;
+}
+
+void Engine::count_finished(const WorkloadRecord& rec, int delta) {
+  auto queues = std::make_tuple(rec.reserved_cq_name, rec.key.substr(0, rec.key.find('/')), rec.queue_name);
+  if (delta > 0) {
+    finished_counts_[std::move(queues)] += static_cast<std::size_t>(delta);
+    return;
+  }
+  auto it = finished_counts_.find(queues);
+  if (it == finished_counts_.end()) return;  // cannot happen: every -1 follows a +1
+  it->second -= std::min(it->second, static_cast<std::size_t>(-delta));
+  if (it->second == 0) finished_counts_.erase(it);
+}
+
+Status Engine::load_workload(WorkloadRecord& rec, const Workload& wl, bool created) {
   std::uint64_t old_hash = rec.hash;
   std::int64_t old_priority = rec.priority();
   bool old_requeued_false = rec.requeued_false;
@@ -510,6 +531,7 @@ void Engine::remove_workload(std::string_view key) {
   if (it == by_key_.end()) return;
   int id = it->second;
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
+  if (rec.finished) count_finished(rec, -1);
   if (rec.reserved) release(rec);
   unqueue(rec);
   by_key_.erase(it);
@@ -522,9 +544,11 @@ Status Engine::finish_workload(std::string_view key) {
   auto it = by_key_.find(key);
   if (it == by_key_.end()) return fail("workload " + std::string(key) + " not found");
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(it->second)];
+  if (rec.finished) return {};
   if (rec.reserved) release(rec);
   unqueue(rec);
   rec.finished = true;
+  count_finished(rec, +1);
   return {};
 }
 

@@ -277,6 +277,9 @@ SimulationRun simulate(const Generated& g, bool check) {
   Time now = time_from_seconds(100000);
   Checker checker(g);
   std::mt19937_64 rng(g.workloads.size());
+  std::map<std::string, std::string> admitted_to;  // workload -> the ClusterQueue of its last admission
+  std::map<std::string, const Workload*> spec_of;
+  for (const auto& w : g.workloads) spec_of[w.key()] = &w;
   auto cycle_until_quiet = [&]() -> bool {
     std::size_t idle = 0;
     for (int c = 0; c < 2000; ++c) {
@@ -305,6 +308,7 @@ SimulationRun simulate(const Generated& g, bool check) {
           t += " n=" + std::to_string(ps.count.value_or(-1));
         }
         run.trace.push_back(t);
+        admitted_to[a.workload] = a.admission.cluster_queue;
       }
       for (const auto& e : d.evictions) {
         run.trace.push_back("evict " + e.workload + " by " + e.preemptor + " " + e.preemption_reason);
@@ -344,6 +348,21 @@ SimulationRun simulate(const Generated& g, bool check) {
         if (reserving != reserved) {
           run.failure = "queues report " + std::to_string(reserving) + " reserving workloads, workloads say " +
                         std::to_string(reserved);
+          return false;
+        }
+        // The finished counts kept as workloads finish agree with a recount.
+        std::map<std::string, std::size_t> kept, recounted;
+        engine.for_each_finished_tally([&](const FinishedTally& f) {
+          kept[std::string(f.cluster_queue) + " " + std::string(f.ns) + " " + std::string(f.local_queue)] += f.count;
+        });
+        for (const auto& w : engine.workloads()) {
+          if (!w.finished) continue;
+          const Workload& spec = *spec_of.at(w.key);
+          ++recounted[admitted_to[w.key] + " " + spec.ns + " " + spec.queue_name];
+        }
+        if (kept != recounted) {
+          run.failure = "finished counts kept: " + std::to_string(kept.size()) + " queues, recounted: " +
+                        std::to_string(recounted.size());
           return false;
         }
         std::string v = checker.violations();

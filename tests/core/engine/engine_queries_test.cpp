@@ -20,7 +20,7 @@ void setup(Engine& e) { testing::apply_one_queue(e, 4); }
 
 struct Tally {
   std::string local_queue, cluster_queue;
-  bool reserved = false, admitted = false, finished = false;
+  bool reserved = false, admitted = false;
   std::map<std::pair<std::string, std::string>, std::int64_t> usage;
 };
 
@@ -32,10 +32,30 @@ std::map<std::string, Tally> tallies(const Engine& e) {
     t.cluster_queue = w.cluster_queue;
     t.reserved = w.reserved;
     t.admitted = w.admitted;
-    t.finished = w.finished;
     for (const auto& u : *w.usage) t.usage[{std::string(u.flavor), std::string(u.resource)}] += u.milli;
   });
   return out;
+}
+
+/// "cq ns lq" -> count.
+std::map<std::string, std::size_t> finished(const Engine& e) {
+  std::map<std::string, std::size_t> out;
+  e.for_each_finished_tally([&](const FinishedTally& f) {
+    out[std::string(f.cluster_queue) + " " + std::string(f.ns) + " " + std::string(f.local_queue)] += f.count;
+  });
+  return out;
+}
+
+Workload finished_object(const std::string& name, const std::string& local_queue, const std::string& cluster_queue) {
+  Workload wl = cpu_workload(name, 1, 0, 100, local_queue);
+  Admission a;
+  a.cluster_queue = cluster_queue;
+  wl.admission = a;
+  Condition done;
+  done.type = "Finished";
+  done.status = true;
+  wl.conditions.push_back(done);
+  return wl;
 }
 
 TEST(EngineQueries, TalliesAgreeWithTheWorkloadViews) {
@@ -51,16 +71,17 @@ TEST(EngineQueries, TalliesAgreeWithTheWorkloadViews) {
   e.run_cycle(time_from_seconds(1002));
 
   auto t = tallies(e);
-  ASSERT_EQ(t.size(), 4u);
+  ASSERT_EQ(t.size(), 3u);  // the finished one is counted apart
   for (const auto& view : e.workloads()) {
     SCOPED_TRACE(view.key);
+    if (view.finished) {
+      EXPECT_EQ(t.count(view.key), 0u);
+      continue;
+    }
     const Tally& w = t.at(view.key);
     EXPECT_EQ(w.reserved, view.reserved);
     EXPECT_EQ(w.admitted, view.admitted);
-    EXPECT_EQ(w.finished, view.finished);
-    if (!view.finished) {
-      EXPECT_EQ(w.cluster_queue, view.cluster_queue);
-    }
+    EXPECT_EQ(w.cluster_queue, view.cluster_queue);
     std::map<std::pair<std::string, std::string>, std::int64_t> usage;
     if (view.admission) {
       for (const auto& ps : view.admission->pod_set_assignments) {
@@ -75,27 +96,40 @@ TEST(EngineQueries, TalliesAgreeWithTheWorkloadViews) {
   EXPECT_EQ(t.at("default/lost").cluster_queue, "");
   // A finished workload is counted in the queue its admission names; finished here by
   // the engine, it keeps the queue it was admitted to.
-  EXPECT_TRUE(t.at("default/done").finished);
-  EXPECT_EQ(t.at("default/done").cluster_queue, "cq");
-  EXPECT_TRUE(t.at("default/done").usage.empty());
+  EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 1}}));
 }
 
 TEST(EngineQueries, AFinishedWorkloadAppliedFromItsObjectCountsInTheQueueItsAdmissionNames) {
   Engine e;
   setup(e);
-  Workload wl = cpu_workload("old", 1, 0, 100, "lq");
-  Admission a;
-  a.cluster_queue = "cq";
-  wl.admission = a;
-  Condition finished;
-  finished.type = "Finished";
-  finished.status = true;
-  wl.conditions.push_back(finished);
-  ASSERT_TRUE(e.apply(wl));
-  auto t = tallies(e);
-  ASSERT_EQ(t.size(), 1u);
-  EXPECT_TRUE(t.at("default/old").finished);
-  EXPECT_EQ(t.at("default/old").cluster_queue, "cq");
+  ASSERT_TRUE(e.apply(finished_object("old", "lq", "cq")));
+  EXPECT_TRUE(tallies(e).empty());
+  EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 1}}));
+}
+
+TEST(EngineQueries, FinishedCountsFollowEveryChangeOfAFinishedWorkload) {
+  Engine e;
+  setup(e);
+  ASSERT_TRUE(e.apply(finished_object("a", "lq", "cq")));
+  ASSERT_TRUE(e.apply(finished_object("b", "lq", "cq")));
+  ASSERT_TRUE(e.apply(finished_object("a", "lq", "cq")));  // the same again: counted once
+  EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 2}}));
+  // Its object names other queues now: it moves.
+  ASSERT_TRUE(e.apply(finished_object("b", "other-lq", "other-cq")));
+  EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 1}, {"other-cq default other-lq", 1}}));
+  // No longer finished (its Finished condition was removed): counted as pending again.
+  ASSERT_TRUE(e.apply(cpu_workload("a", 1, 0, 100, "lq")));
+  EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"other-cq default other-lq", 1}}));
+  EXPECT_EQ(tallies(e).count("default/a"), 1u);
+  // Finished by the engine twice, and deleted.
+  e.run_cycle(time_from_seconds(1000));
+  ASSERT_TRUE(e.finish_workload("default/a"));
+  ASSERT_TRUE(e.finish_workload("default/a"));
+  EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 1}, {"other-cq default other-lq", 1}}));
+  e.remove_workload("default/b");
+  e.remove_workload("default/a");
+  EXPECT_TRUE(finished(e).empty());
+  EXPECT_TRUE(tallies(e).empty());
 }
 
 TEST(EngineQueries, ALimitedQueueOrderIsThePrefixOfTheWholeOne) {
