@@ -755,6 +755,39 @@ TEST(ClientHttp, ManyConcurrentRequestsOnSeveralIoThreads) {
   client->shutdown();
 }
 
+TEST(ClientHttp, WritesWaitingForTokensFromManyThreadsAreEachAnsweredOnceOnShutdown) {
+  // Writes from several threads wait for tokens while the client shuts down under them:
+  // every request is answered exactly once, those still waiting as cancelled.
+  auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j")); });
+  ClientOptions options = fast_options();
+  options.qps = 1;  // one token at once, the next a second later: the rest wait
+  options.burst = 1;
+  auto client = make_client(server->url(), options);
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 50;
+  std::atomic<int> answered{0}, ok{0}, cancelled{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kThreads; ++t) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < kPerThread; ++i) {
+        client->patch(kJob, "ns", "j", PatchType::Merge, *json::parse(R"({"spec":{}})"), [&](Result<Object> r) {
+          ++answered;
+          if (r) ++ok;
+          else if (r.error().is_cancelled()) ++cancelled;
+        });
+      }
+    });
+  }
+  std::this_thread::sleep_for(20ms);  // some are still being issued
+  client->shutdown();
+  for (auto& c : callers) c.join();
+  // Calls made after shutdown began are answered at once, the others by the shutdown.
+  for (int i = 0; i < 100 && answered.load() < kThreads * kPerThread; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(answered.load(), kThreads * kPerThread);
+  EXPECT_LE(ok.load(), 2);
+  EXPECT_EQ(ok.load() + cancelled.load(), kThreads * kPerThread);
+}
+
 TEST(ClientHttp, TimersRunUnlessCancelled) {
   auto server = TestServer::start([](const TestRequest&) { return TestResponse{}; });
   auto client = make_client(server->url());
