@@ -22,6 +22,12 @@ using namespace std::chrono_literals;
 using namespace testing;
 using resources::kJob;
 
+/// Whether `answered` was set to true within ten seconds (an asynchronous call's answer).
+bool answered_true(std::promise<bool>& answered) {
+  auto f = answered.get_future();
+  return f.wait_for(10s) == std::future_status::ready && f.get();
+}
+
 TEST(ClientHttp, GetSendsTheRightRequestAndDecodesTheObject) {
   auto server = TestServer::start([](const TestRequest&) {
     return TestResponse::json(200, job_json("j1", "42"));
@@ -189,12 +195,8 @@ TEST(ClientHttp, CreatingFromAKeptDocumentSendsItAsItIsOrCompletesACopy) {
   const json::value partial = *json::parse(R"({"metadata":{"generateName":"b-"},"spec":{}})");
   client->create(kJob, complete, [&](Result<Object> r) { first.set_value(r.has_value()); });
   client->create(kJob, partial, [&](Result<Object> r) { second.set_value(r.has_value()); });
-  auto created = [](std::promise<bool>& p) {
-    auto f = p.get_future();
-    return f.wait_for(std::chrono::seconds(10)) == std::future_status::ready && f.get();
-  };
-  ASSERT_TRUE(created(first));
-  ASSERT_TRUE(created(second));
+  ASSERT_TRUE(answered_true(first));
+  ASSERT_TRUE(answered_true(second));
   std::vector<std::string> posted;
   for (const auto& req : server->requests()) posted.push_back(req.target + " " + req.body);
   ASSERT_EQ(posted.size(), 2u);
@@ -551,12 +553,8 @@ TEST(ClientHttp, ABackgroundWriteLetsAWriteSentAfterItGoFirst) {
   // and asks again when that token is gone.
   client->patch(kJob, "ns", "foreground", PatchType::Merge, *json::parse(R"({"spec":{}})"),
                 [&](Result<Object> r) { foreground_done.set_value(r.has_value()); }, PatchOptions{});
-  auto done = [](std::promise<bool>& p) {
-    auto f = p.get_future();
-    return f.wait_for(std::chrono::seconds(10)) == std::future_status::ready && f.get();
-  };
-  ASSERT_TRUE(done(foreground_done));
-  ASSERT_TRUE(done(background_done));
+  ASSERT_TRUE(answered_true(foreground_done));
+  ASSERT_TRUE(answered_true(background_done));
   std::vector<std::string> order;
   for (const auto& req : server->requests()) order.push_back(req.method + " " + req.target.substr(0, req.target.find('?')));
   EXPECT_EQ(order, (std::vector<std::string>{"GET /apis/batch/v1/namespaces/ns/jobs/j",
