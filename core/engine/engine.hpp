@@ -177,9 +177,9 @@ class Engine {
   /// Calls `f` for every workload not finished, in no particular order: what queue
   /// status counts need, at a fraction of the cost of a WorkloadView each.
   void for_each_workload_tally(const std::function<void(const WorkloadTally&)>& f) const;
-  /// Calls `f` for the finished workloads, counted per queue (kept as they finish: they
-  /// pile up while their objects stay, and a walk over them at every status publish was
-  /// most of that publish's cost once a run had finished thousands).
+  /// Calls `f` for the finished workloads, counted per queue. The counts are kept as
+  /// workloads finish: finished ones stay as long as their objects do, and a walk over
+  /// them at every status publish grew with every workload ever finished.
   void for_each_finished_tally(const std::function<void(const FinishedTally&)>& f) const;
   /// Why a workload waits, rendered (empty when it is unknown or not waiting).
   PendingStatus pending_status(std::string_view key) const;
