@@ -172,7 +172,6 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
     if (auto p = next_queue_status(st)) {
       st.urgent_streak = 0;
       p->overdue_turn = true;
-      p->request.background = false;  // it takes its turn among the urgent ones
       return p;
     }
   }
@@ -183,9 +182,7 @@ std::shared_ptr<Pending> next_pending(WriterState& st) {
   }
   if (!normal) return nullptr;
   st.urgent_streak = 0;
-  auto p = next_normal(st);
-  if (p) p->request.background = st.options.normal_writes_in_background;
-  return p;
+  return next_normal(st);
 }
 
 /// Keeps the Event lane within its bound by answering its oldest live entries "Dropped"
@@ -345,6 +342,9 @@ void pump(Self self) {
     std::uint64_t id = st.next_id++;
     st.in_flight.emplace(id, p);
     if (holds_normal_slot(*p)) ++st.normal_in_flight;
+    // The writes that hold a normal slot are those nobody waits on; an overdue queue
+    // status took an urgent write's turn and keeps its place in the client's line.
+    p->request.background = st.options.normal_writes_in_background && holds_normal_slot(*p);
     if (p->request.coalesce) st.rewrite_in_flight[coalesce_key(p->request)] = id;
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs
