@@ -248,7 +248,7 @@ class Engine {
   bool backoff_expired(const WorkloadRecord& rec) const;
   void reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> admission, Time at);
   void release(WorkloadRecord& rec);
-  /// Adds `delta` to the finished count of the queue `rec` names. Every change to a
+  /// Adds `delta` (+1 or -1) to the finished count of the queues `rec` names. Every change to a
   /// finished record's queue names, or to whether it is finished, is bracketed by -1 and
   /// +1 (apply, finish_workload, remove_workload).
   void count_finished(const WorkloadRecord& rec, int delta);

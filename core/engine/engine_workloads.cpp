@@ -381,13 +381,11 @@ Status Engine::apply(const Workload& wl) {
 void Engine::count_finished(const WorkloadRecord& rec, int delta) {
   auto queues = std::make_tuple(rec.reserved_cq_name, rec.key.substr(0, rec.key.find('/')), rec.queue_name);
   if (delta > 0) {
-    finished_counts_[std::move(queues)] += static_cast<std::size_t>(delta);
+    ++finished_counts_[std::move(queues)];
     return;
   }
-  auto it = finished_counts_.find(queues);
-  if (it == finished_counts_.end()) return;  // cannot happen: every -1 follows a +1
-  it->second -= std::min(it->second, static_cast<std::size_t>(-delta));
-  if (it->second == 0) finished_counts_.erase(it);
+  auto it = finished_counts_.find(queues);  // always there: every -1 follows a +1
+  if (it != finished_counts_.end() && --it->second == 0) finished_counts_.erase(it);
 }
 
 Status Engine::load_workload(WorkloadRecord& rec, const Workload& wl, bool created) {
