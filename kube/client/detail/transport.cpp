@@ -43,6 +43,10 @@ using Timer = asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_t
 
 constexpr std::uint32_t kHeaderLimit = 1 << 20;
 constexpr std::size_t kStreamBufferSize = 64 * 1024;
+// What one read of a connection may take. Beast reads into a flat buffer as much as it
+// has room for (at least 512 bytes), and a buffer left to grow on its own stays near
+// that: a Workload of a few kilobytes then took four or five system calls to read.
+constexpr std::size_t kReadBufferBytes = 64 * 1024;
 
 // -- TLS context -------------------------------------------------------------------
 
@@ -98,6 +102,7 @@ bool is_ip_address(const std::string& host) {
 class Connection {
  public:
   Connection(Strand strand, ssl::context* tls) : strand_(std::move(strand)), resolver_(strand_) {
+    buffer_.reserve(kReadBufferBytes);
     if (tls != nullptr) {
       tls_ = std::make_unique<TlsStream>(strand_, *tls);
     } else {
