@@ -38,7 +38,8 @@ using perf::Millis;
 
 constexpr const char* kUsage =
     "usage: kueuepp perf --generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]\n"
-    "                    [--kubeconfig FILE | --controller-config FILE] [--crds PATH]... [--log-level LEVEL]\n"
+    "                    [--kubeconfig FILE | --controller-config FILE] [--controller-arg ARG]...\n"
+    "                    [--crds PATH]... [--log-level LEVEL]\n"
     "\n"
     "Runs Kueue's scheduler performance test shape (test/performance/scheduler) against kueuepp.\n"
     "Without --kubeconfig it starts `kueuepp apiserver` and `kueuepp controller` as child processes\n"
@@ -52,6 +53,9 @@ constexpr const char* kUsage =
     "  --controller-config FILE\n"
     "                     Kueue Configuration for the controller it starts (`kueuepp controller --config`),\n"
     "                     e.g. clientConnection qps/burst; default: the controller's defaults (300/500)\n"
+    "  --controller-arg ARG\n"
+    "                     one more argument for the controller it starts, e.g. --controller-arg --threads\n"
+    "                     --controller-arg 1 (repeat for each; printed with the figures)\n"
     "  --crds PATH        CRDs for the API server (default: deploy/crds, else ../shared/kueue-crds)\n"
     "  --log-level LEVEL  this command's log level (default info)\n";
 
@@ -62,6 +66,7 @@ struct Flags {
   double timeout_s = 600;
   std::string kubeconfig;
   std::string controller_config;
+  std::vector<std::string> controller_args;
   std::vector<std::string> crds;
   std::string log_level = "info";
 };
@@ -89,6 +94,9 @@ std::string parse(Args args, Flags& f) {
         return "--controller-config " + f.controller_config + ": no such file";
       }
       f.controller_config = std::filesystem::absolute(f.controller_config).string();
+    } else if (a == "--controller-arg") {
+      if (!value(v)) return "--controller-arg needs an argument for the controller";
+      f.controller_args.push_back(v);
     } else if (a == "--crds") {
       if (!value(v)) return "--crds needs a path";
       f.crds.push_back(v);
@@ -110,6 +118,9 @@ std::string parse(Args args, Flags& f) {
   if (f.generator.empty()) return "--generator is required";
   if (!f.kubeconfig.empty() && !f.controller_config.empty()) {
     return "--controller-config configures the controller perf starts; with --kubeconfig, configure yours";
+  }
+  if (!f.kubeconfig.empty() && !f.controller_args.empty()) {
+    return "--controller-arg is for the controller perf starts; with --kubeconfig, start yours with it";
   }
   return {};
 }
@@ -295,6 +306,7 @@ class PerfRun {
       args.push_back("--config");
       args.push_back(flags_.controller_config);
     }
+    args.insert(args.end(), flags_.controller_args.begin(), flags_.controller_args.end());
     auto p = perf::ChildProcess::spawn("controller", exe_, args, out_dir_ + "/controller.log");
     if (!p) throw Abort{p.error().message};
     controller_ = std::move(*p);
@@ -383,6 +395,7 @@ class PerfRun {
     perf::RunReport report;
     report.generator_path = flags_.generator;
     report.controller_config = flags_.controller_config;
+    report.controller_args = flags_.controller_args;
     report.cluster_queues = config_.total_cluster_queues();
     report.workloads_expected = total;
     report.generator = generator_->status();

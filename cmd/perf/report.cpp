@@ -66,6 +66,11 @@ std::string render_text(const RunReport& r) {
            (r.controller_config.empty() ? std::string("the controller's defaults (clientConnection qps 300, burst 500)")
                                         : r.controller_config) +
            "\n";
+    if (!r.controller_args.empty()) {
+      std::string joined;
+      for (const auto& a : r.controller_args) joined += " " + a;
+      out += "              arguments added:" + joined + "\n";
+    }
   } else {
     out += "  controller  not measured (external cluster)\n";
   }
@@ -122,7 +127,12 @@ std::string render_yaml(const RunReport& r) {
     out += fmt::format("    maxTimeToAdmissionMs: {}\n", w.max_time_to_admission_ms);
     out += fmt::format("    averageTimeToFinishMs: {}\n", w.average_time_to_finish_ms);
   }
-  if (r.controller) out += "controllerConfig: " + quoted(r.controller_config) + "\n";
+  if (r.controller) {
+    out += "controllerConfig: " + quoted(r.controller_config) + "\n";
+    out += "controllerArgs: [";
+    for (std::size_t i = 0; i < r.controller_args.size(); ++i) out += (i ? ", " : "") + quoted(r.controller_args[i]);
+    out += "]\n";
+  }
   out += "processes:\n";
   if (r.controller) process_yaml(out, *r.controller, r.wall_ms);
   if (r.apiserver) process_yaml(out, *r.apiserver, r.wall_ms);

@@ -49,6 +49,8 @@ struct RunReport {
   std::optional<ProcessReport> controller;
   /// The Configuration file the started controller ran with; empty: its defaults.
   std::string controller_config;
+  /// Arguments added to the started controller's command line (`--controller-arg`).
+  std::vector<std::string> controller_args;
   std::optional<ProcessReport> apiserver;
   ProcessReport runner;
   bool has_range_spec = false;

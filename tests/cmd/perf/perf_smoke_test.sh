@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perf.smoke: `kueuepp perf` on a tiny generator (1 cohort x 2 queues x 20 workloads)
 # must exit 0 with every workload created, admitted and finished, its controller started
-# with the given Configuration.
+# with the given Configuration and the arguments given for it (--controller-arg).
 #
 # usage: perf_smoke_test.sh KUEUEPP_BINARY GENERATOR CRDS_DIR CONTROLLER_CONFIG
 set -euo pipefail
@@ -15,7 +15,8 @@ trap 'rm -rf "$out"' EXIT
 expected=40
 
 status=0
-"$bin" perf --generator "$generator" --out "$out" --timeout 45 --crds "$crds" --controller-config "$config" >"$out/stdout" 2>"$out/stderr" || status=$?
+"$bin" perf --generator "$generator" --out "$out" --timeout 45 --crds "$crds" --controller-config "$config" \
+  --controller-arg --log-level --controller-arg debug >"$out/stdout" 2>"$out/stderr" || status=$?
 cat "$out/stdout"
 if [ "$status" -ne 0 ]; then
   echo "FAIL: kueuepp perf exited with $status"
@@ -40,6 +41,20 @@ fi
 if ! grep -q "API client for .*: qps 1000, burst 2000, up to 16 connections kept open" "$out/controller.log"; then
   echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000) and 16 connections kept for its 16 writes in flight"
   head -n 5 "$out/controller.log"
+  exit 1
+fi
+if ! grep -qx 'controllerArgs: \["--log-level", "debug"\]' "$out/summary.yaml"; then
+  echo "FAIL: summary.yaml does not list the arguments added to the controller's command line"
+  grep controllerArgs "$out/summary.yaml" || true
+  exit 1
+fi
+# An argument the controller refuses must reach it: perf then stops with its words.
+bad=0
+"$bin" perf --generator "$generator" --out "$out/bad" --timeout 45 --crds "$crds" \
+  --controller-arg --no-such-flag >"$out/bad.stdout" 2>"$out/bad.stderr" || bad=$?
+if [ "$bad" -eq 0 ] || ! grep -q 'unknown argument "--no-such-flag"' "$out/bad.stderr"; then
+  echo "FAIL: with --controller-arg --no-such-flag perf exited $bad without the controller's refusal"
+  tail -n 5 "$out/bad.stderr"
   exit 1
 fi
 echo "PASS: $expected workloads created, admitted and finished"
