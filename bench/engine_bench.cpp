@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -215,6 +216,19 @@ void BM_IncrementalAfterFinish(benchmark::State& state, Shape shape) {
 // times, a cycle runs every 10 ms of simulated time, evictions complete at once and an
 // admitted workload finishes its runtime after admission. Small workloads arrive first
 // and borrow, larger ones reclaim: this is where classical preemption's search runs.
+//
+// With a write budget, the controller's client is modelled too: every admission and
+// eviction is one write, taken in decision order from a token bucket of `qps` tokens a
+// second up to `burst` (the engine holds the quota from its decision, as the controller
+// assumes it), and a workload runs only once its admission is written. Everything else
+// is instantaneous, and pending explanations and queue status writes are left out (the
+// controller sends them only with tokens no admission waits for): the wall time this
+// gives is a floor under `kueuepp perf`'s at that budget.
+struct WriteBudget {
+  double qps = 0;  ///< 0: unlimited, every decision is written in the cycle that made it
+  double burst = 0;
+};
+
 struct TimelineTotals {
   Totals cycles;
   Time end{};
@@ -226,9 +240,11 @@ struct TimelineTotals {
   double wait_s[3] = {0, 0, 0};       ///< summed creation -> first admission, per class
   double last_wait_s[3] = {0, 0, 0};  ///< summed creation -> last admission (after evictions)
   int count[3] = {0, 0, 0};
+  std::size_t writes = 0;          ///< admissions and evictions written
+  std::size_t most_queued = 0;     ///< the longest the write queue grew
 };
 
-TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Workload> wls) {
+TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Workload> wls, WriteBudget budget = {}) {
   std::stable_sort(wls.begin(), wls.end(), [](const Workload& a, const Workload& b) { return a.creation < b.creation; });
   std::unordered_map<std::string, Time> finishes_at;
   std::unordered_map<std::string, std::chrono::milliseconds> runtime;
@@ -243,6 +259,25 @@ TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Worklo
   std::size_t finished = 0;
   std::unordered_set<std::string> first_admission;
   std::unordered_map<std::string, Time> last_admission;
+  constexpr std::chrono::milliseconds kCycle{10};
+  struct QueuedWrite {
+    std::string workload;
+    bool admission = true;  ///< else an eviction
+  };
+  std::deque<QueuedWrite> writes;
+  const bool limited = budget.qps > 0;
+  double tokens = budget.burst;
+  // Written: the workload runs from now, and the runner sees it admitted now.
+  auto land_admission = [&](const std::string& key) {
+    finishes_at[key] = now + runtime.at(key);
+    const Workload& w = *by_key.at(key);
+    const auto c = static_cast<std::size_t>(class_of(w));
+    last_admission[key] = now;
+    if (first_admission.insert(key).second) {
+      t.wait_s[c] += std::chrono::duration<double>(now - w.creation).count();
+      ++t.count[c];
+    }
+  };
   while (finished < wls.size()) {
     for (; next < wls.size() && wls[next].creation <= now; ++next) (void)e.apply(wls[next]);
     for (auto it = finishes_at.begin(); it != finishes_at.end();) {
@@ -271,21 +306,32 @@ TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Worklo
     for (const auto& ev : d.evictions) decided.push_back("-" + ev.workload);
     std::sort(decided.begin(), decided.end());
     for (const auto& w : decided) t.decision_digest = t.decision_digest * 1099511628211ULL ^ std::hash<std::string>{}(w);
-    for (const auto& a : d.admissions) {
-      finishes_at[a.workload] = now + runtime.at(a.workload);
-      const Workload& w = *by_key.at(a.workload);
-      const auto c = static_cast<std::size_t>(class_of(w));
-      last_admission[a.workload] = now;
-      if (first_admission.insert(a.workload).second) {
-        t.wait_s[c] += std::chrono::duration<double>(now - w.creation).count();
-        ++t.count[c];
-      }
-    }
+    for (const auto& a : d.admissions) writes.push_back({a.workload, true});
     for (const auto& ev : d.evictions) {
       finishes_at.erase(ev.workload);
-      (void)e.complete_eviction(ev.workload);
+      auto unwritten = std::find_if(writes.begin(), writes.end(),
+                                    [&](const QueuedWrite& w) { return w.admission && w.workload == ev.workload; });
+      if (unwritten != writes.end()) {  // never written: taken back in memory, no write
+        writes.erase(unwritten);
+        (void)e.complete_eviction(ev.workload);
+      } else {
+        writes.push_back({ev.workload, false});
+      }
     }
-    now += std::chrono::milliseconds(10);
+    t.most_queued = std::max(t.most_queued, writes.size());
+    if (limited) tokens = std::min(budget.burst, tokens + budget.qps * kCycle.count() / 1000.0);
+    while (!writes.empty() && (!limited || tokens >= 1)) {
+      if (limited) tokens -= 1;
+      QueuedWrite w = std::move(writes.front());
+      writes.pop_front();
+      ++t.writes;
+      if (w.admission) {
+        land_admission(w.workload);
+      } else {
+        (void)e.complete_eviction(w.workload);
+      }
+    }
+    now += kCycle;
   }
   for (const auto& [key, at] : last_admission) {
     const Workload& w = *by_key.at(key);
@@ -295,14 +341,14 @@ TimelineTotals replay_timeline(Engine& e, const Shape& shape, std::vector<Worklo
   return t;
 }
 
-void BM_Timeline(benchmark::State& state, Shape shape) {
+void BM_TimelineWithBudget(benchmark::State& state, Shape shape, WriteBudget budget) {
   auto wls = workloads_for(shape);
   TimelineTotals last;
   for (auto _ : state) {
     state.PauseTiming();
     auto engine = configured_engine(shape);
     state.ResumeTiming();
-    last = replay_timeline(*engine, shape, wls);
+    last = replay_timeline(*engine, shape, wls, budget);
     state.PauseTiming();
     engine.reset();
     state.ResumeTiming();
@@ -323,7 +369,11 @@ void BM_Timeline(benchmark::State& state, Shape shape) {
   }
   state.counters["simulated_s"] =
       std::chrono::duration<double>(last.end.time_since_epoch()).count();
+  state.counters["writes"] = static_cast<double>(last.writes);
+  state.counters["most_queued"] = static_cast<double>(last.most_queued);
 }
+
+void BM_Timeline(benchmark::State& state, Shape shape) { BM_TimelineWithBudget(state, shape, WriteBudget{}); }
 
 void BM_MemoryPerPendingWorkload(benchmark::State& state, Shape shape) {
   auto wls = workloads_for(shape);
@@ -347,6 +397,16 @@ BENCHMARK_CAPTURE(BM_ColdPass, baseline_15k, kBaseline)->Unit(benchmark::kMillis
 BENCHMARK_CAPTURE(BM_ColdPass, large_scale_50k, kLargeScale)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK_CAPTURE(BM_Timeline, baseline_15k, kBaseline)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Timeline, large_scale_50k, kLargeScale)->Unit(benchmark::kMillisecond)->Iterations(1);
+// Kueue's default client budget and the one its TAS perf runner uses.
+BENCHMARK_CAPTURE(BM_TimelineWithBudget, baseline_15k_qps300, kBaseline, WriteBudget{300, 500})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_TimelineWithBudget, baseline_15k_qps1000, kBaseline, WriteBudget{1000, 2000})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_TimelineWithBudget, large_scale_50k_qps300, kLargeScale, WriteBudget{300, 500})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_IncrementalAfterFinish, baseline_15k, kBaseline)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_IncrementalAfterFinish, large_scale_50k, kLargeScale)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_MemoryPerPendingWorkload, large_scale_50k, kLargeScale)->Unit(benchmark::kMillisecond)->Iterations(1);
