@@ -86,6 +86,21 @@ std::optional<std::int64_t> parse_proc_status_kib(std::string_view status, std::
   return std::nullopt;
 }
 
+namespace {
+
+/// Adds up the context switches of every thread under `proc` ("/proc/PID" or "/proc/self");
+/// /proc/PID/status alone counts the main thread's.
+void add_thread_switches(const std::string& proc, ProcessUsage& u) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(proc + "/task", ec), end; !ec && it != end; it.increment(ec)) {
+    std::string status = read_all(it->path().string() + "/status");
+    u.voluntary_switches += parse_proc_status_kib(status, "voluntary_ctxt_switches").value_or(0);
+    u.involuntary_switches += parse_proc_status_kib(status, "nonvoluntary_ctxt_switches").value_or(0);
+  }
+}
+
+}  // namespace
+
 Expected<ProcessUsage> read_process_usage(pid_t pid) {
   std::string base = "/proc/" + std::to_string(pid);
   std::string stat = read_all(base + "/stat");
@@ -99,6 +114,7 @@ Expected<ProcessUsage> read_process_usage(pid_t pid) {
   u.peak_rss_kib = parse_proc_status_kib(status, "VmHWM").value_or(0);
   u.rss_kib = parse_proc_status_kib(status, "VmRSS").value_or(0);
   u.threads = parse_proc_status_kib(status, "Threads").value_or(0);
+  add_thread_switches(base, u);
   return u;
 }
 
@@ -113,6 +129,7 @@ ProcessUsage self_usage() {
   u.peak_rss_kib = parse_proc_status_kib(status, "VmHWM").value_or(0);
   u.rss_kib = parse_proc_status_kib(status, "VmRSS").value_or(0);
   u.threads = parse_proc_status_kib(status, "Threads").value_or(0);
+  add_thread_switches("/proc/self", u);
   return u;
 }
 

@@ -27,6 +27,10 @@ struct ProcessUsage {
   std::int64_t peak_rss_kib = 0;  ///< VmHWM
   std::int64_t rss_kib = 0;       ///< VmRSS
   std::int64_t threads = 0;
+  /// Context switches summed over the threads alive when read (a thread that ended took
+  /// its count with it): every hand-off between threads that finds one asleep is one.
+  std::int64_t voluntary_switches = 0;
+  std::int64_t involuntary_switches = 0;
 
   std::int64_t cpu_ms() const { return user_ms + system_ms; }
 };

@@ -11,10 +11,12 @@ namespace {
 std::string quoted(const std::string& s) { return json::dump(json::value(s)); }
 
 std::string process_line(const ProcessReport& p, Millis wall_ms) {
-  return fmt::format("  {:<11} cpu {:>8.2f} s (user {:.2f} s, sys {:.2f} s) = {:.3f} cores on average; peak RSS {:.1f} MiB (VmHWM); pid {}\n",
+  return fmt::format("  {:<11} cpu {:>8.2f} s (user {:.2f} s, sys {:.2f} s) = {:.3f} cores on average; peak RSS {:.1f} MiB (VmHWM); pid {}\n"
+                     "              context switches {} voluntary, {} involuntary\n",
                      p.name, static_cast<double>(p.usage.cpu_ms()) / 1000.0, static_cast<double>(p.usage.user_ms) / 1000.0,
                      static_cast<double>(p.usage.system_ms) / 1000.0, average_cores(p.usage.cpu_ms(), wall_ms),
-                     static_cast<double>(p.usage.peak_rss_kib) / 1024.0, p.pid);
+                     static_cast<double>(p.usage.peak_rss_kib) / 1024.0, p.pid, p.usage.voluntary_switches,
+                     p.usage.involuntary_switches);
 }
 
 void process_yaml(std::string& out, const ProcessReport& p, Millis wall_ms) {
@@ -26,6 +28,8 @@ void process_yaml(std::string& out, const ProcessReport& p, Millis wall_ms) {
   out += fmt::format("    averageCores: {:.4f}\n", average_cores(p.usage.cpu_ms(), wall_ms));
   out += fmt::format("    mCPU: {}\n", wall_ms > 0 ? p.usage.cpu_ms() * 1000 / wall_ms : 0);
   out += fmt::format("    maxrssKiB: {}\n", p.usage.peak_rss_kib);
+  out += fmt::format("    voluntaryContextSwitches: {}\n", p.usage.voluntary_switches);
+  out += fmt::format("    involuntaryContextSwitches: {}\n", p.usage.involuntary_switches);
   out += fmt::format("    lifetimeMs: {}\n", p.lifetime_ms);
 }
 

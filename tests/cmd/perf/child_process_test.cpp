@@ -36,6 +36,24 @@ TEST(ChildProcess, ReadsItsOwnUsage) {
   EXPECT_GE(u->threads, 1);
 }
 
+TEST(ChildProcess, CountsTheContextSwitchesOfEveryThread) {
+  auto before = read_process_usage(::getpid());
+  ASSERT_TRUE(before) << before.error().message;
+  // A second thread sleeps twenty times (a voluntary switch each) and reads the figures
+  // while it is alive; the main thread, waiting for it, switches once or twice. Counting
+  // the main thread's /proc/PID/status alone would miss the twenty.
+  std::int64_t by_pid = 0;
+  std::int64_t by_self = 0;
+  std::thread sleeper([&] {
+    for (int i = 0; i < 20; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (auto u = read_process_usage(::getpid())) by_pid = u->voluntary_switches;
+    by_self = self_usage().voluntary_switches;
+  });
+  sleeper.join();
+  EXPECT_GE(by_pid, before->voluntary_switches + 20) << "read_process_usage missed the other thread's switches";
+  EXPECT_GE(by_self, before->voluntary_switches + 20) << "self_usage missed the other thread's switches";
+}
+
 TEST(ChildProcess, SpawnsLogsAndStopsAChild) {
   auto log = (std::filesystem::temp_directory_path() / ("perf-child-" + std::to_string(::getpid()) + ".log")).string();
   auto p = ChildProcess::spawn("sleeper", "/bin/sh", {"-c", "echo started; exec sleep 30"}, log);
