@@ -88,14 +88,19 @@ std::optional<std::int64_t> parse_proc_status_kib(std::string_view status, std::
 
 namespace {
 
-/// Adds up the context switches of every thread under `proc` ("/proc/PID" or "/proc/self");
-/// /proc/PID/status alone counts the main thread's.
-void add_thread_switches(const std::string& proc, ProcessUsage& u) {
+/// What /proc tells of a process besides its cpu time: memory and threads from its own
+/// status (`status`, the text of `proc`/status), context switches added up over the
+/// status of every thread under `proc` ("/proc/PID" or "/proc/self"), since the process's
+/// own status counts only its main thread's.
+void read_proc_figures(const std::string& proc, std::string_view status, ProcessUsage& u) {
+  u.peak_rss_kib = parse_proc_status_kib(status, "VmHWM").value_or(0);
+  u.rss_kib = parse_proc_status_kib(status, "VmRSS").value_or(0);
+  u.threads = parse_proc_status_kib(status, "Threads").value_or(0);
   std::error_code ec;
   for (std::filesystem::directory_iterator it(proc + "/task", ec), end; !ec && it != end; it.increment(ec)) {
-    std::string status = read_all(it->path().string() + "/status");
-    u.voluntary_switches += parse_proc_status_kib(status, "voluntary_ctxt_switches").value_or(0);
-    u.involuntary_switches += parse_proc_status_kib(status, "nonvoluntary_ctxt_switches").value_or(0);
+    std::string thread_status = read_all(it->path().string() + "/status");
+    u.voluntary_switches += parse_proc_status_kib(thread_status, "voluntary_ctxt_switches").value_or(0);
+    u.involuntary_switches += parse_proc_status_kib(thread_status, "nonvoluntary_ctxt_switches").value_or(0);
   }
 }
 
@@ -111,10 +116,7 @@ Expected<ProcessUsage> read_process_usage(pid_t pid) {
   ProcessUsage u;
   u.user_ms = ticks_to_ms(times->first);
   u.system_ms = ticks_to_ms(times->second);
-  u.peak_rss_kib = parse_proc_status_kib(status, "VmHWM").value_or(0);
-  u.rss_kib = parse_proc_status_kib(status, "VmRSS").value_or(0);
-  u.threads = parse_proc_status_kib(status, "Threads").value_or(0);
-  add_thread_switches(base, u);
+  read_proc_figures(base, status, u);
   return u;
 }
 
@@ -125,11 +127,7 @@ ProcessUsage self_usage() {
     u.user_ms = static_cast<std::int64_t>(r.ru_utime.tv_sec) * 1000 + r.ru_utime.tv_usec / 1000;
     u.system_ms = static_cast<std::int64_t>(r.ru_stime.tv_sec) * 1000 + r.ru_stime.tv_usec / 1000;
   }
-  std::string status = read_all("/proc/self/status");
-  u.peak_rss_kib = parse_proc_status_kib(status, "VmHWM").value_or(0);
-  u.rss_kib = parse_proc_status_kib(status, "VmRSS").value_or(0);
-  u.threads = parse_proc_status_kib(status, "Threads").value_or(0);
-  add_thread_switches("/proc/self", u);
+  read_proc_figures("/proc/self", read_all("/proc/self/status"), u);
   return u;
 }
 

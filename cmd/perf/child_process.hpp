@@ -28,7 +28,8 @@ struct ProcessUsage {
   std::int64_t rss_kib = 0;       ///< VmRSS
   std::int64_t threads = 0;
   /// Context switches summed over the threads alive when read (a thread that ended took
-  /// its count with it): every hand-off between threads that finds one asleep is one.
+  /// its count with it). Voluntary: a thread blocked (waiting for work, I/O or a lock);
+  /// involuntary: it was preempted.
   std::int64_t voluntary_switches = 0;
   std::int64_t involuntary_switches = 0;
 
