@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <array>
+#include <chrono>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -36,6 +37,27 @@ class Operation {
 };
 
 thread_local const void* tl_current_runtime = nullptr;
+
+// Runs `io` until it stops (no work guard, nothing in flight). With an interval, a thread
+// that found work sleeps the interval before polling again, so that what arrives in the
+// meantime shares one wake-up; it blocks in the reactor only when a poll found nothing.
+// Work posted while it sleeps does not wake it (asio interrupts the reactor only for a
+// thread waiting in it): it waits at most the interval.
+void run_io(asio::io_context& io, std::chrono::microseconds interval) {
+  if (interval.count() <= 0) {
+    io.run();
+    return;
+  }
+  for (;;) {
+    const std::size_t handled = io.poll();
+    if (io.stopped()) return;
+    if (handled == 0) {
+      if (io.run_one() == 0) return;  // blocked until something happened; stopped if 0
+      continue;
+    }
+    std::this_thread::sleep_for(interval);
+  }
+}
 
 }  // namespace
 
@@ -390,7 +412,7 @@ Expected<std::unique_ptr<ClientImpl>> ClientImpl::create(ClientConfig config,
   for (int i = 0; i < rt->options.io_threads; ++i) {
     rt->threads.emplace_back([r = rt.get()] {
       tl_current_runtime = r;
-      r->io.run();
+      run_io(r->io, r->options.io_batch_interval);
     });
   }
   return std::unique_ptr<ClientImpl>(new ClientImpl(std::move(rt)));
