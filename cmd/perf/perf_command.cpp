@@ -198,9 +198,11 @@ std::optional<std::pair<int, std::string>> http_get(kube::client::Client& client
   return std::make_pair(r->status, r->body);
 }
 
+// Enough lines for a refused argument: the controller prints it above its usage (about
+// 30 lines).
 std::string died_message(perf::ChildProcess& p) {
   return "the " + p.name() + " " + p.exit_description() + "; last lines of " + p.log_path() + ":\n" +
-         perf::tail_file(p.log_path(), 25);
+         perf::tail_file(p.log_path(), 40);
 }
 
 class PerfRun {

@@ -38,8 +38,10 @@ if ! grep -qx "controllerConfig: \"$(realpath "$config")\"" "$out/summary.yaml";
   echo "FAIL: summary.yaml does not name the controller's configuration $config"
   exit 1
 fi
-if ! grep -q "API client for .*: qps 1000, burst 2000, up to 16 connections kept open" "$out/controller.log"; then
-  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000) and 16 connections kept for its 16 writes in flight"
+# 60 writes in flight: QPS 1000 while each holds its slot for up to three 20 ms io batch
+# intervals (cmd/controller_command.cpp, writes_in_flight).
+if ! grep -q "API client for .*: qps 1000, burst 2000, up to 60 connections kept open, io batch interval 20000 us" "$out/controller.log"; then
+  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000), 60 connections kept for its 60 writes in flight and the default io batch interval"
   head -n 5 "$out/controller.log"
   exit 1
 fi
@@ -55,6 +57,14 @@ bad=0
 if [ "$bad" -eq 0 ] || ! grep -q 'unknown argument "--no-such-flag"' "$out/bad.stderr"; then
   echo "FAIL: with --controller-arg --no-such-flag perf exited $bad without the controller's refusal"
   tail -n 5 "$out/bad.stderr"
+  exit 1
+fi
+bad=0
+"$bin" perf --generator "$generator" --out "$out/bad2" --timeout 45 --crds "$crds" \
+  --controller-arg --io-batch-interval --controller-arg 1500 >"$out/bad2.stdout" 2>"$out/bad2.stderr" || bad=$?
+if [ "$bad" -eq 0 ] || ! grep -q -- '--io-batch-interval needs a number of milliseconds from 0 to 1000' "$out/bad2.stderr"; then
+  echo "FAIL: with --io-batch-interval 1500 perf exited $bad without the controller's refusal"
+  tail -n 5 "$out/bad2.stderr"
   exit 1
 fi
 echo "PASS: $expected workloads created, admitted and finished"
