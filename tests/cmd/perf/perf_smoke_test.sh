@@ -38,10 +38,10 @@ if ! grep -qx "controllerConfig: \"$(realpath "$config")\"" "$out/summary.yaml";
   echo "FAIL: summary.yaml does not name the controller's configuration $config"
   exit 1
 fi
-# 60 writes in flight: QPS 1000 while each holds its slot for up to three 20 ms io batch
-# intervals (cmd/controller_command.cpp, writes_in_flight).
-if ! grep -q "API client for .*: qps 1000, burst 2000, up to 60 connections kept open, io batch interval 20000 us" "$out/controller.log"; then
-  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000), 60 connections kept for its 60 writes in flight and the default io batch interval"
+# 120 writes in flight: QPS 1000 while each holds its slot for up to three 20 ms io batch
+# intervals, twice (cmd/controller_command.cpp, writes_in_flight).
+if ! grep -q "API client for .*: qps 1000, burst 2000, up to 120 connections kept open, io batch interval 20000 us" "$out/controller.log"; then
+  echo "FAIL: the controller did not run with the configuration's client budget (qps 1000, burst 2000), 120 connections kept for its 120 writes in flight and the default io batch interval"
   head -n 5 "$out/controller.log"
   exit 1
 fi
