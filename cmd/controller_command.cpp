@@ -101,7 +101,7 @@ struct Flags {
   std::chrono::milliseconds explanation_interval{0};
   // What arrives while a busy client's io thread sleeps shares one wake-up
   // (ClientOptions::io_batch_interval): on the perf baseline at QPS 300, 20 ms took the
-  // controller from about 30 s of CPU to about 16 s, admission times unchanged.
+  // controller from 31-33 s of CPU to 17-18 s, admission times within a second (README).
   std::chrono::microseconds io_batch_interval{20'000};
 };
 
@@ -208,9 +208,10 @@ Expected<config::KueueConfiguration> load_configuration(const std::string& path)
 /// io batch intervals (sent at the io thread's next look, answered, the answer read at a
 /// later look), so the urgent writes need qps x 3 x interval slots to use their budget,
 /// and the writes nobody waits on (pending explanations, queue status) as many again, or
-/// they fall behind: with 3 of 16 for them at a 20 ms interval, 12,800 explanations were
-/// waiting at the end of the perf baseline's creations (most never written, and 15 MiB
-/// more peak RSS). At least 32; QPS 300 and 20 ms: 36, QPS 1000: 120.
+/// they fall behind: with 3 slots for them at a 20 ms interval, 12,800 explanations were
+/// waiting when the perf baseline's creations ended (most never written, superseded by
+/// the admission), and peak RSS was 102.6 MiB against 90.0 MiB with 16 (QPS 300). At
+/// least 32; QPS 300 and 20 ms: 36, QPS 1000: 120.
 std::size_t writes_in_flight(double qps, std::chrono::microseconds io_batch_interval) {
   constexpr std::size_t kAtLeast = 32;
   constexpr std::size_t kAtMost = 512;

@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <array>
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
