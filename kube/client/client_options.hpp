@@ -39,9 +39,10 @@ struct ClientOptions {
   /// Threads running the client's io_context (callbacks run on them).
   int io_threads = 1;
   /// 0: an io thread handles each socket event, answer and posted request as it comes.
-  /// Above 0: once an io thread has handled what was ready, it sleeps this long before
-  /// looking again (blocking only when nothing was ready), so that what arrives in the
-  /// meantime is handled in one wake-up: a busy client wakes at most once per interval
+  /// Above 0: once an io thread has handled what was ready, it looks again this long
+  /// after it started looking (blocking only when nothing was ready, at once when the
+  /// look took longer), so that what arrives in the meantime is handled in one wake-up:
+  /// a busy client wakes at most once per interval
   /// instead of once per event, at the price of up to one interval of latency on every
   /// read and write. For controllers that handle a stream of small events, where
   /// wake-ups and context switches cost more than the work. Keep it well under the

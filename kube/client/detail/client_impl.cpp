@@ -39,23 +39,25 @@ class Operation {
 thread_local const void* tl_current_runtime = nullptr;
 
 // Runs `io` until it stops (no work guard, nothing in flight). With an interval, a thread
-// that found work sleeps the interval before polling again, so that what arrives in the
-// meantime shares one wake-up; it blocks in the reactor only when a poll found nothing.
-// Work posted while it sleeps does not wake it (asio interrupts the reactor only for a
-// thread waiting in it): it waits at most the interval.
+// that found work looks again one interval after it started the look, so that what
+// arrives in the meantime shares one wake-up; it blocks in the reactor only when a poll
+// found nothing. A poll that took the whole interval is followed by the next at once: a
+// saturated thread never idles. Work posted while it sleeps does not wake it (asio
+// interrupts the reactor only for a thread waiting in it): it waits at most the interval.
 void run_io(asio::io_context& io, std::chrono::microseconds interval) {
   if (interval.count() <= 0) {
     io.run();
     return;
   }
   for (;;) {
+    const auto look = std::chrono::steady_clock::now();
     const std::size_t handled = io.poll();
     if (io.stopped()) return;
     if (handled == 0) {
       if (io.run_one() == 0) return;  // blocked until something happened; stopped if 0
       continue;
     }
-    std::this_thread::sleep_for(interval);
+    std::this_thread::sleep_until(look + interval);
   }
 }
 
