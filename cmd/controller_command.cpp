@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -114,16 +115,6 @@ std::string parse(Args args, Flags& f, bool standalone) {
       out = std::string(args[++i]);
       return true;
     };
-    auto number = [&](double& out) -> bool {
-      if (!value(v)) return false;
-      try {
-        std::size_t used = 0;
-        out = std::stod(v, &used);
-        return used == v.size() && out > 0;
-      } catch (const std::exception&) {
-        return false;
-      }
-    };
     // A number from lo to hi, both included (an interval: 0 allowed).
     auto in_range = [&](double& out, double lo, double hi) -> bool {
       if (!value(v)) return false;
@@ -135,6 +126,8 @@ std::string parse(Args args, Flags& f, bool standalone) {
         return false;
       }
     };
+    // Positive and finite (an "inf" would be cast to an integer count below).
+    auto number = [&](double& out) { return in_range(out, 0, std::numeric_limits<double>::max()) && out > 0; };
     double d = 0;
     if (a == "--config") {
       if (!value(f.config_file)) return "--config needs a file";
