@@ -878,17 +878,8 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
       entry(f.cluster_queue, f.ns, f.local_queue).counts.finished += static_cast<std::int64_t>(f.count);
     }
   });
-  st.engine->for_each_workload_tally([&](const core::WorkloadTally& w) {
-    if (w.cluster_queue.empty()) return;
-    std::string_view ns = w.key.substr(0, w.key.find('/'));
-    auto& c = entry(w.cluster_queue, ns, w.local_queue);
-    if (w.reserved) {
-      ++c.counts.reserving;
-      if (w.admitted) ++c.counts.admitted;
-      for (const auto& u : *w.usage) kube::jobs::add_usage(c.counts, u.flavor, u.resource, u.milli, w.admitted);
-    } else {
-      ++c.counts.pending;
-    }
+  st.engine->for_each_local_queue_tally([&](const core::LocalQueueTally& t) {
+    kube::jobs::add_tally(entry(t.cluster_queue, t.ns, t.local_queue).counts, t);
   });
   return out;
 }

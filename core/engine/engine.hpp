@@ -61,15 +61,18 @@ struct UsageItem {
   std::int64_t milli = 0;
 };
 
-/// A workload as the queue statuses count it, built without copies: the views point into
-/// the engine and are valid during the visit only.
-struct WorkloadTally {
-  std::string_view key;            ///< ns/name
-  std::string_view local_queue;    ///< spec.queueName
-  std::string_view cluster_queue;  ///< queued in or holding quota of
-  bool reserved = false;
-  bool admitted = false;
-  const std::vector<UsageItem>* usage = nullptr;  ///< what it holds (empty unless reserved)
+/// The workloads of one LocalQueue that one ClusterQueue holds (queued in it or holding
+/// its quota, not finished), as the queue statuses count them. The views point into the
+/// engine and are valid during the visit only.
+struct LocalQueueTally {
+  std::string_view cluster_queue;
+  std::string_view ns;
+  std::string_view local_queue;
+  std::int64_t pending = 0;    ///< not holding quota
+  std::int64_t reserving = 0;  ///< holding quota
+  std::int64_t admitted = 0;   ///< of those, admitted
+  std::vector<UsageItem> reserved;  ///< the quota the reserving ones hold, per flavor and resource
+  std::vector<UsageItem> used;      ///< of it, what the admitted ones hold
 };
 
 /// How many finished workloads a LocalQueue of a namespace had admitted by a ClusterQueue
@@ -174,9 +177,11 @@ class Engine {
   std::optional<WorkloadView> workload(std::string_view key, bool with_position = true) const;
   /// Every workload, in key order, without queue positions.
   std::vector<WorkloadView> workloads() const;
-  /// Calls `f` for every workload not finished, in no particular order: what queue
-  /// status counts need, at a fraction of the cost of a WorkloadView each.
-  void for_each_workload_tally(const std::function<void(const WorkloadTally&)>& f) const;
+  /// Calls `f` once per LocalQueue that has workloads in a ClusterQueue (not finished),
+  /// in no particular order: what the queue statuses count, from one pass over the
+  /// workloads that groups them as it goes (the status publish runs it every second
+  /// over every workload of a tree; visiting the workloads one by one was most of it).
+  void for_each_local_queue_tally(const std::function<void(const LocalQueueTally&)>& f) const;
   /// Calls `f` for the finished workloads, counted per queue. The counts are kept as
   /// workloads finish: finished ones stay as long as their objects do, and a walk over
   /// them at every status publish grew with every workload ever finished.
@@ -252,6 +257,8 @@ class Engine {
   /// finished record's queue names, or to whether it is finished, is bracketed by -1 and
   /// +1 (apply, finish_workload, remove_workload).
   void count_finished(const WorkloadRecord& rec, int delta);
+  /// Sets rec.finished, and live_ with it.
+  void set_finished(WorkloadRecord& rec, bool finished);
   /// apply's work on the record of `wl` (`created`: new just now).
   Status load_workload(WorkloadRecord& rec, const Workload& wl, bool created);
   void flush_tree_of(int cq);
@@ -337,6 +344,11 @@ class Engine {
   std::map<std::string, AdmissionCheck, std::less<>> admission_checks_;
 
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
+  /// Per id: 1 when workloads_ holds a record that is not finished. The walks over live
+  /// workloads read this instead of each record: finished ones stay as long as their
+  /// objects do (most records, late in a long run), and touching each was a cache miss.
+  /// Kept by set_finished() and the record's creation and removal.
+  std::vector<std::uint8_t> live_;
   std::vector<int> free_ids_;
   /// The finished workloads per (admitting ClusterQueue, namespace, LocalQueue); see
   /// count_finished.

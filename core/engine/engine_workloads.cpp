@@ -168,9 +168,11 @@ int Engine::record_for(const Workload& wl, bool& created) {
     id = free_ids_.back();
     free_ids_.pop_back();
     workloads_[static_cast<std::size_t>(id)] = std::make_unique<WorkloadRecord>();
+    live_[static_cast<std::size_t>(id)] = 1;
   } else {
     id = static_cast<int>(workloads_.size());
     workloads_.push_back(std::make_unique<WorkloadRecord>());
+    live_.push_back(1);
   }
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
   rec.id = id;
@@ -425,12 +427,12 @@ Status Engine::load_workload(WorkloadRecord& rec, const Workload& wl, bool creat
   if (wl.condition_true("Finished")) {
     if (rec.reserved) release(rec);
     unqueue(rec);
-    rec.finished = true;
+    set_finished(rec, true);
     // Kueue counts a finished workload in the queue that admitted it.
     rec.reserved_cq_name = wl.admission ? wl.admission->cluster_queue : std::string();
     return {};
   }
-  rec.finished = false;
+  set_finished(rec, false);
   rec.pods_ready = wl.condition_true("PodsReady");
 
   if (object_reserved) {
@@ -534,7 +536,13 @@ void Engine::remove_workload(std::string_view key) {
   unqueue(rec);
   by_key_.erase(it);
   workloads_[static_cast<std::size_t>(id)].reset();
+  live_[static_cast<std::size_t>(id)] = 0;
   free_ids_.push_back(id);
+}
+
+void Engine::set_finished(WorkloadRecord& rec, bool finished) {
+  rec.finished = finished;
+  live_[static_cast<std::size_t>(rec.id)] = finished ? 0 : 1;
 }
 
 Status Engine::finish_workload(std::string_view key) {
@@ -545,7 +553,7 @@ Status Engine::finish_workload(std::string_view key) {
   if (rec.finished) return {};
   if (rec.reserved) release(rec);
   unqueue(rec);
-  rec.finished = true;
+  set_finished(rec, true);
   count_finished(rec, +1);
   return {};
 }

@@ -288,7 +288,14 @@ void PendingQueue::remove(QueueSlot& slot) {
 std::size_t PendingQueue::active_size() const {
   std::size_t n = sticky_ != nullptr && !hash_parked(*sticky_) ? 1 : 0;
   for (const auto& [hash, q] : queued_by_class_) {
-    for (const QueueSlot* s : q.members) n += is_parked(*s) ? 0 : 1;
+    // is_parked() for a queued member, with its class's park marker looked up once per
+    // class instead of once per member (this runs at every status publish).
+    std::uint64_t class_parked_seq = 0;  // members activated before it are parked with the class
+    if (class_parked(hash)) class_parked_seq = hash_parked_seq_.find(hash)->second;
+    for (const QueueSlot* s : q.members) {
+      const bool parked = (s->parked && s->parked_epoch == epoch_) || class_parked_seq > s->activated_seq;
+      n += parked ? 0 : 1;
+    }
   }
   return n;
 }

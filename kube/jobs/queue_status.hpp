@@ -46,6 +46,10 @@ struct LocalQueueView {
 void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view resource, std::int64_t milli,
                bool admitted);
 
+/// Adds what the engine counted of one LocalQueue's workloads in one ClusterQueue: the
+/// counts, the quota its reserving workloads hold to `reserved`, and its admitted ones' to `used`.
+void add_tally(LocalQueueView& view, const core::LocalQueueTally& tally);
+
 /// The LocalQueue's status: the counters, flavorsReservation and flavorsUsage in the shape
 /// of its ClusterQueue's resource groups (name and total), and condition Active: False
 /// Stopped ("LocalQueue is stopped", pending not counted) under a stopPolicy, False

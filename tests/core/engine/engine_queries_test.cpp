@@ -19,20 +19,23 @@ using testing::cpu_workload;
 void setup(Engine& e) { testing::apply_one_queue(e, 4); }
 
 struct Tally {
-  std::string local_queue, cluster_queue;
-  bool reserved = false, admitted = false;
-  std::map<std::pair<std::string, std::string>, std::int64_t> usage;
+  std::int64_t pending = 0, reserving = 0, admitted = 0;
+  std::map<std::pair<std::string, std::string>, std::int64_t> reserved, used;
+  bool operator==(const Tally&) const = default;
 };
 
+/// "cq ns lq" -> what the engine counted.
 std::map<std::string, Tally> tallies(const Engine& e) {
   std::map<std::string, Tally> out;
-  e.for_each_workload_tally([&](const WorkloadTally& w) {
-    Tally& t = out[std::string(w.key)];
-    t.local_queue = w.local_queue;
-    t.cluster_queue = w.cluster_queue;
-    t.reserved = w.reserved;
-    t.admitted = w.admitted;
-    for (const auto& u : *w.usage) t.usage[{std::string(u.flavor), std::string(u.resource)}] += u.milli;
+  e.for_each_local_queue_tally([&](const LocalQueueTally& t) {
+    const std::string key = std::string(t.cluster_queue) + " " + std::string(t.ns) + " " + std::string(t.local_queue);
+    EXPECT_EQ(out.count(key), 0u) << key << " visited twice";
+    Tally& x = out[key];
+    x.pending = t.pending;
+    x.reserving = t.reserving;
+    x.admitted = t.admitted;
+    for (const auto& u : t.reserved) x.reserved[{std::string(u.flavor), std::string(u.resource)}] += u.milli;
+    for (const auto& u : t.used) x.used[{std::string(u.flavor), std::string(u.resource)}] += u.milli;
   });
   return out;
 }
@@ -58,42 +61,59 @@ Workload finished_object(const std::string& name, const std::string& local_queue
   return wl;
 }
 
-TEST(EngineQueries, TalliesAgreeWithTheWorkloadViews) {
+TEST(EngineQueries, TalliesGroupTheWorkloadViewsByLocalQueue) {
   Engine e;
   setup(e);
+  e.apply(LocalQueue{"default", "lq2", "cq", StopPolicy::None, 1.0});
+  e.apply(LocalQueue{"team-b", "lq", "cq", StopPolicy::None, 1.0});
+  e.apply(Namespace{"team-b", {}});
   ASSERT_TRUE(e.apply(cpu_workload("running", 3, 0, 100, "lq")));
   e.run_cycle(time_from_seconds(1000));
   ASSERT_TRUE(e.apply(cpu_workload("done", 1, 0, 101, "lq")));
   e.run_cycle(time_from_seconds(1001));
   ASSERT_TRUE(e.finish_workload("default/done"));
   ASSERT_TRUE(e.apply(cpu_workload("waiting", 4, 0, 102, "lq")));
-  ASSERT_TRUE(e.apply(cpu_workload("lost", 1, 0, 103, "no-such-queue")));
-  e.run_cycle(time_from_seconds(1002));
+  ASSERT_TRUE(e.apply(cpu_workload("waiting-too", 2, 0, 103, "lq")));
+  ASSERT_TRUE(e.apply(cpu_workload("other", 1, 0, 104, "lq2")));
+  ASSERT_TRUE(e.apply(cpu_workload("elsewhere", 2, 0, 105, "lq", "team-b")));
+  ASSERT_TRUE(e.apply(cpu_workload("lost", 1, 0, 106, "no-such-queue")));
+  for (int t = 1002; t < 1008; ++t) e.run_cycle(time_from_seconds(t));  // one head per cycle
 
-  auto t = tallies(e);
-  ASSERT_EQ(t.size(), 3u);  // the finished one is counted apart
+  // What the views say, grouped by hand (the local queue is the one each was created in).
+  const std::map<std::string, std::string> queue_of = {
+      {"default/running", "default lq"}, {"default/waiting", "default lq"}, {"default/waiting-too", "default lq"},
+      {"default/other", "default lq2"},  {"team-b/elsewhere", "team-b lq"}};
+  std::map<std::string, Tally> expected;
   for (const auto& view : e.workloads()) {
     SCOPED_TRACE(view.key);
-    if (view.finished) {
-      EXPECT_EQ(t.count(view.key), 0u);
+    if (view.finished || view.cluster_queue.empty()) {
+      EXPECT_TRUE(view.finished || view.key == "default/lost");
       continue;
     }
-    const Tally& w = t.at(view.key);
-    EXPECT_EQ(w.reserved, view.reserved);
-    EXPECT_EQ(w.admitted, view.admitted);
-    EXPECT_EQ(w.cluster_queue, view.cluster_queue);
-    std::map<std::pair<std::string, std::string>, std::int64_t> usage;
-    if (view.admission) {
-      for (const auto& ps : view.admission->pod_set_assignments) {
-        for (const auto& [r, q] : ps.resource_usage) usage[{ps.flavors.at(r), r}] += q.milli();
+    Tally& t = expected[view.cluster_queue + " " + queue_of.at(view.key)];
+    if (!view.reserved) {
+      ++t.pending;
+      continue;
+    }
+    ++t.reserving;
+    if (view.admitted) ++t.admitted;
+    for (const auto& ps : view.admission->pod_set_assignments) {
+      for (const auto& [r, q] : ps.resource_usage) {
+        t.reserved[{ps.flavors.at(r), r}] += q.milli();
+        if (view.admitted) t.used[{ps.flavors.at(r), r}] += q.milli();
       }
     }
-    EXPECT_EQ(w.usage, usage);
   }
-  EXPECT_EQ(t.at("default/running").usage.at({"default-flavor", "cpu"}), 3000);
-  EXPECT_EQ(t.at("default/waiting").cluster_queue, "cq");
-  EXPECT_EQ(t.at("default/waiting").local_queue, "lq");
-  EXPECT_EQ(t.at("default/lost").cluster_queue, "");
+  EXPECT_EQ(tallies(e), expected);
+  // And in figures: "running" (3) and "other" (1) hold the 4 CPUs, the rest wait.
+  const Tally& lq = tallies(e).at("cq default lq");
+  EXPECT_EQ(lq.pending, 2);
+  EXPECT_EQ(lq.reserving, 1);
+  EXPECT_EQ(lq.admitted, 1);
+  EXPECT_EQ(lq.reserved.at({"default-flavor", "cpu"}), 3000);
+  EXPECT_EQ(lq.used.at({"default-flavor", "cpu"}), 3000);
+  EXPECT_EQ(tallies(e).at("cq default lq2").reserving, 1);
+  EXPECT_EQ(tallies(e).at("cq team-b lq").pending, 1);
   // A finished workload is counted in the queue its admission names; finished here by
   // the engine, it keeps the queue it was admitted to.
   EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 1}}));
@@ -120,7 +140,7 @@ TEST(EngineQueries, FinishedCountsFollowEveryChangeOfAFinishedWorkload) {
   // No longer finished (its Finished condition was removed): counted as pending again.
   ASSERT_TRUE(e.apply(cpu_workload("a", 1, 0, 100, "lq")));
   EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"other-cq default other-lq", 1}}));
-  EXPECT_EQ(tallies(e).count("default/a"), 1u);
+  EXPECT_EQ(tallies(e).at("cq default lq").pending, 1);
   // Finished by the engine twice, and deleted.
   e.run_cycle(time_from_seconds(1000));
   ASSERT_TRUE(e.finish_workload("default/a"));
@@ -130,6 +150,9 @@ TEST(EngineQueries, FinishedCountsFollowEveryChangeOfAFinishedWorkload) {
   e.remove_workload("default/a");
   EXPECT_TRUE(finished(e).empty());
   EXPECT_TRUE(tallies(e).empty());
+  // A new workload takes a removed one's place (its id) and is counted.
+  ASSERT_TRUE(e.apply(cpu_workload("c", 9, 0, 110, "lq")));
+  EXPECT_EQ(tallies(e).at("cq default lq").pending, 1);
 }
 
 TEST(EngineQueries, ALimitedQueueOrderIsThePrefixOfTheWholeOne) {

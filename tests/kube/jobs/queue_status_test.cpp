@@ -202,5 +202,25 @@ TEST(QueueStatus, UsageAddsToReservedAndOnlyAdmittedToUsed) {
   EXPECT_EQ(v.reserved.size(), 2u);
 }
 
+TEST(QueueStatus, ATallyAddsItsCountsAndItsReservedAndUsedQuotaApart) {
+  LocalQueueView v;
+  add_usage(v, "default", "cpu", 1000, true);
+  core::LocalQueueTally t;
+  t.pending = 2;
+  t.reserving = 3;
+  t.admitted = 1;
+  t.reserved = {{"default", "cpu", 4000}, {"spot", "cpu", 250}};
+  t.used = {{"default", "cpu", 1500}};
+  add_tally(v, t);
+  add_tally(v, t);
+  EXPECT_EQ(v.pending, 4);
+  EXPECT_EQ(v.reserving, 6);
+  EXPECT_EQ(v.admitted, 2);
+  EXPECT_EQ((v.reserved[{"default", "cpu"}]), 9000);
+  EXPECT_EQ((v.reserved[{"spot", "cpu"}]), 500);
+  EXPECT_EQ((v.used[{"default", "cpu"}]), 4000);
+  EXPECT_EQ(v.used.count({"spot", "cpu"}), 0u);
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::jobs
