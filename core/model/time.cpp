@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <string>
 
 namespace kueuepp::core {
 namespace {
@@ -80,19 +82,36 @@ std::string format(Time t, bool micro) {
   rest -= m;
   auto s = duration_cast<seconds>(rest);
   rest -= s;
+  const int year = static_cast<int>(ymd.year());
   char buf[64];
-  if (micro) {
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%06lldZ", static_cast<int>(ymd.year()),
-                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                  static_cast<int>(h.count()), static_cast<int>(m.count()),
-                  static_cast<int>(s.count()), static_cast<long long>(rest.count()));
-  } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(ymd.year()),
-                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                  static_cast<int>(h.count()), static_cast<int>(m.count()),
+  if (year < 0 || year > 9999) {  // out of RFC 3339's range: printed as it comes
+    std::snprintf(buf, sizeof buf, "%d-%02u-%02uT%02d:%02d:%02d", year, static_cast<unsigned>(ymd.month()),
+                  static_cast<unsigned>(ymd.day()), static_cast<int>(h.count()), static_cast<int>(m.count()),
                   static_cast<int>(s.count()));
+    std::string out(buf);
+    if (micro) out += "." + std::to_string(1000000 + rest.count()).substr(1);
+    return out + "Z";
   }
-  return buf;
+  // By hand: every status write and Event carries a few timestamps, and snprintf's
+  // format parsing was most of their formatting.
+  auto put = [](char* at, long long value, int width) {
+    for (int i = width - 1; i >= 0; --i, value /= 10) at[i] = static_cast<char>('0' + value % 10);
+  };
+  std::memcpy(buf, "0000-00-00T00:00:00", 19);
+  put(buf, year, 4);
+  put(buf + 5, static_cast<unsigned>(ymd.month()), 2);
+  put(buf + 8, static_cast<unsigned>(ymd.day()), 2);
+  put(buf + 11, h.count(), 2);
+  put(buf + 14, m.count(), 2);
+  put(buf + 17, s.count(), 2);
+  std::size_t n = 19;
+  if (micro) {
+    buf[n++] = '.';
+    put(buf + n, rest.count(), 6);
+    n += 6;
+  }
+  buf[n++] = 'Z';
+  return std::string(buf, n);
 }
 }  // namespace
 

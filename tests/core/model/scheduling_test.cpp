@@ -116,5 +116,24 @@ TEST(Time, ParsesAndFormatsRfc3339) {
   EXPECT_FALSE(parse_rfc3339("2026-02-30T00:00:00Z").has_value());
 }
 
+TEST(Time, FormatsEveryFieldAtItsWidthAndRoundTrips) {
+  for (const char* text : {"1969-12-31T23:59:59.000042Z", "0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z",
+                           "2024-02-29T07:08:09.100000Z", "1970-01-01T00:00:00.000001Z"}) {
+    auto t = parse_rfc3339(text);
+    ASSERT_TRUE(t.has_value()) << text;
+    EXPECT_EQ(format_rfc3339_micro(*t), text);
+    EXPECT_EQ(format_rfc3339(*t), std::string(text).substr(0, 19) + "Z");
+  }
+  // Every second of a leap day, and microseconds across the range, come back as they went.
+  Time day = *parse_rfc3339("2028-02-29T00:00:00Z");
+  for (std::int64_t s = 0; s < 86400; s += 7) {
+    Time t = day + std::chrono::seconds(s) + std::chrono::microseconds((s * 7919) % 1000000);
+    auto back = parse_rfc3339(format_rfc3339_micro(t));
+    ASSERT_TRUE(back.has_value()) << format_rfc3339_micro(t);
+    EXPECT_EQ(*back, t);
+    EXPECT_EQ(*parse_rfc3339(format_rfc3339(t)), std::chrono::floor<std::chrono::seconds>(t));
+  }
+}
+
 }  // namespace
 }  // namespace kueuepp::core
