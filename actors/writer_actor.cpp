@@ -87,6 +87,7 @@ struct WriterState {
   std::uint64_t handled = 0;
   std::uint64_t written = 0;
   std::uint64_t written_urgent = 0;  ///< of `written`: admissions, evictions, job starts and stops
+  std::array<std::uint64_t, kLanes> written_by_kind{};  ///< of `written`, per object kind
   std::uint64_t failed = 0;
   std::uint64_t coalesced = 0;
   std::uint64_t dropped_events = 0;
@@ -423,6 +424,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           if (done.outcome.ok) {
             ++st.written;
             if (p->request.urgent) ++st.written_urgent;
+            ++st.written_by_kind[static_cast<std::size_t>(p->request.kind) % kLanes];
           } else {
             ++st.failed;
             // Conflicts and NotFound are expected races (the caller re-decides); the
@@ -469,6 +471,11 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           summary["queuedByKind"] = std::move(by_kind);
           summary["written"] = st.written;
           summary["writtenUrgent"] = st.written_urgent;
+          json::object written_by_kind;
+          for (std::size_t k = 0; k < kLanes; ++k) {
+            if (st.written_by_kind[k] != 0) written_by_kind[to_string(static_cast<ObjectKind>(k))] = st.written_by_kind[k];
+          }
+          summary["writtenByKind"] = std::move(written_by_kind);
           summary["failed"] = st.failed;
           summary["coalesced"] = st.coalesced;
           summary["droppedEvents"] = st.dropped_events;

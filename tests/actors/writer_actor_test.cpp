@@ -212,6 +212,9 @@ TEST_F(WriterActorTest, NormalWritesHoldOnlyTheirShareOfTheSlotsInFlight) {
 }
 
 TEST_F(WriterActorTest, TheIntrospectionCountsTheUrgentWritesAmongThoseWritten) {
+  send(write(ObjectKind::ClusterQueue, "cq"));
+  ASSERT_TRUE(api_.answer_one());
+  sched_->run();
   send(write(ObjectKind::Workload, "explained"));
   send(write(ObjectKind::Workload, "admitted", /*coalesce=*/false, /*urgent=*/true));
   send(write(ObjectKind::Workload, "refused", /*coalesce=*/false, /*urgent=*/true));
@@ -224,12 +227,15 @@ TEST_F(WriterActorTest, TheIntrospectionCountsTheUrgentWritesAmongThoseWritten) 
   conflict.reason = "Conflict";
   ASSERT_TRUE(api_.answer_one_with(conflict));  // "refused"
   sched_->run();
-  ASSERT_EQ(api_.order, (std::vector<std::string>{"Workload/explained", "Workload/admitted", "Workload/refused"}));
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"ClusterQueue/cq", "Workload/explained", "Workload/admitted",
+                                                  "Workload/refused"}));
   const json::value s = summary();
   ASSERT_TRUE(s.is_object());
-  EXPECT_EQ(s.at("written").to_number<int>(), 2);
+  EXPECT_EQ(s.at("written").to_number<int>(), 3);
   EXPECT_EQ(s.at("writtenUrgent").to_number<int>(), 1);
   EXPECT_EQ(s.at("failed").to_number<int>(), 1);
+  // Per kind, of those written (the refused one is not counted).
+  EXPECT_EQ(s.at("writtenByKind"), *json::parse(R"({"Workload": 2, "ClusterQueue": 1})"));
 }
 
 TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
