@@ -72,6 +72,7 @@ void Engine::remove_cluster_queue(std::string_view name) {
     WorkloadRecord& w = *workloads_[static_cast<std::size_t>(id)];
     state.queue.remove(w.slot);
     w.cq = -1;
+    retally(w);
   }
   cq_exists_[static_cast<std::size_t>(i)] = false;
   state.spec.resource_groups.clear();
@@ -384,6 +385,7 @@ void Engine::rebuild_topology() {
     if (w->cq >= 0) cqs_[static_cast<std::size_t>(w->cq)].holding.erase(w->id);
     w->cq = target;
     if (target >= 0) cqs_[static_cast<std::size_t>(target)].holding.insert(w->id);
+    retally(*w);
   }
   build_trees();
   for (auto& w : workloads_) {
@@ -576,67 +578,16 @@ std::optional<WorkloadView> Engine::workload(std::string_view key, bool with_pos
   return v;
 }
 
-namespace {
-
-/// One LocalQueue of one ClusterQueue while the tally walk groups workloads.
-struct TallyGroup {
-  int cq = -1;
-  std::string_view ns;
-  std::string_view local_queue;
-  std::int64_t pending = 0;
-  std::int64_t reserving = 0;
-  std::int64_t admitted = 0;
-  Amounts reserved;
-  Amounts used;
-};
-
-struct TallyGroupKey {
-  int cq = -1;
-  std::string_view ns;
-  std::string_view local_queue;
-  bool operator==(const TallyGroupKey&) const = default;
-};
-
-struct TallyGroupHash {
-  std::size_t operator()(const TallyGroupKey& k) const noexcept {
-    std::size_t h = std::hash<std::string_view>{}(k.local_queue);
-    h ^= std::hash<std::string_view>{}(k.ns) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h ^ (static_cast<std::size_t>(k.cq) * 0x9e3779b97f4a7c15ULL);
-  }
-};
-
-}  // namespace
-
 void Engine::for_each_local_queue_tally(const std::function<void(const LocalQueueTally&)>& f) const {
   const_cast<Engine*>(this)->ensure_topology();
-  std::unordered_map<TallyGroupKey, std::size_t, TallyGroupHash> index;
-  std::vector<TallyGroup> groups;
-  for (std::size_t id = 0; id < live_.size(); ++id) {
-    if (live_[id] == 0) continue;
-    const WorkloadRecord& w = *workloads_[id];
-    if (w.cq < 0) continue;
-    const std::string_view key = w.key;
-    const TallyGroupKey k{w.cq, key.substr(0, key.find('/')), w.queue_name};
-    auto [it, added] = index.try_emplace(k, groups.size());
-    if (added) groups.push_back(TallyGroup{k.cq, k.ns, k.local_queue});
-    TallyGroup& g = groups[it->second];
-    if (!w.reserved) {
-      ++g.pending;
-      continue;
-    }
-    ++g.reserving;
-    g.reserved.add_all(w.usage);
-    if (w.admitted) {
-      ++g.admitted;
-      g.used.add_all(w.usage);
-    }
-  }
-  auto named = [this](const Amounts& amounts, std::vector<UsageItem>& out) {
+  auto named = [this](const std::vector<LocalQueueTallies::Sum>& sums, std::vector<UsageItem>& out) {
     out.clear();
-    for (const auto& [fr, milli] : amounts) out.push_back({flavors_.name(fr.flavor), resources_.name(fr.resource), milli});
+    for (const auto& s : sums) {
+      out.push_back({flavors_.name(s.fr.flavor), resources_.name(s.fr.resource), LocalQueueTallies::saturated(s.milli)});
+    }
   };
   LocalQueueTally t;  // its vectors reused from group to group
-  for (const auto& g : groups) {
+  lq_tallies_.for_each([&](const LocalQueueTallies::Group& g) {
     t.cluster_queue = cqs_[static_cast<std::size_t>(g.cq)].spec.name;
     t.ns = g.ns;
     t.local_queue = g.local_queue;
@@ -646,7 +597,7 @@ void Engine::for_each_local_queue_tally(const std::function<void(const LocalQueu
     named(g.reserved, t.reserved);
     named(g.used, t.used);
     f(t);
-  }
+  });
 }
 
 void Engine::for_each_finished_tally(const std::function<void(const FinishedTally&)>& f) const {

@@ -30,6 +30,7 @@
 #include "core/engine/decisions.hpp"
 #include "core/engine/engine_config.hpp"
 #include "core/engine/ids.hpp"
+#include "core/engine/local_queue_tallies.hpp"
 #include "core/engine/preemptor.hpp"
 #include "core/engine/quota_tree.hpp"
 #include "core/engine/workload_record.hpp"
@@ -257,8 +258,12 @@ class Engine {
   /// finished record's queue names, or to whether it is finished, is bracketed by -1 and
   /// +1 (apply, finish_workload, remove_workload).
   void count_finished(const WorkloadRecord& rec, int delta);
-  /// Sets rec.finished, and live_ with it.
+  /// Sets rec.finished (and retallies).
   void set_finished(WorkloadRecord& rec, bool finished);
+  /// Moves the workload's share of its LocalQueue's tally to what its state says now:
+  /// called wherever its ClusterQueue, queue name, reservation, admission or finished
+  /// state changes (and after every apply, which costs a comparison when nothing did).
+  void retally(WorkloadRecord& rec);
   /// apply's work on the record of `wl` (`created`: new just now).
   Status load_workload(WorkloadRecord& rec, const Workload& wl, bool created);
   void flush_tree_of(int cq);
@@ -344,11 +349,8 @@ class Engine {
   std::map<std::string, AdmissionCheck, std::less<>> admission_checks_;
 
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
-  /// Per id: 1 when workloads_ holds a record that is not finished. The walks over live
-  /// workloads read this instead of each record: finished ones stay as long as their
-  /// objects do (most records, late in a long run), and touching each was a cache miss.
-  /// Kept by set_finished() and the record's creation and removal.
-  std::vector<std::uint8_t> live_;
+  /// The LocalQueue tallies, kept by retally() as workloads change.
+  LocalQueueTallies lq_tallies_;
   std::vector<int> free_ids_;
   /// The finished workloads per (admitting ClusterQueue, namespace, LocalQueue); see
   /// count_finished.

@@ -153,6 +153,7 @@ void Engine::review_admission_checks(WorkloadRecord& rec) {
   if (!rec.admitted && !rec.evicted && all_ready(checks)) {
     // Kueue's SyncAdmittedCondition: reservation plus every check Ready.
     rec.admitted = true;
+    retally(rec);
     outbox_.checks.push_back(decision(AdmissionCheckDecision::Kind::Admit));
     return;
   }

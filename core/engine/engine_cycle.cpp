@@ -515,6 +515,7 @@ void Engine::admit(Entry& e, CycleSummary& summary) {
   rec.reserved_cycle = cycle_;
   std::vector<std::string> checks;
   rec.admitted = checks_at_reservation(rec, checks);
+  retally(rec);
   rec.requeued_false = false;
   rec.requeue_at.reset();
   rec.pending = {};

@@ -168,11 +168,9 @@ int Engine::record_for(const Workload& wl, bool& created) {
     id = free_ids_.back();
     free_ids_.pop_back();
     workloads_[static_cast<std::size_t>(id)] = std::make_unique<WorkloadRecord>();
-    live_[static_cast<std::size_t>(id)] = 1;
   } else {
     id = static_cast<int>(workloads_.size());
     workloads_.push_back(std::make_unique<WorkloadRecord>());
-    live_.push_back(1);
   }
   WorkloadRecord& rec = *workloads_[static_cast<std::size_t>(id)];
   rec.id = id;
@@ -240,6 +238,7 @@ void Engine::route(WorkloadRecord& rec) {
 
   if (target != rec.cq && rec.cq >= 0) cqs_[static_cast<std::size_t>(rec.cq)].queue.remove(rec.slot);
   rec.cq = target;
+  retally(rec);
   if (!why.reason.empty() && !rec.finished && !(why == rec.pending)) {
     // No cycle will look at it, so its status is written from here: a workload in a
     // stopped or missing queue says so at once (Kueue's workload controller does this).
@@ -280,11 +279,15 @@ void Engine::reserve(WorkloadRecord& rec, int cq, std::vector<AdmittedPodSet> ad
     }
   }
   rec.reserved_at = at;
-  if (cq < 0) return;
+  if (cq < 0) {
+    retally(rec);
+    return;
+  }
   auto& state = cqs_[static_cast<std::size_t>(cq)];
   rec.reserved_cq_name = state.spec.name;
   state.holding.insert(rec.id);
   if (state.tree >= 0) trees_[static_cast<std::size_t>(state.tree)].quota.add_usage(state.node, rec.usage);
+  retally(rec);
 }
 
 void Engine::release(WorkloadRecord& rec) {
@@ -305,6 +308,7 @@ void Engine::release(WorkloadRecord& rec) {
   rec.admission.clear();
   rec.usage.clear();
   rec.reserved_cycle = -1;
+  retally(rec);
   if (cq >= 0) flush_tree_of(cq);
 }
 
@@ -377,6 +381,7 @@ Status Engine::apply(const Workload& wl) {
   if (rec.finished) count_finished(rec, -1);
   Status loaded = load_workload(rec, wl, created);
   if (rec.finished) count_finished(rec, +1);
+  retally(rec);  // its queue name may have changed with nothing else
   return loaded;
 }
 
@@ -488,6 +493,7 @@ Status Engine::load_workload(WorkloadRecord& rec, const Workload& wl, bool creat
     // Admitted as the object says; review_admission_checks admits it once every check it
     // needs (often none) is Ready.
     rec.admitted = wl.condition_true("Admitted");
+    retally(rec);
     if (evicted != nullptr && evicted->status && !rec.evicted) {
       rec.evicted = true;
       rec.extra().eviction_reason = evicted->reason;
@@ -535,14 +541,33 @@ void Engine::remove_workload(std::string_view key) {
   if (rec.reserved) release(rec);
   unqueue(rec);
   by_key_.erase(it);
+  lq_tallies_.move(rec.tally, TallyShare{});
   workloads_[static_cast<std::size_t>(id)].reset();
-  live_[static_cast<std::size_t>(id)] = 0;
   free_ids_.push_back(id);
 }
 
 void Engine::set_finished(WorkloadRecord& rec, bool finished) {
   rec.finished = finished;
-  live_[static_cast<std::size_t>(rec.id)] = finished ? 0 : 1;
+  retally(rec);
+}
+
+void Engine::retally(WorkloadRecord& rec) {
+  const bool counted = !rec.finished && rec.cq >= 0;
+  const int group = counted ? lq_tallies_.group_of(rec.cq, rec.ns(), rec.queue_name, rec.tally.group) : -1;
+  const bool reserved = counted && rec.reserved;
+  const bool admitted = reserved && rec.admitted;
+  const TallyShare& was = rec.tally;
+  if (was.group == group && was.reserved == reserved && was.admitted == admitted &&
+      (reserved ? was.usage == rec.usage : was.usage.empty())) {
+    return;  // the common case (a status change that moves nothing): no copy of the usage
+  }
+  TallyShare now;
+  now.group = group;
+  now.reserved = reserved;
+  now.admitted = admitted;
+  if (reserved) now.usage = rec.usage;
+  lq_tallies_.move(rec.tally, now);
+  rec.tally = std::move(now);
 }
 
 Status Engine::finish_workload(std::string_view key) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/engine/ids.hpp"
+#include "core/engine/local_queue_tallies.hpp"
 #include "core/engine/pending_queue.hpp"
 #include "core/model/scheduling.hpp"
 #include "core/model/time.hpp"
@@ -165,6 +166,7 @@ struct WorkloadRecord {
   bool evicted = false;  ///< eviction issued, quota still held until it completes
   bool finished = false;
   bool pods_ready = false;  ///< PodsReady=True (waitForPodsReady)
+  TallyShare tally;  ///< what it adds to its LocalQueue's tally (see Engine::retally)
 
   // -- requeueing -----------------------------------------------------------------
   bool requeued_false = false;  ///< Requeued=False holds it out of the queue

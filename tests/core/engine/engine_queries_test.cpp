@@ -14,6 +14,7 @@
 namespace kueuepp::core {
 namespace {
 
+using testing::as_admitted;
 using testing::cpu_workload;
 
 void setup(Engine& e) { testing::apply_one_queue(e, 4); }
@@ -117,6 +118,43 @@ TEST(EngineQueries, TalliesGroupTheWorkloadViewsByLocalQueue) {
   // A finished workload is counted in the queue its admission names; finished here by
   // the engine, it keeps the queue it was admitted to.
   EXPECT_EQ(finished(e), (std::map<std::string, std::size_t>{{"cq default lq", 1}}));
+}
+
+TEST(EngineQueries, TalliesFollowAQueueRenameAndAClusterQueueRemoval) {
+  Engine e;
+  setup(e);
+  e.apply(LocalQueue{"default", "lq2", "cq", StopPolicy::None, 1.0});
+  const Workload running = cpu_workload("running", 3, 0, 100, "lq");
+  ASSERT_TRUE(e.apply(running));
+  e.run_cycle(time_from_seconds(1000));
+  Decisions d = e.take_decisions();
+  ASSERT_EQ(d.admissions.size(), 1u);
+  ASSERT_TRUE(e.apply(as_admitted(running, d.admissions[0])));  // its admission written
+  ASSERT_TRUE(e.apply(cpu_workload("waiting", 4, 0, 101, "lq")));
+  EXPECT_EQ(tallies(e).at("cq default lq").pending, 1);
+  EXPECT_EQ(tallies(e).at("cq default lq").reserving, 1);
+
+  // The pending one moves to lq2; then the admitted one's object names lq2 too.
+  ASSERT_TRUE(e.apply(cpu_workload("waiting", 4, 0, 101, "lq2")));
+  EXPECT_EQ(tallies(e).at("cq default lq").pending, 0);
+  EXPECT_EQ(tallies(e).at("cq default lq2").pending, 1);
+  Workload moved = as_admitted(running, d.admissions[0]);
+  moved.queue_name = "lq2";
+  ASSERT_TRUE(e.apply(moved));
+  EXPECT_EQ(tallies(e).count("cq default lq"), 0u) << "a LocalQueue left without workloads is not listed";
+  const Tally& lq2 = tallies(e).at("cq default lq2");
+  EXPECT_EQ(lq2.pending, 1);
+  EXPECT_EQ(lq2.reserving, 1);
+  EXPECT_EQ(lq2.admitted, 1);
+  EXPECT_EQ(lq2.used.at({"default-flavor", "cpu"}), 3000);
+
+  // Without its ClusterQueue neither is in a queue any more: counted nowhere; both are
+  // again when it is back.
+  e.remove_cluster_queue("cq");
+  EXPECT_TRUE(tallies(e).empty());
+  e.apply(testing::cpu_cluster_queue("cq", {testing::cpu_quota("default-flavor", 4)}));
+  EXPECT_EQ(tallies(e).at("cq default lq2").pending, 1);
+  EXPECT_EQ(tallies(e).at("cq default lq2").reserving, 1);
 }
 
 TEST(EngineQueries, AFinishedWorkloadAppliedFromItsObjectCountsInTheQueueItsAdmissionNames) {
