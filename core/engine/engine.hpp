@@ -179,9 +179,9 @@ class Engine {
   /// Every workload, in key order, without queue positions.
   std::vector<WorkloadView> workloads() const;
   /// Calls `f` once per LocalQueue that has workloads in a ClusterQueue (not finished),
-  /// in no particular order: what the queue statuses count, from one pass over the
-  /// workloads that groups them as it goes (the status publish runs it every second
-  /// over every workload of a tree; visiting the workloads one by one was most of it).
+  /// in no particular order: what the queue statuses count, as kept while workloads
+  /// change (see retally; the status publish asks every second, and a walk over every
+  /// workload of a tree each time was most of its cost).
   void for_each_local_queue_tally(const std::function<void(const LocalQueueTally&)>& f) const;
   /// Calls `f` for the finished workloads, counted per queue. The counts are kept as
   /// workloads finish: finished ones stay as long as their objects do, and a walk over

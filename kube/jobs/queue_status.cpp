@@ -95,17 +95,6 @@ json::value cluster_queue_status(const core::ClusterQueueView& view, const clien
   return status;
 }
 
-void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view resource, std::int64_t milli,
-               bool admitted) {
-  std::pair<std::string, std::string> key{flavor, resource};
-  auto& reserved = view.reserved[key];
-  reserved = core::sat_add(reserved, milli);
-  if (admitted) {
-    auto& used = view.used[std::move(key)];
-    used = core::sat_add(used, milli);
-  }
-}
-
 void add_tally(LocalQueueView& view, const core::LocalQueueTally& tally) {
   view.pending += tally.pending;
   view.reserving += tally.reserving;

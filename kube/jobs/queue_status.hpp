@@ -42,10 +42,6 @@ struct LocalQueueView {
   std::map<std::pair<std::string, std::string>, std::int64_t> used;
 };
 
-/// Adds `milli` of one flavor's resource to a LocalQueue's usage (`admitted`: also to `used`).
-void add_usage(LocalQueueView& view, std::string_view flavor, std::string_view resource, std::int64_t milli,
-               bool admitted);
-
 /// Adds what the engine counted of one LocalQueue's workloads in one ClusterQueue: the
 /// counts, the quota its reserving workloads hold to `reserved`, and its admitted ones' to `used`.
 void add_tally(LocalQueueView& view, const core::LocalQueueTally& tally);

@@ -130,10 +130,10 @@ LocalQueueView lq_view() {
   v.pending = 3;
   v.reserving = 1;
   v.admitted = 1;
-  for (bool admitted : {true, false}) {
-    add_usage(v, "default", "cpu", 1500, admitted);
-    add_usage(v, "default", "memory", 1073741824LL * 1000, admitted);
-  }
+  core::LocalQueueTally usage;  // two reserving workloads, one of them admitted
+  usage.reserved = {{"default", "cpu", 3000}, {"default", "memory", 2 * 1073741824LL * 1000}};
+  usage.used = {{"default", "cpu", 1500}, {"default", "memory", 1073741824LL * 1000}};
+  add_tally(v, usage);
   return v;
 }
 
@@ -191,20 +191,10 @@ TEST(QueueStatus, LocalQueueOfInactiveClusterQueue) {
   EXPECT_EQ(active->reason, "ClusterQueueIsInactive");
 }
 
-TEST(QueueStatus, UsageAddsToReservedAndOnlyAdmittedToUsed) {
-  LocalQueueView v;
-  add_usage(v, "default", "cpu", 1000, false);
-  add_usage(v, "default", "cpu", 500, true);
-  add_usage(v, "spot", "cpu", 250, true);
-  EXPECT_EQ((v.reserved[{"default", "cpu"}]), 1500);
-  EXPECT_EQ((v.used[{"default", "cpu"}]), 500);
-  EXPECT_EQ((v.used[{"spot", "cpu"}]), 250);
-  EXPECT_EQ(v.reserved.size(), 2u);
-}
-
 TEST(QueueStatus, ATallyAddsItsCountsAndItsReservedAndUsedQuotaApart) {
   LocalQueueView v;
-  add_usage(v, "default", "cpu", 1000, true);
+  v.reserved[{"default", "cpu"}] = 1000;
+  v.used[{"default", "cpu"}] = 1000;
   core::LocalQueueTally t;
   t.pending = 2;
   t.reserving = 3;
