@@ -10,10 +10,10 @@
 #include <map>
 #include <set>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "actors/job_reconciler.hpp"
+#include "actors/string_key_map.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -44,15 +44,9 @@ struct KnownWorkload {
   /// Owned by a Job and being deleted: a candidate for release_orphan_workload.
   bool job_owned_and_deleting = false;
 };
-/// Hashes keys of either string type (lookups by string_view allocate nothing).
-struct KeyHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
-};
-/// Every Workload watch event stores one entry: hashed, not ordered (an ordered map of
-/// ten thousand keys sharing their namespace prefix was most of this actor's time on the
-/// perf baseline, in string comparisons). The scans that act in an order sort their keys.
-using WorkloadTable = std::unordered_map<std::string, KnownWorkload, KeyHash, std::equal_to<>>;
+/// Every Workload watch event stores one entry: hashed, not ordered (see
+/// string_key_map.hpp). The scans that act in an order sort their keys.
+using WorkloadTable = StringKeyMap<KnownWorkload>;
 
 /// What the job actor keeps of a Job: the packed document, unpacked to reconcile it.
 struct KnownJob {

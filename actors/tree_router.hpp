@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "actors/string_key_map.hpp"
 #include "messages/tree_protocol.hpp"
 #include "messages/watch_events.hpp"
 
@@ -33,16 +34,11 @@ namespace kueuepp::actors {
 
 class TreeRouter {
  public:
-  /// Hashes keys of either string type (lookups by string_view allocate nothing).
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
-  };
   /// Every watch event looks its object up a few times: hashed, not ordered (ordered
   /// string maps were a quarter of this actor's time on the perf baseline). Nothing
   /// depends on their order: what needs one sorts its keys.
   template <class Value>
-  using KeyMap = std::unordered_map<std::string, Value, KeyHash, std::equal_to<>>;
+  using KeyMap = StringKeyMap<Value>;
 
   struct Output {
     /// Trees to create before the batches are delivered.

@@ -261,8 +261,8 @@ class Engine {
   /// Sets rec.finished (and retallies).
   void set_finished(WorkloadRecord& rec, bool finished);
   /// Moves the workload's share of its LocalQueue's tally to what its state says now:
-  /// called wherever its ClusterQueue, queue name, reservation, admission or finished
-  /// state changes (and after every apply, which costs a comparison when nothing did).
+  /// called wherever its ClusterQueue, reservation, admission or finished state changes,
+  /// and once at the end of apply (which costs a comparison when nothing did).
   void retally(WorkloadRecord& rec);
   /// apply's work on the record of `wl` (`created`: new just now).
   Status load_workload(WorkloadRecord& rec, const Workload& wl, bool created);

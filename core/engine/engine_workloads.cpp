@@ -381,7 +381,9 @@ Status Engine::apply(const Workload& wl) {
   if (rec.finished) count_finished(rec, -1);
   Status loaded = load_workload(rec, wl, created);
   if (rec.finished) count_finished(rec, +1);
-  retally(rec);  // its queue name may have changed with nothing else
+  // Once for what load_workload set without a retally of its own (the queue name, the
+  // Admitted condition): the release, reservation or finish inside it retallied already.
+  retally(rec);
   return loaded;
 }
 
@@ -493,7 +495,6 @@ Status Engine::load_workload(WorkloadRecord& rec, const Workload& wl, bool creat
     // Admitted as the object says; review_admission_checks admits it once every check it
     // needs (often none) is Ready.
     rec.admitted = wl.condition_true("Admitted");
-    retally(rec);
     if (evicted != nullptr && evicted->status && !rec.evicted) {
       rec.evicted = true;
       rec.extra().eviction_reason = evicted->reason;

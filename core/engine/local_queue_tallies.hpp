@@ -31,7 +31,6 @@ struct TallyShare {
   bool reserved = false;
   bool admitted = false;  ///< reserved and admitted
   Amounts usage;          ///< the quota it holds (reserved only)
-  bool operator==(const TallyShare&) const = default;
 };
 
 class LocalQueueTallies {
@@ -72,9 +71,6 @@ class LocalQueueTallies {
       if (g.members > 0) f(g);
     }
   }
-
-  /// Groups with members.
-  std::size_t size() const { return ids_.size(); }
 
   /// A 128-bit sum as the 64 bits a status holds (saturated).
   static std::int64_t saturated(WideMilli v);

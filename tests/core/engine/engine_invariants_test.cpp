@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/local_queue_tallies_recount.hpp"
 
 namespace kueuepp::core {
 namespace {
@@ -366,57 +367,12 @@ SimulationRun simulate(const Generated& g, bool check) {
           return false;
         }
         // The LocalQueue tallies kept as workloads change agree with a recount of the views.
-        std::map<std::string, std::string> tallies_kept, tallies_recounted;
-        auto usage_text = [](std::map<std::string, std::int64_t> m) {
-          std::string t;
-          for (const auto& [k, v] : m) t += " " + k + "=" + std::to_string(v);
-          return t;
-        };
-        engine.for_each_local_queue_tally([&](const LocalQueueTally& t) {
-          std::map<std::string, std::int64_t> reserved_by, used_by;
-          for (const auto& u : t.reserved) reserved_by[std::string(u.flavor) + "/" + std::string(u.resource)] += u.milli;
-          for (const auto& u : t.used) used_by[std::string(u.flavor) + "/" + std::string(u.resource)] += u.milli;
-          tallies_kept[std::string(t.cluster_queue) + " " + std::string(t.ns) + " " + std::string(t.local_queue)] =
-              std::to_string(t.pending) + " " + std::to_string(t.reserving) + " " + std::to_string(t.admitted) +
-              " |" + usage_text(reserved_by) + " |" + usage_text(used_by);
-        });
-        struct Recount {
-          std::int64_t pending = 0, reserving = 0, admitted = 0;
-          std::map<std::string, std::int64_t> reserved, used;
-        };
-        std::map<std::string, Recount> recounts;
-        for (const auto& v : engine.workloads()) {
-          if (v.finished || v.cluster_queue.empty()) continue;
-          const Workload& spec = *spec_of.at(v.key);
-          Recount& r = recounts[v.cluster_queue + " " + spec.ns + " " + spec.queue_name];
-          if (!v.reserved) {
-            ++r.pending;
-            continue;
-          }
-          ++r.reserving;
-          if (v.admitted) ++r.admitted;
-          for (const auto& ps : v.admission->pod_set_assignments) {
-            for (const auto& [res, q] : ps.resource_usage) {
-              r.reserved[ps.flavors.at(res) + "/" + res] += q.milli();
-              if (v.admitted) r.used[ps.flavors.at(res) + "/" + res] += q.milli();
-            }
-          }
-        }
-        for (const auto& [k, r] : recounts) {
-          tallies_recounted[k] = std::to_string(r.pending) + " " + std::to_string(r.reserving) + " " +
-                                 std::to_string(r.admitted) + " |" + usage_text(r.reserved) + " |" + usage_text(r.used);
-        }
-        if (tallies_kept != tallies_recounted) {
-          std::string diff;
-          for (const auto& [k, v] : tallies_recounted) {
-            auto it = tallies_kept.find(k);
-            if (it == tallies_kept.end() || it->second != v) {
-              diff += "; " + k + ": kept " + (it == tallies_kept.end() ? "nothing" : it->second) + ", recounted " + v;
-            }
-          }
-          for (const auto& [k, v] : tallies_kept) {
-            if (tallies_recounted.count(k) == 0) diff += "; " + k + ": kept " + v + ", recounted nothing";
-          }
+        const std::string diff = testing::tally_differences(
+            testing::kept_tallies(engine), testing::recounted_tallies(engine, [&](const std::string& key) {
+              const Workload& spec = *spec_of.at(key);
+              return spec.ns + " " + spec.queue_name;
+            }));
+        if (!diff.empty()) {
           run.failure = "LocalQueue tallies differ from a recount" + diff;
           return false;
         }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/engine/engine.hpp"
+#include "tests/core/engine/local_queue_tallies_recount.hpp"
 #include "tests/core/engine/test_objects.hpp"
 
 namespace kueuepp::core {
@@ -19,27 +20,9 @@ using testing::cpu_workload;
 
 void setup(Engine& e) { testing::apply_one_queue(e, 4); }
 
-struct Tally {
-  std::int64_t pending = 0, reserving = 0, admitted = 0;
-  std::map<std::pair<std::string, std::string>, std::int64_t> reserved, used;
-  bool operator==(const Tally&) const = default;
-};
+using Tally = testing::TallyCounts;
 
-/// "cq ns lq" -> what the engine counted.
-std::map<std::string, Tally> tallies(const Engine& e) {
-  std::map<std::string, Tally> out;
-  e.for_each_local_queue_tally([&](const LocalQueueTally& t) {
-    const std::string key = std::string(t.cluster_queue) + " " + std::string(t.ns) + " " + std::string(t.local_queue);
-    EXPECT_EQ(out.count(key), 0u) << key << " visited twice";
-    Tally& x = out[key];
-    x.pending = t.pending;
-    x.reserving = t.reserving;
-    x.admitted = t.admitted;
-    for (const auto& u : t.reserved) x.reserved[{std::string(u.flavor), std::string(u.resource)}] += u.milli;
-    for (const auto& u : t.used) x.used[{std::string(u.flavor), std::string(u.resource)}] += u.milli;
-  });
-  return out;
-}
+std::map<std::string, Tally> tallies(const Engine& e) { return testing::kept_tallies(e); }
 
 /// "cq ns lq" -> count.
 std::map<std::string, std::size_t> finished(const Engine& e) {
@@ -84,27 +67,10 @@ TEST(EngineQueries, TalliesGroupTheWorkloadViewsByLocalQueue) {
   const std::map<std::string, std::string> queue_of = {
       {"default/running", "default lq"}, {"default/waiting", "default lq"}, {"default/waiting-too", "default lq"},
       {"default/other", "default lq2"},  {"team-b/elsewhere", "team-b lq"}};
-  std::map<std::string, Tally> expected;
   for (const auto& view : e.workloads()) {
-    SCOPED_TRACE(view.key);
-    if (view.finished || view.cluster_queue.empty()) {
-      EXPECT_TRUE(view.finished || view.key == "default/lost");
-      continue;
-    }
-    Tally& t = expected[view.cluster_queue + " " + queue_of.at(view.key)];
-    if (!view.reserved) {
-      ++t.pending;
-      continue;
-    }
-    ++t.reserving;
-    if (view.admitted) ++t.admitted;
-    for (const auto& ps : view.admission->pod_set_assignments) {
-      for (const auto& [r, q] : ps.resource_usage) {
-        t.reserved[{ps.flavors.at(r), r}] += q.milli();
-        if (view.admitted) t.used[{ps.flavors.at(r), r}] += q.milli();
-      }
-    }
+    EXPECT_TRUE(queue_of.count(view.key) != 0 || view.finished || view.key == "default/lost") << view.key;
   }
+  const auto expected = testing::recounted_tallies(e, [&](const std::string& key) { return queue_of.at(key); });
   EXPECT_EQ(tallies(e), expected);
   // And in figures: "running" (3) and "other" (1) hold the 4 CPUs, the rest wait.
   const Tally& lq = tallies(e).at("cq default lq");
