@@ -102,6 +102,12 @@ std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const s
                                                         const Entry& entry) const {
   if (entry.model) return entry.model;
   if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.model;
+  if (kind == ObjectKind::Workload && entry.packed && !entry.json) {
+    // Decoded before: it decodes again, from the packed text in place (no document built).
+    auto wl = kube::decode_workload_text(entry.packed->text());
+    if (!wl) return nullptr;
+    return std::make_shared<const ModelObject>(std::move(*wl));
+  }
   ObjectPtr object = object_of(key, entry);
   if (!object) return nullptr;
   auto model = decode(kind, object->json());  // decoded before: it decodes again

@@ -25,6 +25,8 @@ struct PodSet {
   std::string priority_class_name;
   /// A container whose requests exceed its limits, if any ("cpu in container c").
   std::optional<std::string> invalid_requests;
+
+  bool operator==(const PodSet&) const = default;
 };
 
 struct PodSetAssignment {
@@ -32,11 +34,15 @@ struct PodSetAssignment {
   std::map<std::string, std::string, std::less<>> flavors;  ///< resource -> flavor
   ResourceList resource_usage;                               ///< totals for the pod set
   std::optional<std::int32_t> count;
+
+  bool operator==(const PodSetAssignment&) const = default;
 };
 
 struct Admission {
   std::string cluster_queue;
   std::vector<PodSetAssignment> pod_set_assignments;
+
+  bool operator==(const Admission&) const = default;
 };
 
 struct Condition {
@@ -45,12 +51,16 @@ struct Condition {
   std::string reason;
   std::string message;
   Time last_transition{};
+
+  bool operator==(const Condition&) const = default;
 };
 
 struct PriorityClassRef {
   enum class Kind { WorkloadPriorityClass, PriorityClass };
   Kind kind = Kind::WorkloadPriorityClass;
   std::string name;
+
+  bool operator==(const PriorityClassRef&) const = default;
 };
 
 /// The state of one admission check on a Workload (status.admissionChecks[].state).
@@ -66,11 +76,15 @@ struct AdmissionCheckState {
   /// last_transition before the workload competes again.
   std::optional<std::int32_t> requeue_after_seconds;
   std::int32_t retry_count = 0;
+
+  bool operator==(const AdmissionCheckState&) const = default;
 };
 
 struct ReclaimablePod {
   std::string name;
   std::int32_t count = 0;
+
+  bool operator==(const ReclaimablePod&) const = default;
 };
 
 struct Workload {
@@ -99,6 +113,8 @@ struct Workload {
   std::string key() const { return ns + "/" + name; }
   const Condition* condition(std::string_view type) const;
   bool condition_true(std::string_view type) const;
+
+  bool operator==(const Workload&) const = default;
 };
 
 inline const Condition* Workload::condition(std::string_view type) const {

@@ -10,6 +10,7 @@
 #include "core/model/resource_flavor.hpp"
 #include "core/model/workload.hpp"
 #include "kube/json/json.hpp"
+#include "kube/json/json_node.hpp"
 
 namespace kueuepp::kube {
 
@@ -20,6 +21,10 @@ Expected<core::LocalQueue> decode_local_queue(const json::value& obj);
 Expected<core::WorkloadPriorityClass> decode_workload_priority_class(const json::value& obj);
 Expected<core::AdmissionCheck> decode_admission_check(const json::value& obj);
 Expected<core::Workload> decode_workload(const json::value& obj);
+Expected<core::Workload> decode_workload(json::JsonNode obj);
+/// A Workload from its JSON text (a packed object), read in place with simdjson: the
+/// same decoder and the same errors as for the document, without building it.
+Expected<core::Workload> decode_workload_text(std::string_view text);
 
 Expected<core::Namespace> decode_namespace(const json::value& obj);
 Expected<core::PriorityClass> decode_priority_class(const json::value& obj);
@@ -29,6 +34,6 @@ Expected<core::BatchJob> decode_job(const json::value& obj);
 /// containers, overhead, pod-level resources; limits for missing requests), placement
 /// and priority class name. `path` prefixes field names in errors.
 class FieldReader;
-core::PodSet decode_pod_template(FieldReader& r, const json::value* tmpl, std::string_view path);
+core::PodSet decode_pod_template(FieldReader& r, json::JsonNode tmpl, std::string_view path);
 
 }  // namespace kueuepp::kube

@@ -5,12 +5,25 @@
 
 namespace kueuepp::kube {
 
-std::string describe_object(std::string_view kind, const json::value& obj) {
-  const json::value* meta = FieldReader::get(&obj, "metadata");
-  std::string name = meta ? std::string(json::get_string(*meta, "name")) : "";
-  std::string ns = meta ? std::string(json::get_string(*meta, "namespace")) : "";
-  return std::string(kind) + " \"" + (ns.empty() ? "" : ns + "/") + name + "\"";
+using json::JsonNode;
+using json::NodeType;
+
+std::string describe_object(std::string_view kind, JsonNode obj) {
+  const JsonNode meta = FieldReader::get(obj, "metadata");
+  const JsonNode name = meta.find("name");
+  const JsonNode ns = meta.find("namespace");
+  std::string out(kind);
+  out += " \"";
+  if (ns.is_string() && !ns.get_string().empty()) {
+    out += ns.get_string();
+    out += '/';
+  }
+  if (name.is_string()) out += name.get_string();
+  out += '"';
+  return out;
 }
+
+std::string describe_object(std::string_view kind, const json::value& obj) { return describe_object(kind, &obj); }
 
 std::string sub(std::string_view path, std::string_view key) {
   if (path.empty()) return std::string(key);
@@ -35,102 +48,116 @@ const json::value* FieldReader::get(const json::value* obj, std::string_view key
   return (v == nullptr || v->is_null()) ? nullptr : v;
 }
 
+JsonNode FieldReader::get(JsonNode obj, std::string_view key) {
+  JsonNode v = obj.find(key);
+  return v.is_null() ? JsonNode() : v;
+}
+
 namespace {
-const char* kind_of(const json::value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::null: return "null";
-    case boost::json::kind::bool_: return "a boolean";
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64: return "an integer";
-    case boost::json::kind::double_: return "a number";
-    case boost::json::kind::string: return "a string";
-    case boost::json::kind::array: return "a list";
-    case boost::json::kind::object: return "an object";
+const char* kind_of(JsonNode v) {
+  switch (v.type()) {
+    case NodeType::Null: return "null";
+    case NodeType::Bool: return "a boolean";
+    case NodeType::Int64:
+    case NodeType::Uint64: return "an integer";
+    case NodeType::Double: return "a number";
+    case NodeType::String: return "a string";
+    case NodeType::Array: return "a list";
+    case NodeType::Object: return "an object";
   }
   return "a value";
 }
 }  // namespace
 
 const json::object* FieldReader::object(const json::value* v, std::string_view path) {
-  if (v == nullptr) return nullptr;
-  if (!v->is_object()) {
-    fail(path, std::string("expected an object, got ") + kind_of(*v));
-    return nullptr;
-  }
-  return &v->get_object();
+  return object(JsonNode(v), path) ? &v->get_object() : nullptr;
 }
 
 const json::array* FieldReader::array(const json::value* v, std::string_view path) {
-  if (v == nullptr) return nullptr;
-  if (!v->is_array()) {
-    fail(path, std::string("expected a list, got ") + kind_of(*v));
-    return nullptr;
-  }
-  return &v->get_array();
+  return array(JsonNode(v), path) ? &v->get_array() : nullptr;
 }
 
-std::string FieldReader::string(const json::value* v, std::string_view path, std::string fallback) {
-  if (v == nullptr) return fallback;
-  if (!v->is_string()) {
-    fail(path, std::string("expected a string, got ") + kind_of(*v));
+JsonNode FieldReader::object(JsonNode v, std::string_view path) {
+  if (!v) return {};
+  if (!v.is_object()) {
+    fail(path, std::string("expected an object, got ") + kind_of(v));
+    return {};
+  }
+  return v;
+}
+
+JsonNode FieldReader::array(JsonNode v, std::string_view path) {
+  if (!v) return {};
+  if (!v.is_array()) {
+    fail(path, std::string("expected a list, got ") + kind_of(v));
+    return {};
+  }
+  return v;
+}
+
+std::string FieldReader::string(JsonNode v, std::string_view path, std::string fallback) {
+  if (!v) return fallback;
+  if (!v.is_string()) {
+    fail(path, std::string("expected a string, got ") + kind_of(v));
     return fallback;
   }
-  const auto& s = v->get_string();
-  return std::string(s.data(), s.size());
+  return std::string(v.get_string());
 }
 
-std::optional<std::int64_t> FieldReader::integer(const json::value* v, std::string_view path) {
-  if (v == nullptr) return std::nullopt;
-  if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) {
-    if (v->get_uint64() > static_cast<std::uint64_t>(INT64_MAX)) {
-      fail(path, "integer out of range");
-      return std::nullopt;
+std::optional<std::int64_t> FieldReader::integer(JsonNode v, std::string_view path) {
+  if (!v) return std::nullopt;
+  switch (v.type()) {
+    case NodeType::Int64: return v.get_int64();
+    case NodeType::Uint64:
+      if (v.get_uint64() > static_cast<std::uint64_t>(INT64_MAX)) {
+        fail(path, "integer out of range");
+        return std::nullopt;
+      }
+      return static_cast<std::int64_t>(v.get_uint64());
+    case NodeType::Double: {
+      double d = v.get_double();
+      if (std::trunc(d) == d && std::fabs(d) < 9.0e18) return static_cast<std::int64_t>(d);
+      break;
     }
-    return static_cast<std::int64_t>(v->get_uint64());
+    case NodeType::String:
+      // Kubernetes decoders do not accept strings for integers; neither do we.
+      fail(path, "expected an integer, got a string");
+      return std::nullopt;
+    default: break;
   }
-  if (v->is_double()) {
-    double d = v->get_double();
-    if (std::trunc(d) == d && std::fabs(d) < 9.0e18) return static_cast<std::int64_t>(d);
-  }
-  if (v->is_string()) {
-    // Kubernetes decoders do not accept strings for integers; neither do we.
-    fail(path, "expected an integer, got a string");
-    return std::nullopt;
-  }
-  fail(path, std::string("expected an integer, got ") + kind_of(*v));
+  fail(path, std::string("expected an integer, got ") + kind_of(v));
   return std::nullopt;
 }
 
-std::optional<bool> FieldReader::boolean(const json::value* v, std::string_view path) {
-  if (v == nullptr) return std::nullopt;
-  if (!v->is_bool()) {
-    fail(path, std::string("expected true or false, got ") + kind_of(*v));
+std::optional<bool> FieldReader::boolean(JsonNode v, std::string_view path) {
+  if (!v) return std::nullopt;
+  if (v.type() != NodeType::Bool) {
+    fail(path, std::string("expected true or false, got ") + kind_of(v));
     return std::nullopt;
   }
-  return v->get_bool();
+  return v.get_bool();
 }
 
-std::optional<core::Quantity> FieldReader::quantity(const json::value* v, std::string_view path) {
-  if (v == nullptr) return std::nullopt;
+std::optional<core::Quantity> FieldReader::quantity(JsonNode v, std::string_view path) {
+  if (!v) return std::nullopt;
   std::string text;
-  if (v->is_string()) {
-    text = std::string(v->get_string().data(), v->get_string().size());
-  } else if (v->is_int64()) {
-    text = std::to_string(v->get_int64());
-  } else if (v->is_uint64()) {
-    text = std::to_string(v->get_uint64());
-  } else if (v->is_double()) {
-    char buf[64];
-    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v->get_double());
-    if (ec != std::errc()) {
-      fail(path, "quantity is not a finite number");
-      return std::nullopt;
+  switch (v.type()) {
+    case NodeType::String: text = std::string(v.get_string()); break;
+    case NodeType::Int64: text = std::to_string(v.get_int64()); break;
+    case NodeType::Uint64: text = std::to_string(v.get_uint64()); break;
+    case NodeType::Double: {
+      char buf[64];
+      auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v.get_double());
+      if (ec != std::errc()) {
+        fail(path, "quantity is not a finite number");
+        return std::nullopt;
+      }
+      text.assign(buf, p);
+      break;
     }
-    text.assign(buf, p);
-  } else {
-    fail(path, std::string("expected a quantity (e.g. 500m, 2, 1Gi), got ") + kind_of(*v));
-    return std::nullopt;
+    default:
+      fail(path, std::string("expected a quantity (e.g. 500m, 2, 1Gi), got ") + kind_of(v));
+      return std::nullopt;
   }
   auto q = core::Quantity::parse(text);
   if (!q) {
@@ -140,8 +167,8 @@ std::optional<core::Quantity> FieldReader::quantity(const json::value* v, std::s
   return *q;
 }
 
-std::optional<core::Time> FieldReader::time(const json::value* v, std::string_view path) {
-  if (v == nullptr) return std::nullopt;
+std::optional<core::Time> FieldReader::time(JsonNode v, std::string_view path) {
+  if (!v) return std::nullopt;
   std::string s = string(v, path);
   if (failed()) return std::nullopt;
   auto t = core::parse_rfc3339(s);
@@ -152,36 +179,34 @@ std::optional<core::Time> FieldReader::time(const json::value* v, std::string_vi
   return *t;
 }
 
-std::vector<std::string> FieldReader::strings(const json::value* v, std::string_view path) {
+std::vector<std::string> FieldReader::strings(JsonNode v, std::string_view path) {
   std::vector<std::string> out;
-  const json::array* a = array(v, path);
-  if (a == nullptr) return out;
-  for (std::size_t i = 0; i < a->size(); ++i) out.push_back(string(&(*a)[i], sub(path, i)));
+  const JsonNode a = array(v, path);
+  if (!a) return out;
+  out.reserve(a.size());
+  a.for_each_element([&](std::size_t i, JsonNode e) { out.push_back(string(e, sub(path, i))); });
   return out;
 }
 
-core::Labels FieldReader::string_map(const json::value* v, std::string_view path) {
+core::Labels FieldReader::string_map(JsonNode v, std::string_view path) {
   core::Labels out;
-  const json::object* o = object(v, path);
-  if (o == nullptr) return out;
-  for (const auto& kv : *o) {
-    std::string key(kv.key());
-    const json::value& val = kv.value();
+  const JsonNode o = object(v, path);
+  if (!o) return out;
+  o.for_each_member([&](std::string_view key, JsonNode val) {
     if (val.is_string()) {
-      out[key] = std::string(val.get_string().data(), val.get_string().size());
+      out[std::string(key)] = std::string(val.get_string());
     } else if (val.is_null()) {
-      out[key] = "";
+      out[std::string(key)] = "";
     } else {
       fail(sub(path, key), std::string("expected a string, got ") + kind_of(val));
     }
-  }
+  });
   return out;
 }
 
-std::string FieldReader::enumeration(const json::value* v, std::string_view path,
-                                     std::initializer_list<std::string_view> allowed,
+std::string FieldReader::enumeration(JsonNode v, std::string_view path, std::initializer_list<std::string_view> allowed,
                                      std::string fallback) {
-  if (v == nullptr) return fallback;
+  if (!v) return fallback;
   std::string s = string(v, path);
   if (failed()) return fallback;
   for (auto a : allowed) {
@@ -193,32 +218,28 @@ std::string FieldReader::enumeration(const json::value* v, std::string_view path
   return fallback;
 }
 
-std::optional<core::LabelSelector> FieldReader::label_selector(const json::value* v, std::string_view path) {
-  if (v == nullptr) return std::nullopt;
-  if (object(v, path) == nullptr) return std::nullopt;
+std::optional<core::LabelSelector> FieldReader::label_selector(JsonNode v, std::string_view path) {
+  if (!v) return std::nullopt;
+  if (!object(v, path)) return std::nullopt;
   core::LabelSelector sel;
   sel.match_labels = string_map(get(v, "matchLabels"), sub(path, "matchLabels"));
   std::string exprs_path = sub(path, "matchExpressions");
-  if (const json::array* exprs = array(get(v, "matchExpressions"), exprs_path)) {
-    for (std::size_t i = 0; i < exprs->size(); ++i) {
-      const json::value& e = (*exprs)[i];
-      std::string p = sub(exprs_path, i);
-      core::LabelSelectorRequirement req;
-      req.key = string(get(&e, "key"), sub(p, "key"));
-      std::string op = enumeration(get(&e, "operator"), sub(p, "operator"),
-                                   {"In", "NotIn", "Exists", "DoesNotExist"}, "");
-      if (op.empty() && !failed()) fail(sub(p, "operator"), "Required value");
-      if (op == "In") req.op = core::LabelSelectorRequirement::Op::In;
-      if (op == "NotIn") req.op = core::LabelSelectorRequirement::Op::NotIn;
-      if (op == "Exists") req.op = core::LabelSelectorRequirement::Op::Exists;
-      if (op == "DoesNotExist") req.op = core::LabelSelectorRequirement::Op::DoesNotExist;
-      req.values = strings(get(&e, "values"), sub(p, "values"));
-      if ((op == "In" || op == "NotIn") && req.values.empty()) {
-        fail(sub(p, "values"), "must be specified when `operator` is 'In' or 'NotIn'");
-      }
-      sel.match_expressions.push_back(std::move(req));
+  array(get(v, "matchExpressions"), exprs_path).for_each_element([&](std::size_t i, JsonNode e) {
+    std::string p = sub(exprs_path, i);
+    core::LabelSelectorRequirement req;
+    req.key = string(get(e, "key"), sub(p, "key"));
+    std::string op = enumeration(get(e, "operator"), sub(p, "operator"), {"In", "NotIn", "Exists", "DoesNotExist"}, "");
+    if (op.empty() && !failed()) fail(sub(p, "operator"), "Required value");
+    if (op == "In") req.op = core::LabelSelectorRequirement::Op::In;
+    if (op == "NotIn") req.op = core::LabelSelectorRequirement::Op::NotIn;
+    if (op == "Exists") req.op = core::LabelSelectorRequirement::Op::Exists;
+    if (op == "DoesNotExist") req.op = core::LabelSelectorRequirement::Op::DoesNotExist;
+    req.values = strings(get(e, "values"), sub(p, "values"));
+    if ((op == "In" || op == "NotIn") && req.values.empty()) {
+      fail(sub(p, "values"), "must be specified when `operator` is 'In' or 'NotIn'");
     }
-  }
+    sel.match_expressions.push_back(std::move(req));
+  });
   if (failed()) return std::nullopt;
   return sel;
 }

@@ -8,16 +8,19 @@
 
 namespace kueuepp::kube {
 
-std::vector<core::Toleration> decode_tolerations(FieldReader& r, const json::value* v, std::string_view path);
-std::vector<core::Taint> decode_taints(FieldReader& r, const json::value* v, std::string_view path);
+using json::JsonNode;
+
+std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, std::string_view path);
+std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, std::string_view path);
 
 namespace {
 
-std::string required_name(FieldReader& r, const json::value& obj) {
-  std::string name = r.string(FieldReader::get(FieldReader::get(&obj, "metadata"), "name"), "metadata.name");
+std::string required_name(FieldReader& r, JsonNode obj) {
+  std::string name = r.string(FieldReader::get(FieldReader::get(obj, "metadata"), "name"), "metadata.name");
   if (name.empty() && !r.failed()) r.fail("metadata.name", "Required value: name is required");
   return name;
 }
+std::string required_name(FieldReader& r, const json::value& obj) { return required_name(r, JsonNode(&obj)); }
 
 std::vector<core::ResourceGroup> resource_groups(FieldReader& r, const json::value* v, std::string_view path) {
   std::vector<core::ResourceGroup> out;
@@ -113,22 +116,19 @@ core::FungibilityPolicy fungibility(FieldReader& r, const json::value* v, std::s
   return s == "TryNextFlavor" ? core::FungibilityPolicy::TryNextFlavor : core::FungibilityPolicy::MayStopSearch;
 }
 
-std::vector<core::Condition> conditions(FieldReader& r, const json::value* v, std::string_view path) {
+std::vector<core::Condition> conditions(FieldReader& r, JsonNode v, std::string_view path) {
   std::vector<core::Condition> out;
-  const json::array* a = r.array(v, path);
-  if (a == nullptr) return out;
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const json::value& c = (*a)[i];
+  r.array(v, path).for_each_element([&](std::size_t i, JsonNode c) {
     std::string p = sub(path, i);
     core::Condition cond;
-    cond.type = r.string(FieldReader::get(&c, "type"), sub(p, "type"));
-    cond.status = r.string(FieldReader::get(&c, "status"), sub(p, "status")) == "True";
-    cond.reason = r.string(FieldReader::get(&c, "reason"), sub(p, "reason"));
-    cond.message = r.string(FieldReader::get(&c, "message"), sub(p, "message"));
-    cond.last_transition = r.time(FieldReader::get(&c, "lastTransitionTime"), sub(p, "lastTransitionTime"))
-                               .value_or(core::Time{});
+    cond.type = r.string(FieldReader::get(c, "type"), sub(p, "type"));
+    cond.status = r.string(FieldReader::get(c, "status"), sub(p, "status")) == "True";
+    cond.reason = r.string(FieldReader::get(c, "reason"), sub(p, "reason"));
+    cond.message = r.string(FieldReader::get(c, "message"), sub(p, "message"));
+    cond.last_transition =
+        r.time(FieldReader::get(c, "lastTransitionTime"), sub(p, "lastTransitionTime")).value_or(core::Time{});
     out.push_back(std::move(cond));
-  }
+  });
   return out;
 }
 
@@ -283,11 +283,127 @@ Expected<core::AdmissionCheck> decode_admission_check(const json::value& obj) {
   return ac;
 }
 
-Expected<core::Workload> decode_workload(const json::value& obj) {
+namespace {
+
+/// metadata.annotations' admission gates: kueue.x-k8s.io/admission-gated-by, comma-separated.
+std::vector<std::string> admission_gates(const std::string& gates) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= gates.size()) {
+    std::size_t end = gates.find(',', start);
+    std::string g = gates.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!g.empty()) out.push_back(g);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::optional<core::PriorityClassRef> priority_class_ref(FieldReader& r, JsonNode spec) {
+  if (const JsonNode ref = FieldReader::get(spec, "priorityClassRef")) {
+    core::PriorityClassRef pcr;
+    std::string kind = r.string(FieldReader::get(ref, "kind"), "spec.priorityClassRef.kind");
+    pcr.kind = kind == "PriorityClass" ? core::PriorityClassRef::Kind::PriorityClass
+                                       : core::PriorityClassRef::Kind::WorkloadPriorityClass;
+    pcr.name = r.string(FieldReader::get(ref, "name"), "spec.priorityClassRef.name");
+    return pcr;
+  }
+  if (const JsonNode name = FieldReader::get(spec, "priorityClassName")) {
+    core::PriorityClassRef pcr;
+    pcr.name = r.string(name, "spec.priorityClassName");
+    std::string source = r.string(FieldReader::get(spec, "priorityClassSource"), "spec.priorityClassSource");
+    pcr.kind = source == "kueue.x-k8s.io/workloadpriorityclass" ? core::PriorityClassRef::Kind::WorkloadPriorityClass
+                                                                : core::PriorityClassRef::Kind::PriorityClass;
+    return pcr;
+  }
+  return std::nullopt;
+}
+
+std::vector<core::PodSet> pod_sets(FieldReader& r, JsonNode spec) {
+  std::vector<core::PodSet> out;
+  const std::string psp = "spec.podSets";
+  const JsonNode podsets = r.array(FieldReader::get(spec, "podSets"), psp);
+  if (!podsets) {
+    if (!r.failed()) r.fail(psp, "Required value");
+    return out;
+  }
+  if (podsets.size() == 0) r.fail(psp, "Required value: at least one pod set");
+  podsets.for_each_element([&](std::size_t i, JsonNode ps) {
+    std::string p = sub(psp, i);
+    core::PodSet podset = decode_pod_template(r, FieldReader::get(ps, "template"), sub(p, "template"));
+    podset.name = r.string(FieldReader::get(ps, "name"), sub(p, "name"), "main");
+    auto count = r.integer(FieldReader::get(ps, "count"), sub(p, "count"));
+    podset.count = static_cast<std::int32_t>(count.value_or(1));
+    if (count && (*count < 0 || *count > INT32_MAX)) r.fail(sub(p, "count"), "must be between 0 and 2147483647");
+    if (auto m = r.integer(FieldReader::get(ps, "minCount"), sub(p, "minCount"))) {
+      podset.min_count = static_cast<std::int32_t>(*m);
+    }
+    out.push_back(std::move(podset));
+  });
+  return out;
+}
+
+core::Admission admission(FieldReader& r, JsonNode adm) {
+  core::Admission a;
+  a.cluster_queue = r.string(FieldReader::get(adm, "clusterQueue"), "status.admission.clusterQueue");
+  const std::string ap = "status.admission.podSetAssignments";
+  r.array(FieldReader::get(adm, "podSetAssignments"), ap).for_each_element([&](std::size_t i, JsonNode psa) {
+    std::string p = sub(ap, i);
+    core::PodSetAssignment out;
+    out.name = r.string(FieldReader::get(psa, "name"), sub(p, "name"));
+    for (const auto& [res, flavor] : r.string_map(FieldReader::get(psa, "flavors"), sub(p, "flavors"))) {
+      out.flavors[res] = flavor;
+    }
+    const std::string up = sub(p, "resourceUsage");
+    r.object(FieldReader::get(psa, "resourceUsage"), up).for_each_member([&](std::string_view key, JsonNode v) {
+      std::string res(key);
+      if (auto q = r.quantity(v, sub(up, res))) out.resource_usage[res] = *q;
+    });
+    if (auto c = r.integer(FieldReader::get(psa, "count"), sub(p, "count"))) {
+      out.count = static_cast<std::int32_t>(*c);
+    }
+    a.pod_set_assignments.push_back(std::move(out));
+  });
+  return a;
+}
+
+std::vector<core::AdmissionCheckState> admission_checks(FieldReader& r, JsonNode status) {
+  std::vector<core::AdmissionCheckState> out;
+  const std::string acp = "status.admissionChecks";
+  r.array(FieldReader::get(status, "admissionChecks"), acp).for_each_element([&](std::size_t i, JsonNode check) {
+    std::string p = sub(acp, i);
+    core::AdmissionCheckState state_of;
+    state_of.name = r.string(FieldReader::get(check, "name"), sub(p, "name"));
+    if (state_of.name.empty() && !r.failed()) r.fail(sub(p, "name"), "Required value");
+    std::string state =
+        r.enumeration(FieldReader::get(check, "state"), sub(p, "state"), {"Pending", "Ready", "Retry", "Rejected"}, "");
+    if (state.empty() && !r.failed()) r.fail(sub(p, "state"), "Required value");
+    if (state == "Ready") state_of.state = core::CheckState::Ready;
+    if (state == "Retry") state_of.state = core::CheckState::Retry;
+    if (state == "Rejected") state_of.state = core::CheckState::Rejected;
+    state_of.last_transition =
+        r.time(FieldReader::get(check, "lastTransitionTime"), sub(p, "lastTransitionTime")).value_or(core::Time{});
+    state_of.message = r.string(FieldReader::get(check, "message"), sub(p, "message"));
+    if (auto after = r.integer(FieldReader::get(check, "requeueAfterSeconds"), sub(p, "requeueAfterSeconds"))) {
+      if (*after < 0 || *after > INT32_MAX) r.fail(sub(p, "requeueAfterSeconds"), "must be between 0 and 2147483647");
+      state_of.requeue_after_seconds = static_cast<std::int32_t>(*after);
+    }
+    if (auto n = r.integer(FieldReader::get(check, "retryCount"), sub(p, "retryCount"))) {
+      if (*n < 0 || *n > INT32_MAX) r.fail(sub(p, "retryCount"), "must be between 0 and 2147483647");
+      state_of.retry_count = static_cast<std::int32_t>(*n);
+    }
+    out.push_back(std::move(state_of));
+  });
+  return out;
+}
+
+}  // namespace
+
+Expected<core::Workload> decode_workload(JsonNode obj) {
   FieldReader r(describe_object("Workload", obj));
   core::Workload wl;
   wl.name = required_name(r, obj);
-  const json::value* meta = FieldReader::get(&obj, "metadata");
+  const JsonNode meta = FieldReader::get(obj, "metadata");
   wl.ns = r.string(FieldReader::get(meta, "namespace"), "metadata.namespace", "default");
   wl.uid = r.string(FieldReader::get(meta, "uid"), "metadata.uid");
   wl.creation = r.time(FieldReader::get(meta, "creationTimestamp"), "metadata.creationTimestamp").value_or(core::Time{});
@@ -302,121 +418,38 @@ Expected<core::Workload> decode_workload(const json::value& obj) {
     wl.priority_boost = boost;
   }
   if (auto it = annotations.find("kueue.x-k8s.io/admission-gated-by"); it != annotations.end()) {
-    std::string gates = it->second;
-    std::size_t start = 0;
-    while (start <= gates.size()) {
-      std::size_t end = gates.find(',', start);
-      std::string g = gates.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      if (!g.empty()) wl.admission_gates.push_back(g);
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
+    wl.admission_gates = admission_gates(it->second);
   }
 
-  const json::value* spec = FieldReader::get(&obj, "spec");
+  const JsonNode spec = FieldReader::get(obj, "spec");
   wl.queue_name = r.string(FieldReader::get(spec, "queueName"), "spec.queueName");
   if (auto p = r.integer(FieldReader::get(spec, "priority"), "spec.priority")) {
     wl.priority = static_cast<std::int32_t>(*p);
   }
-  if (const json::value* ref = FieldReader::get(spec, "priorityClassRef")) {
-    core::PriorityClassRef pcr;
-    std::string kind = r.string(FieldReader::get(ref, "kind"), "spec.priorityClassRef.kind");
-    pcr.kind = kind == "PriorityClass" ? core::PriorityClassRef::Kind::PriorityClass
-                                       : core::PriorityClassRef::Kind::WorkloadPriorityClass;
-    pcr.name = r.string(FieldReader::get(ref, "name"), "spec.priorityClassRef.name");
-    wl.priority_class_ref = pcr;
-  } else if (const json::value* name = FieldReader::get(spec, "priorityClassName")) {
-    core::PriorityClassRef pcr;
-    pcr.name = r.string(name, "spec.priorityClassName");
-    std::string source = r.string(FieldReader::get(spec, "priorityClassSource"), "spec.priorityClassSource");
-    pcr.kind = source == "kueue.x-k8s.io/workloadpriorityclass" ? core::PriorityClassRef::Kind::WorkloadPriorityClass
-                                                                : core::PriorityClassRef::Kind::PriorityClass;
-    wl.priority_class_ref = pcr;
-  }
+  wl.priority_class_ref = priority_class_ref(r, spec);
   if (auto a = r.boolean(FieldReader::get(spec, "active"), "spec.active")) wl.active = *a;
-  std::string psp = "spec.podSets";
-  const json::array* podsets = r.array(FieldReader::get(spec, "podSets"), psp);
-  if (podsets == nullptr && !r.failed()) r.fail(psp, "Required value");
-  if (podsets != nullptr) {
-    if (podsets->empty()) r.fail(psp, "Required value: at least one pod set");
-    for (std::size_t i = 0; i < podsets->size(); ++i) {
-      const json::value& ps = (*podsets)[i];
-      std::string p = sub(psp, i);
-      core::PodSet podset = decode_pod_template(r, FieldReader::get(&ps, "template"), sub(p, "template"));
-      podset.name = r.string(FieldReader::get(&ps, "name"), sub(p, "name"), "main");
-      auto count = r.integer(FieldReader::get(&ps, "count"), sub(p, "count"));
-      podset.count = static_cast<std::int32_t>(count.value_or(1));
-      if (count && (*count < 0 || *count > INT32_MAX)) r.fail(sub(p, "count"), "must be between 0 and 2147483647");
-      if (auto m = r.integer(FieldReader::get(&ps, "minCount"), sub(p, "minCount"))) {
-        podset.min_count = static_cast<std::int32_t>(*m);
-      }
-      wl.pod_sets.push_back(std::move(podset));
-    }
-  }
+  wl.pod_sets = pod_sets(r, spec);
 
-  const json::value* status = FieldReader::get(&obj, "status");
+  const JsonNode status = FieldReader::get(obj, "status");
   wl.conditions = conditions(r, FieldReader::get(status, "conditions"), "status.conditions");
-  if (const json::value* adm = FieldReader::get(status, "admission")) {
-    core::Admission a;
-    a.cluster_queue = r.string(FieldReader::get(adm, "clusterQueue"), "status.admission.clusterQueue");
-    std::string ap = "status.admission.podSetAssignments";
-    if (const json::array* psas = r.array(FieldReader::get(adm, "podSetAssignments"), ap)) {
-      for (std::size_t i = 0; i < psas->size(); ++i) {
-        const json::value& psa = (*psas)[i];
-        std::string p = sub(ap, i);
-        core::PodSetAssignment out;
-        out.name = r.string(FieldReader::get(&psa, "name"), sub(p, "name"));
-        for (const auto& [res, flavor] : r.string_map(FieldReader::get(&psa, "flavors"), sub(p, "flavors"))) {
-          out.flavors[res] = flavor;
-        }
-        if (const json::object* usage = r.object(FieldReader::get(&psa, "resourceUsage"), sub(p, "resourceUsage"))) {
-          for (const auto& kv : *usage) {
-            std::string res(kv.key());
-            if (auto q = r.quantity(&kv.value(), sub(sub(p, "resourceUsage"), res))) out.resource_usage[res] = *q;
-          }
-        }
-        if (auto c = r.integer(FieldReader::get(&psa, "count"), sub(p, "count"))) {
-          out.count = static_cast<std::int32_t>(*c);
-        }
-        a.pod_set_assignments.push_back(std::move(out));
-      }
-    }
-    wl.admission = std::move(a);
-  }
-  std::string acp = "status.admissionChecks";
-  if (const json::array* checks = r.array(FieldReader::get(status, "admissionChecks"), acp)) {
-    for (std::size_t i = 0; i < checks->size(); ++i) {
-      const json::value& check = (*checks)[i];
-      std::string p = sub(acp, i);
-      core::AdmissionCheckState out;
-      out.name = r.string(FieldReader::get(&check, "name"), sub(p, "name"));
-      if (out.name.empty() && !r.failed()) r.fail(sub(p, "name"), "Required value");
-      std::string state = r.enumeration(FieldReader::get(&check, "state"), sub(p, "state"),
-                                        {"Pending", "Ready", "Retry", "Rejected"}, "");
-      if (state.empty() && !r.failed()) r.fail(sub(p, "state"), "Required value");
-      if (state == "Ready") out.state = core::CheckState::Ready;
-      if (state == "Retry") out.state = core::CheckState::Retry;
-      if (state == "Rejected") out.state = core::CheckState::Rejected;
-      out.last_transition =
-          r.time(FieldReader::get(&check, "lastTransitionTime"), sub(p, "lastTransitionTime")).value_or(core::Time{});
-      out.message = r.string(FieldReader::get(&check, "message"), sub(p, "message"));
-      if (auto after = r.integer(FieldReader::get(&check, "requeueAfterSeconds"), sub(p, "requeueAfterSeconds"))) {
-        if (*after < 0 || *after > INT32_MAX) r.fail(sub(p, "requeueAfterSeconds"), "must be between 0 and 2147483647");
-        out.requeue_after_seconds = static_cast<std::int32_t>(*after);
-      }
-      if (auto n = r.integer(FieldReader::get(&check, "retryCount"), sub(p, "retryCount"))) {
-        if (*n < 0 || *n > INT32_MAX) r.fail(sub(p, "retryCount"), "must be between 0 and 2147483647");
-        out.retry_count = static_cast<std::int32_t>(*n);
-      }
-      wl.admission_checks.push_back(std::move(out));
-    }
-  }
-  if (const json::value* rs = FieldReader::get(status, "requeueState")) {
+  if (const JsonNode adm = FieldReader::get(status, "admission")) wl.admission = admission(r, adm);
+  wl.admission_checks = admission_checks(r, status);
+  if (const JsonNode rs = FieldReader::get(status, "requeueState")) {
     wl.requeue_at = r.time(FieldReader::get(rs, "requeueAt"), "status.requeueState.requeueAt");
-    wl.requeue_count = static_cast<std::int32_t>(r.integer(FieldReader::get(rs, "count"), "status.requeueState.count").value_or(0));
+    wl.requeue_count =
+        static_cast<std::int32_t>(r.integer(FieldReader::get(rs, "count"), "status.requeueState.count").value_or(0));
   }
   if (r.failed()) return unexpected(r.error());
   return wl;
+}
+
+Expected<core::Workload> decode_workload(const json::value& obj) { return decode_workload(JsonNode(&obj)); }
+
+Expected<core::Workload> decode_workload_text(std::string_view text) {
+  thread_local json::JsonText parsed;
+  auto root = parsed.parse(text);
+  if (!root) return fail("Workload: " + root.error().message);
+  return decode_workload(*root);
 }
 
 }  // namespace kueuepp::kube

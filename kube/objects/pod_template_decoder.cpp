@@ -4,46 +4,45 @@
 #include "kube/objects/field_reader.hpp"
 
 namespace kueuepp::kube {
+
+using json::JsonNode;
+
 namespace {
 
-core::ResourceList resource_list(FieldReader& r, const json::value* v, std::string_view path) {
+core::ResourceList resource_list(FieldReader& r, JsonNode v, std::string_view path) {
   core::ResourceList out;
-  const json::object* o = r.object(v, path);
-  if (o == nullptr) return out;
-  for (const auto& kv : *o) {
-    std::string name(kv.key());
-    if (auto q = r.quantity(&kv.value(), sub(path, name))) out[name] = *q;
-  }
+  r.object(v, path).for_each_member([&](std::string_view key, JsonNode value) {
+    std::string name(key);
+    if (auto q = r.quantity(value, sub(path, name))) out[name] = *q;
+  });
   return out;
 }
 
-core::ContainerResources container_resources(FieldReader& r, const json::value& c, std::string_view path) {
+core::ContainerResources container_resources(FieldReader& r, JsonNode c, std::string_view path) {
   core::ContainerResources out;
-  const json::value* res = FieldReader::get(&c, "resources");
+  const JsonNode res = FieldReader::get(c, "resources");
   std::string rp = sub(path, "resources");
   out.requests = resource_list(r, FieldReader::get(res, "requests"), sub(rp, "requests"));
   out.limits = resource_list(r, FieldReader::get(res, "limits"), sub(rp, "limits"));
-  out.restart_always = r.string(FieldReader::get(&c, "restartPolicy"), sub(path, "restartPolicy")) == "Always";
+  out.restart_always = r.string(FieldReader::get(c, "restartPolicy"), sub(path, "restartPolicy")) == "Always";
   return out;
 }
 
-std::vector<core::ContainerResources> containers(FieldReader& r, const json::value* v, std::string_view path,
+std::vector<core::ContainerResources> containers(FieldReader& r, JsonNode v, std::string_view path,
                                                  std::optional<std::string>& invalid) {
   std::vector<core::ContainerResources> out;
-  const json::array* a = r.array(v, path);
-  if (a == nullptr) return out;
-  for (std::size_t i = 0; i < a->size(); ++i) {
+  r.array(v, path).for_each_element([&](std::size_t i, JsonNode c) {
     std::string p = sub(path, i);
-    out.push_back(container_resources(r, (*a)[i], p));
+    out.push_back(container_resources(r, c, p));
     if (auto bad = core::request_exceeding_limit(out.back()); bad && !invalid) {
-      std::string cname = r.string(FieldReader::get(&(*a)[i], "name"), sub(p, "name"));
+      std::string cname = r.string(FieldReader::get(c, "name"), sub(p, "name"));
       invalid = "container " + cname + ": the " + *bad + " request must be less than or equal to its limit";
     }
-  }
+  });
   return out;
 }
 
-std::optional<core::TaintEffect> effect(FieldReader& r, const json::value* v, std::string_view path) {
+std::optional<core::TaintEffect> effect(FieldReader& r, JsonNode v, std::string_view path) {
   std::string e = r.enumeration(v, path, {"NoSchedule", "PreferNoSchedule", "NoExecute", ""}, "");
   if (e == "NoSchedule") return core::TaintEffect::NoSchedule;
   if (e == "PreferNoSchedule") return core::TaintEffect::PreferNoSchedule;
@@ -53,52 +52,71 @@ std::optional<core::TaintEffect> effect(FieldReader& r, const json::value* v, st
 
 }  // namespace
 
-std::vector<core::Toleration> decode_tolerations(FieldReader& r, const json::value* v, std::string_view path) {
+std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, std::string_view path) {
   std::vector<core::Toleration> out;
-  const json::array* a = r.array(v, path);
-  if (a == nullptr) return out;
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const json::value& t = (*a)[i];
+  r.array(v, path).for_each_element([&](std::size_t i, JsonNode t) {
     std::string p = sub(path, i);
     core::Toleration tol;
-    tol.key = r.string(FieldReader::get(&t, "key"), sub(p, "key"));
-    std::string op = r.enumeration(FieldReader::get(&t, "operator"), sub(p, "operator"), {"Equal", "Exists"}, "Equal");
+    tol.key = r.string(FieldReader::get(t, "key"), sub(p, "key"));
+    std::string op = r.enumeration(FieldReader::get(t, "operator"), sub(p, "operator"), {"Equal", "Exists"}, "Equal");
     tol.op = op == "Exists" ? core::Toleration::Op::Exists : core::Toleration::Op::Equal;
-    tol.value = r.string(FieldReader::get(&t, "value"), sub(p, "value"));
-    tol.effect = effect(r, FieldReader::get(&t, "effect"), sub(p, "effect"));
+    tol.value = r.string(FieldReader::get(t, "value"), sub(p, "value"));
+    tol.effect = effect(r, FieldReader::get(t, "effect"), sub(p, "effect"));
     out.push_back(std::move(tol));
-  }
+  });
   return out;
 }
 
-std::vector<core::Taint> decode_taints(FieldReader& r, const json::value* v, std::string_view path) {
+std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, std::string_view path) {
   std::vector<core::Taint> out;
-  const json::array* a = r.array(v, path);
-  if (a == nullptr) return out;
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const json::value& t = (*a)[i];
+  r.array(v, path).for_each_element([&](std::size_t i, JsonNode t) {
     std::string p = sub(path, i);
     core::Taint taint;
-    taint.key = r.string(FieldReader::get(&t, "key"), sub(p, "key"));
-    taint.value = r.string(FieldReader::get(&t, "value"), sub(p, "value"));
-    auto e = effect(r, FieldReader::get(&t, "effect"), sub(p, "effect"));
+    taint.key = r.string(FieldReader::get(t, "key"), sub(p, "key"));
+    taint.value = r.string(FieldReader::get(t, "value"), sub(p, "value"));
+    auto e = effect(r, FieldReader::get(t, "effect"), sub(p, "effect"));
     if (!e && !r.failed()) r.fail(sub(p, "effect"), "Required value");
     taint.effect = e.value_or(core::TaintEffect::NoSchedule);
     out.push_back(std::move(taint));
-  }
+  });
   return out;
 }
 
-core::PodSet decode_pod_template(FieldReader& r, const json::value* tmpl, std::string_view path) {
+namespace {
+
+std::vector<core::NodeSelectorRequirement> node_selector_requirements(FieldReader& r, JsonNode v, std::string_view path) {
+  std::vector<core::NodeSelectorRequirement> out;
+  r.array(v, path).for_each_element([&](std::size_t j, JsonNode e) {
+    std::string p = sub(path, j);
+    core::NodeSelectorRequirement req;
+    req.key = r.string(FieldReader::get(e, "key"), sub(p, "key"));
+    std::string op = r.enumeration(FieldReader::get(e, "operator"), sub(p, "operator"),
+                                   {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}, "In");
+    using Op = core::NodeSelectorRequirement::Op;
+    static const std::pair<const char*, Op> kOps[] = {{"In", Op::In},         {"NotIn", Op::NotIn},
+                                                      {"Exists", Op::Exists}, {"DoesNotExist", Op::DoesNotExist},
+                                                      {"Gt", Op::Gt},         {"Lt", Op::Lt}};
+    for (const auto& [name, value] : kOps) {
+      if (op == name) req.op = value;
+    }
+    req.values = r.strings(FieldReader::get(e, "values"), sub(p, "values"));
+    out.push_back(std::move(req));
+  });
+  return out;
+}
+
+}  // namespace
+
+core::PodSet decode_pod_template(FieldReader& r, JsonNode tmpl, std::string_view path) {
   core::PodSet ps;
-  const json::value* spec = FieldReader::get(tmpl, "spec");
+  const JsonNode spec = FieldReader::get(tmpl, "spec");
   std::string sp = sub(path, "spec");
   core::PodResources pod;
   pod.containers = containers(r, FieldReader::get(spec, "containers"), sub(sp, "containers"), ps.invalid_requests);
   pod.init_containers =
       containers(r, FieldReader::get(spec, "initContainers"), sub(sp, "initContainers"), ps.invalid_requests);
   pod.overhead = resource_list(r, FieldReader::get(spec, "overhead"), sub(sp, "overhead"));
-  if (const json::value* res = FieldReader::get(spec, "resources")) {
+  if (const JsonNode res = FieldReader::get(spec, "resources")) {
     core::ContainerResources level;
     level.requests = resource_list(r, FieldReader::get(res, "requests"), sub(sub(sp, "resources"), "requests"));
     level.limits = resource_list(r, FieldReader::get(res, "limits"), sub(sub(sp, "resources"), "limits"));
@@ -109,37 +127,19 @@ core::PodSet decode_pod_template(FieldReader& r, const json::value* tmpl, std::s
 
   ps.placement.node_selector = r.string_map(FieldReader::get(spec, "nodeSelector"), sub(sp, "nodeSelector"));
   ps.placement.tolerations = decode_tolerations(r, FieldReader::get(spec, "tolerations"), sub(sp, "tolerations"));
-  const json::value* required = FieldReader::get(
+  const JsonNode required = FieldReader::get(
       FieldReader::get(FieldReader::get(FieldReader::get(spec, "affinity"), "nodeAffinity"),
                        "requiredDuringSchedulingIgnoredDuringExecution"),
       "nodeSelectorTerms");
   std::string tp = sub(sp, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
-  if (const json::array* terms = r.array(required, tp)) {
+  if (const JsonNode terms = r.array(required, tp)) {
     std::vector<core::NodeSelectorTerm> out;
-    for (std::size_t i = 0; i < terms->size(); ++i) {
+    terms.for_each_element([&](std::size_t i, JsonNode t) {
       core::NodeSelectorTerm term;
-      std::string ep = sub(sub(tp, i), "matchExpressions");
-      if (const json::array* exprs = r.array(FieldReader::get(&(*terms)[i], "matchExpressions"), ep)) {
-        for (std::size_t j = 0; j < exprs->size(); ++j) {
-          const json::value& e = (*exprs)[j];
-          std::string p = sub(ep, j);
-          core::NodeSelectorRequirement req;
-          req.key = r.string(FieldReader::get(&e, "key"), sub(p, "key"));
-          std::string op = r.enumeration(FieldReader::get(&e, "operator"), sub(p, "operator"),
-                                         {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}, "In");
-          using Op = core::NodeSelectorRequirement::Op;
-          static const std::pair<const char*, Op> kOps[] = {{"In", Op::In}, {"NotIn", Op::NotIn},
-                                                            {"Exists", Op::Exists}, {"DoesNotExist", Op::DoesNotExist},
-                                                            {"Gt", Op::Gt}, {"Lt", Op::Lt}};
-          for (const auto& [name, value] : kOps) {
-            if (op == name) req.op = value;
-          }
-          req.values = r.strings(FieldReader::get(&e, "values"), sub(p, "values"));
-          term.match_expressions.push_back(std::move(req));
-        }
-      }
+      term.match_expressions =
+          node_selector_requirements(r, FieldReader::get(t, "matchExpressions"), sub(sub(tp, i), "matchExpressions"));
       out.push_back(std::move(term));
-    }
+    });
     ps.placement.required_affinity = std::move(out);
   }
   return ps;

@@ -226,3 +226,108 @@ TEST(Decoders, WrongTypesNeverCrash) {
 
 }  // namespace
 }  // namespace kueuepp::kube
+
+namespace kueuepp::kube {
+namespace {
+
+// The packed path (decode_workload_text, simdjson in place) must read every Workload
+// exactly as the document path does: the same model, or the same error.
+TEST(Decoders, AWorkloadReadFromItsTextEqualsTheOneReadFromItsDocument) {
+  const char* cases[] = {
+      R"(
+metadata:
+  name: w
+  namespace: ns
+  uid: abc
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {team: a, empty: null}
+  annotations: {kueue.x-k8s.io/priority-boost: "5", kueue.x-k8s.io/admission-gated-by: "a,,b"}
+spec:
+  queueName: lq
+  priority: 10
+  active: false
+  priorityClassRef: {group: kueue.x-k8s.io, kind: PriorityClass, name: high}
+  podSets:
+  - name: workers
+    count: 4
+    minCount: 2
+    template:
+      spec:
+        priorityClassName: pc
+        nodeSelector: {zone: a}
+        tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}, {key: k, value: v}]
+        affinity:
+          nodeAffinity:
+            requiredDuringSchedulingIgnoredDuringExecution:
+              nodeSelectorTerms: [{matchExpressions: [{key: arch, operator: NotIn, values: [arm]}]}, {}]
+        initContainers: [{name: i, restartPolicy: Always, resources: {requests: {cpu: 1}}}]
+        containers: [{name: c, resources: {requests: {cpu: 500m, memory: 2.5}, limits: {memory: 1Gi}}}]
+        overhead: {cpu: 10m}
+        resources: {requests: {cpu: 2}}
+  - name: driver
+    template: {spec: {containers: [{name: d, resources: {requests: {cpu: "3", memory: 1e3}}}]}}
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments: [{name: workers, count: 3, flavors: {cpu: f}, resourceUsage: {cpu: 1500m}}, {name: driver}]
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:01:00Z"}
+  - {type: Evicted, status: "False"}
+  requeueState: {count: 2, requeueAt: "2026-01-01T00:05:00Z"}
+  admissionChecks:
+  - {name: prov, state: Retry, lastTransitionTime: "2026-01-01T00:02:00Z", message: "no", requeueAfterSeconds: 30, retryCount: 2}
+)",
+      "metadata: {name: w}\nspec: {priorityClassName: p, priorityClassSource: kueue.x-k8s.io/workloadpriorityclass, "
+      "podSets: [{template: {spec: {containers: []}}}]}\n",
+      // Valid, with a request above its limit (kept on the pod set, not an error).
+      "metadata: {name: w}\nspec: {podSets: [{template: {spec: {containers: [{name: c, resources: {requests: {cpu: 2}, "
+      "limits: {cpu: 1}}}]}}}]}\n",
+      // Errors: each must come out word for word the same.
+      "metadata: {name: w}\nspec: {}\n",
+      "metadata: {name: w}\nspec: {podSets: []}\n",
+      "metadata: {name: w}\nspec: {podSets: {}}\n",
+      "metadata: {namespace: n}\nspec: {podSets: [{}]}\n",
+      "metadata: {name: w, labels: {a: 1}}\nspec: {podSets: [{}]}\n",
+      "metadata: {name: w, annotations: {kueue.x-k8s.io/priority-boost: x}}\nspec: {podSets: [{}]}\n",
+      "metadata: {name: w}\nspec: {priority: \"1\", podSets: [{}]}\n",
+      "metadata: {name: w}\nspec: {active: 1, podSets: [{}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{count: -1}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{count: 1.5}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{count: 18446744073709551615}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{template: {spec: {containers: [{resources: {requests: {cpu: 1x}}}]}}}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{template: {spec: {containers: [{resources: {requests: {cpu: [1]}}}]}}}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{template: {spec: {tolerations: [{effect: Sometimes}]}}}]}\n",
+      "metadata: {name: w, creationTimestamp: yesterday}\nspec: {podSets: [{}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{}]}\nstatus: {conditions: [{type: 3}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{}]}\nstatus: {admission: {podSetAssignments: [{resourceUsage: {cpu: -}}]}}\n",
+      "metadata: {name: w}\nspec: {podSets: [{}]}\nstatus: {admissionChecks: [{name: a, state: Ready, retryCount: -1}]}\n",
+      "metadata: {name: w}\nspec: {podSets: [{}]}\nstatus: {requeueState: {count: x}}\n",
+      "metadata: null\nspec: null\n",
+  };
+  std::size_t errors = 0;
+  for (const char* yaml : cases) {
+    json::value document = doc(yaml);
+    auto from_document = decode_workload(document);
+    auto from_text = decode_workload_text(json::dump(document));
+    ASSERT_EQ(from_document.has_value(), from_text.has_value()) << yaml;
+    if (from_document) {
+      EXPECT_TRUE(*from_document == *from_text) << yaml;
+    } else {
+      ++errors;
+      EXPECT_EQ(from_document.error().message, from_text.error().message) << yaml;
+    }
+  }
+  EXPECT_EQ(errors, std::size(cases) - 3);  // every case after the first three is invalid
+}
+
+TEST(Decoders, AWorkloadTextThatIsNotJsonIsAnError) {
+  auto wl = decode_workload_text("{\"metadata\":");
+  ASSERT_FALSE(wl.has_value());
+  EXPECT_NE(wl.error().message.find("Workload: invalid JSON"), std::string::npos) << wl.error().message;
+  auto not_object = decode_workload_text("[1]");
+  ASSERT_FALSE(not_object.has_value());
+  EXPECT_NE(not_object.error().message.find("metadata.name"), std::string::npos) << not_object.error().message;
+}
+
+}  // namespace
+}  // namespace kueuepp::kube
