@@ -160,22 +160,32 @@ double queued_wait_seconds(const client_object& wl, core::Time now) {
   return seconds_since(wl.creation_timestamp(), now);
 }
 
+/// The metrics' priority_class label is Kueue's PriorityClassName: spec.priorityClassRef.name.
 WorkloadMetricEvent workload_event(WorkloadMetricEvent::What what, const client_object& wl, std::string cluster_queue) {
   WorkloadMetricEvent e;
   e.what = what;
   e.cluster_queue = std::move(cluster_queue);
   e.lq_namespace = std::string(wl.namespace_name());
   e.lq_name = std::string(wl.string_at({"spec", "queueName"}));
-  e.priority_class = std::string(wl.string_at({"spec", "priorityClassName"}));
+  e.priority_class = std::string(wl.string_at({"spec", "priorityClassRef", "name"}));
   return e;
 }
 
-void report_finished(Self self, const client_object& wl) {
+WorkloadMetricEvent workload_event(WorkloadMetricEvent::What what, const core::Workload& wl, std::string cluster_queue) {
+  WorkloadMetricEvent e;
+  e.what = what;
+  e.cluster_queue = std::move(cluster_queue);
+  e.lq_namespace = wl.ns;
+  e.lq_name = wl.queue_name;
+  if (wl.priority_class_ref) e.priority_class = wl.priority_class_ref->name;
+  return e;
+}
+
+void report_finished(Self self, const core::Workload& wl) {
   auto& st = self->state;
   if (!st.links.metrics) return;
-  std::string cq(wl.string_at({"status", "admission", "clusterQueue"}));
-  if (cq.empty()) return;  // never admitted: Kueue counts finished workloads of a queue
-  auto e = workload_event(WorkloadMetricEvent::What::Finished, wl, std::move(cq));
+  if (!wl.admission || wl.admission->cluster_queue.empty()) return;  // Kueue counts those of a queue
+  auto e = workload_event(WorkloadMetricEvent::What::Finished, wl, wl.admission->cluster_queue);
   e.seconds = -1;
   report(self, std::move(e));
 }
@@ -250,20 +260,16 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
 void rewrite_pending(Self self, const std::string& key);
 void write_eviction(Self self, core::EvictionDecision ev);
 
-bool holds_quota(const client_object& wl) {
-  if (wl.condition_true("Finished")) return false;
-  const json::value* admission = wl.find({"status", "admission"});
-  return admission != nullptr && !admission->is_null();
-}
-
-CachedWorkload cached(const TreeObjectChange& c) {
+/// What the tree keeps of a workload's version: read from its model, since the change's
+/// object may be only the metadata (see messages::ObjectChanged).
+CachedWorkload cached(const TreeObjectChange& c, const core::Workload& wl) {
   CachedWorkload w;
   w.packed = c.packed ? c.packed : pack(*c.object);  // a change made elsewhere, as in tests
   w.resource_version = std::string(c.object->resource_version());
-  w.queue_name = std::string(c.object->string_at({"spec", "queueName"}));
-  w.priority = static_cast<std::int32_t>(c.object->int_at({"spec", "priority"}).value_or(0));
-  w.finished = c.object->condition_true("Finished");
-  w.holds_quota = holds_quota(*c.object);
+  w.queue_name = wl.queue_name;
+  w.priority = wl.priority.value_or(0);
+  w.finished = wl.condition_true("Finished");
+  w.holds_quota = !w.finished && wl.admission.has_value();
   return w;
 }
 
@@ -360,9 +366,9 @@ void apply_change(Self self, const TreeObjectChange& c) {
             st.workloads.erase(c.key);
             return;
           }
-          CachedWorkload now_known = cached(c);
+          CachedWorkload now_known = cached(c, model);
           auto [known, added] = st.workloads.try_emplace(c.key);
-          if (!added && !known->second.finished && now_known.finished) report_finished(self, *c.object);
+          if (!added && !known->second.finished && now_known.finished) report_finished(self, model);
           known->second = std::move(now_known);
           if (st.recheck_pending.erase(c.key) != 0) rewrite_pending(self, c.key);
           if (auto r = st.recheck_evictions.find(c.key); r != st.recheck_evictions.end()) {

@@ -15,6 +15,7 @@
 #include "actors/job_reconciler.hpp"
 #include "actors/string_key_map.hpp"
 #include "kube/json/json.hpp"
+#include "kube/json/json_node.hpp"
 
 namespace kueuepp::actors {
 
@@ -38,9 +39,6 @@ constexpr ObjectKind kNeeded[] = {ObjectKind::Job,        ObjectKind::Workload,
 /// act on.
 struct KnownWorkload {
   PackedPtr packed;
-  /// spec.priorityClassRef.name when the reference is to a WorkloadPriorityClass.
-  std::string workload_priority_class;
-  bool finished = false;
   /// Owned by a Job and being deleted: a candidate for release_orphan_workload.
   bool job_owned_and_deleting = false;
 };
@@ -109,15 +107,32 @@ std::optional<kube::client::OwnerReference> owner_job(const kube::client::Object
   return ref;
 }
 
+/// `wl` may be only the metadata of a packed watch event (see messages::ObjectChanged).
 KnownWorkload known_workload(const kube::client::Object& wl, PackedPtr packed) {
   KnownWorkload k;
   k.packed = std::move(packed);
-  if (wl.string_at({"spec", "priorityClassRef", "kind"}) == "WorkloadPriorityClass") {
-    k.workload_priority_class = std::string(wl.string_at({"spec", "priorityClassRef", "name"}));
-  }
-  k.finished = wl.condition_true("Finished");
   k.job_owned_and_deleting = wl.being_deleted() && owner_job(wl).has_value();
   return k;
+}
+
+/// Whether a packed Workload follows WorkloadPriorityClass `name`: it references it
+/// (spec.priorityClassRef) and is not Finished. Read from the text in place, when a
+/// class changes value, rather than kept for every Workload on every watch event.
+bool follows_priority_class(const PackedPtr& packed, std::string_view name) {
+  if (!packed) return false;
+  thread_local json::JsonText text;
+  auto root = text.parse(packed->text());
+  if (!root) return false;
+  const json::JsonNode ref = root->find("spec").find("priorityClassRef");
+  if (ref.find("kind").get_string() != "WorkloadPriorityClass" || ref.find("name").get_string() != name) return false;
+  bool finished = false;
+  bool seen = false;  // the first Finished condition decides, as Object::condition_true
+  root->find("status").find("conditions").for_each_element([&](std::size_t, json::JsonNode c) {
+    if (seen || c.find("type").get_string() != "Finished") return;
+    seen = true;
+    finished = c.find("status").get_string() == "True";
+  });
+  return !finished;
 }
 
 /// The document again; null (logged) if it cannot be unpacked.
@@ -384,7 +399,9 @@ void reconcile(Self self, const std::string& job_key) {
 }
 
 /// A Workload whose Job is gone (deleted while we were down, or just now).
-void release_orphan_workload(Self self, const kube::client::Object& wl) {
+/// `packed`, when given, is `wl` whole: `wl` may then be only its metadata (a packed
+/// watch event), and the whole is unpacked only when a release is due.
+void release_orphan_workload(Self self, const kube::client::Object& wl, const PackedPtr& packed = nullptr) {
   auto& st = self->state;
   if (!st.synced) return;
   auto ref = owner_job(wl);
@@ -395,9 +412,12 @@ void release_orphan_workload(Self self, const kube::client::Object& wl) {
   if (!wl.being_deleted()) return;
   std::string key = "workload:" + wl.key();
   if (st.in_flight.count(key) != 0) return;
-  auto shard = workload_shard(st, wl);
+  ObjectPtr whole = packed ? unpacked(packed, "workload", wl.key()) : nullptr;
+  if (packed && !whole) return;
+  const kube::client::Object& doc = whole ? *whole : wl;
+  auto shard = workload_shard(st, doc);
   if (!shard.acts) return;
-  carry_out(self, key, release_orphan(wl), shard.shard);
+  carry_out(self, key, release_orphan(doc), shard.shard);
 }
 
 /// A WorkloadPriorityClass changed value: every Workload that references it follows.
@@ -406,7 +426,7 @@ void propagate_priority(Self self, const kube::client::Object& wpc) {
   auto value = static_cast<std::int32_t>(wpc.int_at({"value"}).value_or(0));
   std::vector<std::string> keys;  // in key order, whatever the table's
   for (const auto& [key, known] : st.workloads) {
-    if (known.workload_priority_class == wpc.name() && !known.finished) keys.push_back(key);
+    if (follows_priority_class(known.packed, wpc.name())) keys.push_back(key);
   }
   std::sort(keys.begin(), keys.end());
   for (const auto& key : keys) {
@@ -490,7 +510,7 @@ void on_change(Self self, const ObjectChanged& event) {
         st.steps.erase(job_key);
         reconcile(self, job_key);
       }
-      if (!deleted) release_orphan_workload(self, *object);
+      if (!deleted) release_orphan_workload(self, *object, packed_of(event));
       break;
     case ObjectKind::Job:
       st.steps.erase(key);

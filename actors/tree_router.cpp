@@ -39,6 +39,13 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
   return fail("kind not routed to cohort trees");
 }
 
+/// A packed workload into the engine's model, read from its text in place.
+Expected<ModelObject> decode_packed_workload(const kube::client::PackedObject& packed) {
+  auto wl = kube::decode_workload_text(packed.text());
+  if (!wl) return fail(wl.error().message);
+  return ModelObject(std::move(*wl));
+}
+
 }  // namespace
 
 std::string TreeRouter::key_of(const kube::client::Object& object) { return object.key(); }
@@ -68,7 +75,8 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::Packe
     track_routing(kind, key);
     return false;
   }
-  auto model = decode(kind, object->json());
+  // A packed workload is read from its text: the event's document may be only its metadata.
+  auto model = kind == ObjectKind::Workload && packed ? decode_packed_workload(*packed) : decode(kind, object->json());
   Entry& e = t[key];
   // Workloads are kept packed: their decoded documents were most of the controller's
   // memory, and routing reads only e.route.
@@ -102,13 +110,12 @@ std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const s
                                                         const Entry& entry) const {
   if (entry.model) return entry.model;
   if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.model;
-  if (kind == ObjectKind::Workload && entry.packed && !entry.json) {
-    // Decoded before: it decodes again, from the packed text in place (no document built).
-    auto wl = kube::decode_workload_text(entry.packed->text());
-    if (!wl) return nullptr;
-    return std::make_shared<const ModelObject>(std::move(*wl));
+  if (kind == ObjectKind::Workload && entry.packed) {
+    auto model = decode_packed_workload(*entry.packed);  // decoded before: it decodes again
+    if (!model) return nullptr;
+    return std::make_shared<const ModelObject>(std::move(*model));
   }
-  ObjectPtr object = object_of(key, entry);
+  ObjectPtr object = document_of(key, entry);
   if (!object) return nullptr;
   auto model = decode(kind, object->json());  // decoded before: it decodes again
   if (!model) return nullptr;
@@ -118,6 +125,11 @@ std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const s
 ObjectPtr TreeRouter::object_of(const std::string& key, const Entry& entry) const {
   if (entry.json) return entry.json;
   if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.object;
+  return document_of(key, entry);
+}
+
+ObjectPtr TreeRouter::document_of(const std::string& key, const Entry& entry) const {
+  if (entry.json) return entry.json;
   if (!entry.packed) return nullptr;
   auto object = entry.packed->unpack();
   if (!object) {
@@ -189,10 +201,10 @@ std::optional<TreeRouter::Blocker> TreeRouter::why_unrouted(const std::string& k
   if (wl.admitted_to) return std::nullopt;
   auto lq = table(ObjectKind::LocalQueue).find(wl.ns + "/" + wl.queue_name);
   if (lq == table(ObjectKind::LocalQueue).end() || !lq->second.model) {
-    return Blocker{"Misconfigured", "LocalQueue " + wl.queue_name + " doesn't exist", object_of(key, it->second)};
+    return Blocker{"Misconfigured", "LocalQueue " + wl.queue_name + " doesn't exist", document_of(key, it->second)};
   }
   const auto& cq = std::get<core::LocalQueue>(*lq->second.model).cluster_queue;
-  return Blocker{"Misconfigured", "ClusterQueue " + cq + " doesn't exist", object_of(key, it->second)};
+  return Blocker{"Misconfigured", "ClusterQueue " + cq + " doesn't exist", document_of(key, it->second)};
 }
 
 std::optional<std::string> TreeRouter::desired_tree(ObjectKind kind, const std::string& key) const {

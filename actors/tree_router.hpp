@@ -128,18 +128,22 @@ class TreeRouter {
   /// asks for them after every queue event, and a scan of every workload there cost a
   /// third of the controller's CPU on a deep queue.
   std::set<std::string, std::less<>> unrouted_;
-  /// Workloads (model and document) of the current event, for the sends it causes;
-  /// emptied after each event. A later send (a queue moved trees) unpacks and decodes
-  /// again.
+  /// Workloads (model and the event's object) of the current event, for the sends it
+  /// causes; emptied after each event. A later send (a queue moved trees) decodes the
+  /// packed text again.
   struct Fresh {
     std::shared_ptr<const messages::ModelObject> model;
-    messages::ObjectPtr object;
+    messages::ObjectPtr object;  ///< as the event had it: only the metadata when it came packed
   };
   KeyMap<Fresh> fresh_;
   std::shared_ptr<const messages::ModelObject> model_of(messages::ObjectKind kind, const std::string& key,
                                                         const Entry& entry) const;
-  /// The entry's document: kept, of the current event, or unpacked (null if that fails).
+  /// What a tree gets with a change: the kept document, the current event's object (for
+  /// a workload that came packed, only its metadata: trees read the rest from the model
+  /// and the packed text), or the packed text unpacked (null if that fails).
   messages::ObjectPtr object_of(const std::string& key, const Entry& entry) const;
+  /// The entry's whole document: kept, or unpacked (null if that fails).
+  messages::ObjectPtr document_of(const std::string& key, const Entry& entry) const;
   void on_changed_impl(const messages::ObjectChanged& event, Output& out);
   void on_relisted_impl(const messages::ObjectsRelisted& event, Output& out);
   /// Brings unrouted_ up to date for one object after its table entry or placement changed.

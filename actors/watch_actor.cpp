@@ -50,10 +50,13 @@ void send_batch(const watch_actor& self, ObjectKind kind, IoBatch& batch) {
   batch.changes = {};
 }
 
-/// Runs on the io thread: a change joins the batch.
+/// Runs on the io thread: a change joins the batch. Kinds that travel packed come packed
+/// from the decoder: their `object` is only apiVersion, kind and metadata (see
+/// ObjectChanged).
 void gather(IoBatch& batch, ObjectKind kind, kube::client::InformerEvent event) {
   batch.changes.push_back(ObjectChanged{kind, event.type == kube::client::InformerEvent::Type::Deleted,
-                                        std::make_shared<const kube::client::Object>(std::move(event.object))});
+                                        std::make_shared<const kube::client::Object>(std::move(event.object)),
+                                        std::move(event.packed)});
 }
 
 /// Runs on the io thread: a relist as a typed message to the actor.
@@ -75,7 +78,7 @@ void pack(ObjectsRelisted& event) {
 }
 
 void pack(ObjectChanged& event) {
-  if (travels_packed(event.kind) && !event.deleted) event.packed = packed_of(event);
+  if (travels_packed(event.kind) && !event.deleted && !event.packed) event.packed = packed_of(event);
 }
 
 /// Forwards the gathered changes: one message per subscriber, the last one moved.
@@ -114,8 +117,10 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
     caf::weak_actor_ptr weak = caf::actor_cast<caf::weak_actor_ptr>(self);
     auto synced = std::make_shared<std::atomic<bool>>(false);
     auto batch = std::make_shared<IoBatch>();
+    kube::client::InformerOptions informer_options;
+    informer_options.packed_objects = travels_packed(kind);  // decoded straight to their packed text
     st.informer = kube::client::Informer::start(
-        client, resource_of(kind), kube::client::InformerOptions{},
+        client, resource_of(kind), informer_options,
         [weak, kind, synced, on_synced, batch](kube::client::InformerEvent event) {
           const bool relisted = event.type == kube::client::InformerEvent::Type::Relisted;
           if (!relisted) {

@@ -2,9 +2,10 @@
 
 // Watch protocol: what the watch actors deliver to the snapshot actor. Objects travel
 // as shared immutable JSON documents (decoded once, on the io thread; never copied per
-// receiver). Kinds that caches keep by the ten thousand (Workloads, Jobs) also travel packed
-// (kube::client::PackedObject), packed once by the watch actor: the caches keep that,
-// and the decoded document is dropped once every receiver has handled the event.
+// receiver). Kinds that caches keep by the ten thousand (Workloads, Jobs) travel packed
+// (kube::client::PackedObject): a watch event's text is written packed by the io thread's
+// decoder, which builds only the object's metadata as a document; a relist's items are
+// packed by the watch actor. The caches keep the packed text.
 
 #include <memory>
 #include <string>
@@ -31,12 +32,15 @@ struct ObjectsRelisted {
   std::shared_ptr<const std::vector<PackedPtr>> packed;
 };
 
-/// One object added, modified or deleted.
+/// One object added, modified or deleted. For the kinds that travel packed, a watch
+/// event's `object` is only its apiVersion, kind and metadata (the watch decoder writes
+/// the whole straight to `packed`, without building it as a document); receivers read
+/// anything else from `packed`, in place (kube::decode_workload_text) or unpacked.
 struct ObjectChanged {
   ObjectKind kind = ObjectKind::Workload;
   bool deleted = false;
   ObjectPtr object;
-  PackedPtr packed;  ///< `object` packed, for the kinds that travel packed; else null
+  PackedPtr packed;  ///< the object whole, for the kinds that travel packed; else null
 };
 
 /// Consecutive changes of one kind, in the order they happened: the watch actor forwards

@@ -511,7 +511,9 @@ void Client::remove(const ResourceDescriptor& resource, std::string_view ns, std
 CancelHandle Client::watch(const ResourceDescriptor& resource, std::string_view ns,
                            const WatchOptions& options, WatchHandlers handlers) {
   std::string operation = describe("watch", resource, ns, {});
-  auto state = std::make_shared<WatchState>(std::move(handlers), operation, decode_options());
+  DecodeOptions decode = decode_options();
+  decode.pack_object_member = options.packed_objects;
+  auto state = std::make_shared<WatchState>(std::move(handlers), operation, decode);
   StreamHandlers stream;
   stream.on_head = [state](int status, const Headers&) { state->on_head(status); };
   stream.on_chunk = [state](std::string_view chunk) { state->on_chunk(chunk); };

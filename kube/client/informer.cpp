@@ -111,6 +111,7 @@ struct Informer::Impl : std::enable_shared_from_this<Informer::Impl> {
     watch_options.field_selector = options.field_selector;
     watch_options.allow_bookmarks = true;
     watch_options.timeout_seconds = watch_timeout_seconds();
+    watch_options.packed_objects = options.packed_objects;
     auto self = shared_from_this();
     WatchHandlers handlers;
     handlers.on_event = [self, gen](WatchEvent event) { self->on_watch_event(gen, std::move(event)); };
@@ -160,6 +161,7 @@ struct Informer::Impl : std::enable_shared_from_this<Informer::Impl> {
                                                         : InformerEvent::Type::Deleted;
     out.resource_version = std::string(event.resource_version());
     out.object = Object(std::move(event.object));
+    out.packed = std::move(event.packed);
     if (on_event) on_event(std::move(out));
   }
 

@@ -18,6 +18,7 @@
 #include "kube/client/backoff.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/object.hpp"
+#include "kube/client/packed_object.hpp"
 #include "kube/client/resource.hpp"
 
 namespace kueuepp::kube::client {
@@ -32,6 +33,10 @@ struct InformerOptions {
   /// Server-side watch timeout, drawn from [min, 2*min) per watch so that many
   /// informers do not reconnect in lockstep.
   std::chrono::seconds min_watch_timeout{300};
+  /// Watch events carry their objects packed (WatchOptions::packed_objects): `object`
+  /// of an Added, Modified or Deleted event is then only apiVersion, kind and metadata,
+  /// and `packed` the whole. Relisted items are always whole documents.
+  bool packed_objects = false;
 };
 
 struct InformerEvent {
@@ -42,7 +47,8 @@ struct InformerEvent {
     Deleted,
   };
   Type type = Type::Relisted;
-  Object object;              ///< Added / Modified / Deleted
+  Object object;              ///< Added / Modified / Deleted (see InformerOptions::packed_objects)
+  std::shared_ptr<const PackedObject> packed;  ///< `object` whole, when the watch packed it
   std::vector<Object> items;  ///< Relisted
   std::string resource_version;
 };

@@ -28,6 +28,12 @@ struct DecodeOptions {
   /// whose caller reads nothing else of the answer (its new resourceVersion). The rest is
   /// still checked to be JSON, but not converted (the conversion is the cost).
   bool metadata_only = false;
+  /// For watch lines of kinds a cache keeps packed: the top-level member `object` (unless
+  /// the line's `type` is ERROR or BOOKMARK) is converted with only `apiVersion`, `kind`
+  /// and `metadata`, and written whole as compact JSON text (managedFields left out as
+  /// above), which packed_text() returns. The rest of the object is read from that text
+  /// in place (json::JsonText) instead of being built as a document.
+  bool pack_object_member = false;
 };
 
 /// Keeps one simdjson parser (and its buffers) across calls. Not thread-safe.
@@ -42,6 +48,10 @@ class JsonDecoder {
   Expected<json::value> decode_padded(std::string_view text, DecodeOptions options = {});
   /// Pads `text` in place (temporarily) instead of copying it.
   Expected<json::value> decode(std::string& text, DecodeOptions options = {});
+
+  /// With DecodeOptions::pack_object_member: the compact text of the last decode's
+  /// `object` member, valid until the next decode; empty when that decode packed none.
+  std::string_view packed_text() const;
 
  private:
   struct State;

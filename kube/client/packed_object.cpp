@@ -24,6 +24,12 @@ PackedObject PackedObject::pack(const Object& object) {
   return PackedObject(std::move(text), used);
 }
 
+PackedObject PackedObject::from_text(std::string_view text) {
+  auto copy = std::make_unique_for_overwrite<char[]>(text.size());
+  if (!text.empty()) std::memcpy(copy.get(), text.data(), text.size());
+  return PackedObject(std::move(copy), text.size());
+}
+
 Expected<Object> PackedObject::unpack() const {
   // simdjson reads past the end of its input: parse from a padded per-thread copy.
   thread_local std::string padded;

@@ -20,10 +20,13 @@ class PackedObject {
  public:
   /// The object's document as compact JSON.
   static PackedObject pack(const Object& object);
+  /// An object's compact JSON text as it is (the watch decoder writes it straight from
+  /// the event: DecodeOptions::pack_object_member).
+  static PackedObject from_text(std::string_view text);
 
   /// The document again, equal to the one packed (numbers keep their type: integers
-  /// stay integers, doubles round-trip exactly). Fails only on text that `pack` did not
-  /// write, which would be a bug.
+  /// stay integers, doubles round-trip exactly). Fails only on text that `pack` or the
+  /// watch decoder did not write, which would be a bug.
   Expected<Object> unpack() const;
 
   std::string_view text() const { return {text_.get(), size_}; }

@@ -85,6 +85,9 @@ struct WatchOptions {
   bool allow_bookmarks = true;
   /// Server-side timeout; 0 leaves it to the server. The informer randomizes it.
   std::int64_t timeout_seconds = 0;
+  /// Events carry their objects packed (WatchEvent::packed, DecodeOptions::
+  /// pack_object_member): for caches that keep them so and read them in place.
+  bool packed_objects = false;
 };
 
 }  // namespace kueuepp::kube::client

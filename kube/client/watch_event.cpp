@@ -78,7 +78,11 @@ Expected<WatchEvent> WatchEventDecoder::decode_padded(std::string_view line) {
   if (object == nullptr || !object->is_object()) {
     return fail("watch event " + std::string(to_string(*type)) + " has no object");
   }
-  return WatchEvent{*type, std::move(*object)};
+  WatchEvent event{*type, std::move(*object), nullptr};
+  if (const std::string_view text = state_->json.packed_text(); !text.empty()) {
+    event.packed = std::make_shared<const PackedObject>(PackedObject::from_text(text));
+  }
+  return event;
 }
 
 Expected<WatchEvent> WatchEventDecoder::decode(std::string_view line) {

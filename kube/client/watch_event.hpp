@@ -12,6 +12,7 @@
 #include "kube/client/api_error.hpp"
 #include "kube/client/json_decode.hpp"
 #include "kube/client/line_splitter.hpp"
+#include "kube/client/packed_object.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::kube::client {
@@ -22,8 +23,12 @@ std::string_view to_string(WatchEventType type);
 
 struct WatchEvent {
   WatchEventType type = WatchEventType::Added;
-  /// The object (a Status for ERROR; only metadata.resourceVersion for BOOKMARK).
+  /// The object (a Status for ERROR; only metadata.resourceVersion for BOOKMARK). With
+  /// DecodeOptions::pack_object_member, only its apiVersion, kind and metadata: the
+  /// whole is `packed`.
   json::value object;
+  /// The whole object as compact text, when the decoder packed it; else null.
+  std::shared_ptr<const PackedObject> packed;
 
   /// metadata.resourceVersion of the object ("" when absent).
   std::string_view resource_version() const;

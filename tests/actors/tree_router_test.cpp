@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "actors/tree_router.hpp"
+#include "kube/client/watch_event.hpp"
 
 namespace kueuepp::actors {
 namespace {
@@ -93,6 +94,51 @@ TEST(TreeRouter, WorkloadsFollowTheirLocalQueueAndWaitForIt) {
   ASSERT_TRUE(sent.model);
   EXPECT_EQ(std::get<core::Workload>(*sent.model).queue_name, "lq");
   EXPECT_EQ(std::get<core::Workload>(*sent.model).pod_sets.size(), 1u);
+}
+
+/// A change as the watch decoder gives it for a kind kept packed: the object's metadata
+/// as a document, the whole object as its packed text.
+ObjectChanged packed_change(ObjectKind kind, const ObjectPtr& whole) {
+  kube::client::WatchEventDecoder decoder(kube::client::DecodeOptions{true, false, true});
+  auto event = decoder.decode(R"({"type":"MODIFIED","object":)" + json::dump(whole->json()) + "}");
+  EXPECT_TRUE(event && event->packed);
+  if (!event) return {};
+  return ObjectChanged{kind, false, std::make_shared<const kube::client::Object>(std::move(event->object)),
+                       event->packed};
+}
+
+TEST(TreeRouter, AWorkloadThatCamePackedIsRoutedAndDecodedFromItsText) {
+  TreeRouter r;
+  ObjectChanged event = packed_change(ObjectKind::Workload, workload("w", "lq"));
+  ASSERT_TRUE(event.object);
+  EXPECT_EQ(event.object->find({"spec"}), nullptr);  // only the metadata came as a document
+  TreeRouter::Output early;
+  r.on_changed(event, early);
+  EXPECT_TRUE(early.errors.empty());
+  EXPECT_EQ(r.unrouted_workloads(), 1u);
+  // The pending explanation is computed from the whole document, not the metadata.
+  auto blocker = r.why_unrouted("ns/w");
+  ASSERT_TRUE(blocker && blocker->workload);
+  EXPECT_EQ(blocker->workload->string_at({"spec", "queueName"}), "lq");
+  EXPECT_EQ(blocker->message, "LocalQueue lq doesn't exist");
+
+  change(r, ObjectKind::ClusterQueue, cluster_queue("a", ""));
+  auto out = change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
+  EXPECT_EQ(summary(out.batches["cq/a"]), (std::vector<std::string>{"+LocalQueue/ns/lq", "+Workload/ns/w"}));
+  const auto& seeded = out.batches["cq/a"].at(1);
+  ASSERT_TRUE(seeded.model && seeded.packed);
+  EXPECT_EQ(std::get<core::Workload>(*seeded.model).pod_sets.size(), 1u);
+
+  // A new version in its own event: the tree gets the model read from the text, the
+  // packed text, and the event's metadata.
+  TreeRouter::Output next;
+  r.on_changed(packed_change(ObjectKind::Workload, workload("w", "lq")), next);
+  ASSERT_EQ(next.batches["cq/a"].size(), 1u);
+  const auto& sent = next.batches["cq/a"].front();
+  ASSERT_TRUE(sent.model && sent.packed && sent.object);
+  EXPECT_EQ(std::get<core::Workload>(*sent.model).queue_name, "lq");
+  EXPECT_EQ(std::get<core::Workload>(*sent.model).uid, "u-w");
+  EXPECT_EQ(sent.object->name(), "w");
 }
 
 TEST(TreeRouter, AWorkloadHoldingQuotaGoesToTheQueueItsAdmissionNames) {

@@ -242,3 +242,60 @@ TEST(JsonDecode, MetadataOnlyKeepsTheTypeAndMetadataOfTheTopLevelObject) {
 
 }  // namespace
 }  // namespace kueuepp::kube::client
+
+namespace kueuepp::kube::client {
+namespace {
+
+// A watch line of a kind kept packed: the object's metadata comes as a document and the
+// whole object as compact text that unpacks to exactly the document the full decode
+// builds (types, escapes, managedFields left out of every metadata).
+TEST(WatchEventDecoder, APackedObjectIsItsMetadataAsADocumentAndTheWholeAsText) {
+  const std::string object =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"w","namespace":"n",)"
+      R"("resourceVersion":"7","managedFields":[{"manager":"m"}],"labels":{"a":"b"}},)"
+      R"("spec":{"n":[1,-2,18446744073709551615,-9223372036854775808,2.5,1e3,2.0,-0.0,1e-7,true,false,null],)"
+      R"("s":"q\"b\\s\n\t\r\b\f\u0001\u001f\u00e9/","":{},"e":[],)"
+      R"("template":{"metadata":{"managedFields":[1],"x":1}},"managedFields":"data"},"status":{}})";
+  const std::string line = R"({"type":"MODIFIED","object":)" + object + "}";
+  WatchEventDecoder whole(DecodeOptions{true});
+  auto full = whole.decode(line);
+  ASSERT_TRUE(full);
+  EXPECT_FALSE(full->packed);  // not asked to pack
+
+  WatchEventDecoder packing(DecodeOptions{true, false, true});
+  auto event = packing.decode(line);
+  ASSERT_TRUE(event) << event.error().message;
+  ASSERT_TRUE(event->packed);
+  EXPECT_EQ(event->type, WatchEventType::Modified);
+  EXPECT_EQ(event->resource_version(), "7");
+  EXPECT_EQ(json::dump(event->object),
+            R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"w","namespace":"n",)"
+            R"("resourceVersion":"7","labels":{"a":"b"}}})");
+  auto unpacked = event->packed->unpack();
+  ASSERT_TRUE(unpacked) << unpacked.error().message << ": " << event->packed->text();
+  // Serialized, integers and doubles differ (1000 against 1E3), so this compares types too.
+  EXPECT_EQ(json::dump(unpacked->json()), json::dump(full->object)) << event->packed->text();
+  EXPECT_EQ(event->packed->text().find("\"managedFields\":["), std::string_view::npos) << event->packed->text();
+}
+
+TEST(WatchEventDecoder, ErrorAndBookmarkLinesAreNeverPacked) {
+  WatchEventDecoder packing(DecodeOptions{true, false, true});
+  auto error = packing.decode(
+      R"({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","code":410,"reason":"Expired"}})");
+  ASSERT_TRUE(error);
+  EXPECT_FALSE(error->packed);
+  EXPECT_TRUE(error->status_error().is_gone());
+  auto bookmark = packing.decode(R"({"type":"BOOKMARK","object":{"kind":"Workload","metadata":{"resourceVersion":"9"}}})");
+  ASSERT_TRUE(bookmark);
+  EXPECT_FALSE(bookmark->packed);
+  EXPECT_EQ(bookmark->resource_version(), "9");
+  // A packed line after them packs again, and a bad line in between changes nothing.
+  EXPECT_FALSE(packing.decode(R"({"type":"ADDED","object":{)"));
+  auto added = packing.decode(R"({"type":"ADDED","object":{"kind":"Job","metadata":{"name":"j"},"spec":{}}})");
+  ASSERT_TRUE(added);
+  ASSERT_TRUE(added->packed);
+  EXPECT_EQ(added->packed->text(), R"({"kind":"Job","metadata":{"name":"j"},"spec":{}})");
+}
+
+}  // namespace
+}  // namespace kueuepp::kube::client
