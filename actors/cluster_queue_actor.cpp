@@ -47,7 +47,7 @@ void write_status(Self self, ObjectKind kind, std::string ns, std::string name, 
   req.name = std::move(name);
   req.body = std::make_shared<const json::value>(json::object{{"status", std::move(status)}});
   req.coalesce = true;
-  req.metadata_only_answer = true;  // the answer is not read
+  req.answer_unread = true;
   ++st.status_writes;
   std::string what = std::string(to_string(kind)) + " " + (req.ns.empty() ? "" : req.ns + "/") + req.name;
   self->request(st.links.writer, caf::infinite, std::move(req))

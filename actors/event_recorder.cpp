@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "actors/event_correlator.hpp"
-#include "actors/watched_kinds.hpp"
+#include "actors/event_json.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -14,8 +14,6 @@ namespace kueuepp::actors {
 using namespace messages;
 
 namespace {
-
-constexpr const char* kComponent = "kueue-admission";
 
 struct RecorderState {
   writer_actor writer;
@@ -32,32 +30,6 @@ using Self = event_recorder_actor::stateful_pointer<RecorderState>;
 core::Time now_of(const RecorderState& st) {
   return st.clock ? st.clock()
                   : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
-}
-
-/// Events live in the involved object's namespace; cluster-scoped objects' in "default".
-std::string event_namespace(const RecordEvent& e) { return e.ns.empty() ? std::string("default") : e.ns; }
-
-json::value new_event(const RecordEvent& e, const EventAction& a) {
-  std::string stamp = core::format_rfc3339(a.first);
-  json::object involved{{"apiVersion", resource_of(e.kind).api_version()},
-                        {"kind", std::string(to_string(e.kind))},
-                        {"name", e.name},
-                        {"uid", e.uid}};
-  if (!e.ns.empty()) involved["namespace"] = e.ns;
-  return json::object{
-      {"apiVersion", "v1"},
-      {"kind", "Event"},
-      {"metadata", json::object{{"name", a.event_name}, {"namespace", event_namespace(e)}}},
-      {"involvedObject", std::move(involved)},
-      {"reason", e.reason},
-      {"message", e.message},
-      {"type", e.warning ? "Warning" : "Normal"},
-      {"source", json::object{{"component", kComponent}}},
-      {"reportingComponent", kComponent},
-      {"firstTimestamp", stamp},
-      {"lastTimestamp", stamp},
-      {"count", 1},
-  };
 }
 
 void write(Self self, WriteRequest req, std::string what) {
@@ -80,11 +52,11 @@ void record(Self self, const RecordEvent& e) {
   req.ns = event_namespace(e);
   req.name = a.event_name;
   req.shard = e.shard;
-  req.metadata_only_answer = true;  // nothing reads the Event written back
+  req.answer_unread = true;  // nothing reads the Event written back
   if (a.kind == EventAction::Kind::Create) {
     ++st.created;
     req.verb = WriteVerb::Create;
-    req.body = std::make_shared<const json::value>(new_event(e, a));
+    req.body_text = std::make_shared<const std::string>(new_event_json(e, a));
   } else {
     ++st.bumped;
     req.verb = WriteVerb::MergePatch;

@@ -13,12 +13,13 @@ using messages::WriteVerb;
 
 namespace {
 
-WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result) {
+/// `unread`: the caller reads nothing of the answer (WriteRequest::answer_unread).
+WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result, bool unread) {
   WriteOutcome out;
   if (result) {
     out.ok = true;
     out.http_status = 200;
-    out.object = std::make_shared<const kube::client::Object>(std::move(*result));
+    if (!unread) out.object = std::make_shared<const kube::client::Object>(std::move(*result));
     return out;
   }
   const auto& e = result.error();
@@ -33,6 +34,7 @@ WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result) {
 void fill_write_options(kube::client::WriteOptions& options, const WriteRequest& req, const std::string& field_manager) {
   options.field_manager = field_manager;
   options.metadata_only_answer = req.metadata_only_answer;
+  options.answer_unread = req.answer_unread;
   options.may_wait_for_step = !req.urgent;
   options.background = req.background;
 }
@@ -42,7 +44,9 @@ void fill_write_options(kube::client::WriteOptions& options, const WriteRequest&
 WriteTransport client_write_transport(kube::client::Client& client, std::string field_manager) {
   return [&client, field_manager](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
     const auto& resource = resource_of(req.kind);
-    auto on_object = [done](kube::client::Result<kube::client::Object> r) { done(outcome_of(std::move(r))); };
+    auto on_object = [done, unread = req.answer_unread](kube::client::Result<kube::client::Object> r) {
+      done(outcome_of(std::move(r), unread));
+    };
     static const json::value kEmpty = json::object();
     const json::value& body = req.body ? *req.body : kEmpty;
     switch (req.verb) {
@@ -60,7 +64,11 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       case WriteVerb::Create: {
         kube::client::WriteOptions options;
         fill_write_options(options, req, field_manager);
-        client.create(resource, body, on_object, options);
+        if (req.body_text) {
+          client.create_text(resource, req.ns, req.name, *req.body_text, on_object, options);
+        } else {
+          client.create(resource, body, on_object, options);
+        }
         return;
       }
       case WriteVerb::Update: {

@@ -226,6 +226,7 @@ void answer_superseded(Pending& p, bool landed) {
 void retire_waiting(WriterState& st, Pending& older) {
   older.cancelled = true;
   older.request.body.reset();
+  older.request.body_text.reset();
   ++st.coalesced;
 }
 

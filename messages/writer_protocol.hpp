@@ -48,6 +48,12 @@ struct WriteRequest {
   /// The caller reads only the metadata of WriteOutcome::object (its resourceVersion):
   /// the rest of the answer is not decoded.
   bool metadata_only_answer = false;
+  /// For a Create: the body as JSON text already (used instead of `body`; the Event
+  /// recorder writes its Events so, never building them as documents).
+  std::shared_ptr<const std::string> body_text;
+  /// Nobody reads the answer: a successful one is not decoded at all and
+  /// WriteOutcome::object stays null (refusals are decoded as always).
+  bool answer_unread = false;
   /// Urgent and conditional, and its body overrides everything a coalescable rewrite of
   /// the same object changes (an admission over a pending explanation): had the rewrite
   /// still been waiting, this write would have cancelled it. When such a rewrite,

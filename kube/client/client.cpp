@@ -67,6 +67,7 @@ Result<json::value> decode_body(Result<HttpResponse>& response, const std::strin
   if (!is_success(response->status)) {
     return unexpected(decode_error_response(*response, operation));
   }
+  if (options.unread) return json::value(json::object());
   auto parsed = parse_json_in_place(response->body, options);
   if (!parsed || !parsed->is_object()) {
     return unexpected(make_error(ApiError::Kind::Decode, operation,
@@ -431,6 +432,19 @@ void Client::send_create(const ResourceDescriptor& resource, const std::string& 
   impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
 }
 
+void Client::create_text(const ResourceDescriptor& resource, std::string_view ns, std::string_view name,
+                         std::string json_text, ObjectCallback done, const WriteOptions& options) {
+  const std::string namespace_name = resource.namespaced ? std::string(ns) : std::string();
+  std::string operation = describe("create", resource, namespace_name, name);
+  WriteOptions write = options;
+  write.status_subresource = false;
+  RequestSpec spec{text_request("POST", write_target(resource, namespace_name, {}, write, impl_->options().field_manager),
+                                std::move(json_text), "application/json"),
+                   Verb::Create};
+  throttle_as(options, spec);
+  impl_->execute(std::move(spec), object_handler(std::move(done), std::move(operation), decode_options(options)));
+}
+
 void Client::update(const ResourceDescriptor& resource, Object object, ObjectCallback done,
                     const WriteOptions& options) {
   const std::string ns = object_namespace(object, resource, config());
@@ -544,7 +558,9 @@ const ClientConfig& Client::config() const { return impl_->config(); }
 const ClientOptions& Client::options() const { return impl_->options(); }
 DecodeOptions Client::decode_options() const { return {impl_->options().strip_managed_fields, false}; }
 DecodeOptions Client::decode_options(const WriteOptions& write) const {
-  return {impl_->options().strip_managed_fields, write.metadata_only_answer};
+  DecodeOptions options{impl_->options().strip_managed_fields, write.metadata_only_answer};
+  options.unread = write.answer_unread;
+  return options;
 }
 
 }  // namespace kueuepp::kube::client

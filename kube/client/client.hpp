@@ -133,6 +133,11 @@ class Client {
   /// POST. The namespace is the object's (or the config's default namespace).
   void create(const ResourceDescriptor& resource, Object object, ObjectCallback done,
               const WriteOptions& options = {});
+  /// POST of an object the caller wrote as JSON text already: one complete object of
+  /// the resource that names its apiVersion, kind, name and (namespaced resources)
+  /// namespace `ns`, sent as it is (for writers that never build a document of it).
+  void create_text(const ResourceDescriptor& resource, std::string_view ns, std::string_view name,
+                   std::string json_text, ObjectCallback done, const WriteOptions& options = {});
   /// POST of a document the caller keeps: sent as it is when it names its apiVersion,
   /// kind and (namespaced resources) namespace, else completed on a copy as above.
   void create(const ResourceDescriptor& resource, const json::value& object, ObjectCallback done,

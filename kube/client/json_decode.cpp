@@ -67,33 +67,6 @@ void push_metadata_only(const simdjson::dom::object& object, boost::json::value_
   stack.push_object(n);
 }
 
-void append_quoted(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t run = 0;  // start of the characters not yet copied
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
-}
-
 template <class Number>
 void append_number(std::string& out, Number n) {
   char buf[32];
@@ -128,7 +101,7 @@ void append_compact(std::string& out, simdjson::dom::element element, const Deco
         if (in_metadata && field.key == "managedFields") continue;
         if (!first) out += ',';
         first = false;
-        append_quoted(out, field.key);
+        json::append_quoted(out, field.key);
         out += ':';
         append_compact(out, field.value, options, options.strip_managed_fields && field.key == "metadata");
       }
@@ -143,7 +116,7 @@ void append_compact(std::string& out, simdjson::dom::element element, const Deco
       if (out.find_first_of(".eE", start) == std::string::npos) out += ".0";
       return;
     }
-    case element_type::STRING: append_quoted(out, element.get_string().value_unsafe()); return;
+    case element_type::STRING: json::append_quoted(out, element.get_string().value_unsafe()); return;
     case element_type::BOOL: out += element.get_bool().value_unsafe() ? "true" : "false"; return;
     case element_type::NULL_VALUE: out += "null"; return;
   }

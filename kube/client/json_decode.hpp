@@ -34,6 +34,9 @@ struct DecodeOptions {
   /// above), which packed_text() returns. The rest of the object is read from that text
   /// in place (json::JsonText) instead of being built as a document.
   bool pack_object_member = false;
+  /// The body is not read at all: a successful answer decodes to `{}` (for writes whose
+  /// caller reads nothing of the answer; an error answer is still decoded for its Status).
+  bool unread = false;
 };
 
 /// Keeps one simdjson parser (and its buffers) across calls. Not thread-safe.

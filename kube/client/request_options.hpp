@@ -35,6 +35,9 @@ struct WriteOptions {
   /// The answer is decoded to its apiVersion, kind and metadata only (see
   /// DecodeOptions::metadata_only): for callers that need only its resourceVersion.
   bool metadata_only_answer = false;
+  /// Nobody reads the answer (DecodeOptions::unread): a successful one comes back as `{}`
+  /// without being parsed; an error is decoded as always.
+  bool answer_unread = false;
   /// Nobody waits on this write's latency (an Event, a status rewrite): when the rate
   /// limiter delays it, it may go out at the next throttle step
   /// (ClientOptions::throttle_granularity) with the others delayed to that step.

@@ -29,6 +29,21 @@ Expected<value> parse(std::string_view text) {
 
 namespace {
 
+/// What a string byte is written as: 0 itself, else the letter after its backslash
+/// ('u': \u00xx).
+constexpr auto kEscape = [] {
+  std::array<char, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = 'u';
+  t[static_cast<unsigned char>('\b')] = 'b';
+  t[static_cast<unsigned char>('\t')] = 't';
+  t[static_cast<unsigned char>('\n')] = 'n';
+  t[static_cast<unsigned char>('\f')] = 'f';
+  t[static_cast<unsigned char>('\r')] = 'r';
+  t[static_cast<unsigned char>('"')] = '"';
+  t[static_cast<unsigned char>('\\')] = '\\';
+  return t;
+}();
+
 // Compact serialization, byte for byte what boost::json::serialize writes (strings:
 // `"` and `\\` escaped, control characters as \b \t \n \f \r or \u00xx with
 // lowercase hex, everything else, invalid UTF-8 included, as is; numbers through
@@ -122,18 +137,6 @@ class Writer {
 
  private:
   // 0: copied as is; 'u': \u00xx; else the character after the backslash.
-  static constexpr auto kEscape = [] {
-    std::array<char, 256> t{};
-    for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = 'u';
-    t[static_cast<unsigned char>('\b')] = 'b';
-    t[static_cast<unsigned char>('\t')] = 't';
-    t[static_cast<unsigned char>('\n')] = 'n';
-    t[static_cast<unsigned char>('\f')] = 'f';
-    t[static_cast<unsigned char>('\r')] = 'r';
-    t[static_cast<unsigned char>('"')] = '"';
-    t[static_cast<unsigned char>('\\')] = '\\';
-    return t;
-  }();
 
   // One buffer per thread, grown as needed and never zero-filled again: dump copies out
   // of it once. (dump never runs inside another dump.)
@@ -254,6 +257,29 @@ class Writer {
 };
 
 }  // namespace
+
+void append_quoted(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(text[i]);
+    const char e = kEscape[ch];
+    if (e == 0) continue;
+    out.append(text.data() + run, i - run);
+    run = i + 1;
+    if (e != 'u') {
+      out += '\\';
+      out += e;
+    } else {
+      out += "\\u00";
+      out += kHex[ch >> 4];
+      out += kHex[ch & 15];
+    }
+  }
+  out.append(text.data() + run, text.size() - run);
+  out += '"';
+}
 
 std::string dump(const value& v) {
   Writer w;

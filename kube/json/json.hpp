@@ -28,6 +28,8 @@ Expected<value> parse(std::string_view text);
 
 /// Compact serialization.
 std::string dump(const value& v);
+/// `text` as a JSON string literal (quoted and escaped as dump writes strings), appended.
+void append_quoted(std::string& out, std::string_view text);
 std::string dump(const object& o);
 std::string dump(const array& a);
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <vector>
@@ -99,6 +100,62 @@ TEST(ClientWriteTransport, AnUrgentWriteKeepsItsExactTurn) {
   const Timing t = throttled_write(60s, true);
   ASSERT_TRUE(t.ok);
   EXPECT_LT(t.arrived - t.called, 5s);
+}
+
+TEST(ClientWriteTransport, AnAnswerNobodyReadsIsNotDecodedButARefusalIs) {
+  // The server answers success with a body that is not JSON: a write whose answer is
+  // read fails to decode it; one whose answer is unread lands, with no object.
+  std::atomic<int> status{201};  // read on the server's thread
+  auto server = TestServer::start([&status](const TestRequest&) {
+    if (status.load() == 409) {
+      return TestResponse::json(409, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Conflict",)"
+                                     R"("message":"the object has been modified","code":409})");
+    }
+    return TestResponse::json(status.load(), "not json {");
+  });
+  auto client = kube::client::testing::make_client(server->url(), kube::client::testing::fast_options());
+  WriteTransport transport = client_write_transport(*client);
+  messages::WriteRequest read_answer = status_write(true);
+  EXPECT_FALSE(write(transport, read_answer).ok);
+  messages::WriteRequest unread = status_write(true);
+  unread.answer_unread = true;
+  auto landed = write(transport, unread);
+  EXPECT_TRUE(landed.ok);
+  EXPECT_EQ(landed.object, nullptr);
+  status = 409;
+  auto refused = write(transport, unread);
+  EXPECT_FALSE(refused.ok);
+  EXPECT_EQ(refused.http_status, 409);
+  EXPECT_EQ(refused.reason, "Conflict");
+}
+
+TEST(ClientWriteTransport, ACreateWrittenAsTextGoesOutAsItIs) {
+  std::mutex mutex;
+  std::vector<TestRequest> seen;
+  auto server = TestServer::start([&](const TestRequest& r) {
+    std::lock_guard lock(mutex);
+    seen.push_back(r);
+    return TestResponse::json(201, r.body);
+  });
+  auto client = kube::client::testing::make_client(server->url(), kube::client::testing::fast_options());
+  WriteTransport transport = client_write_transport(*client);
+  messages::WriteRequest req;
+  req.kind = messages::ObjectKind::Event;
+  req.verb = messages::WriteVerb::Create;
+  req.ns = "team-a";
+  req.name = "e1";
+  const std::string text = R"({"apiVersion":"v1","kind":"Event","metadata":{"name":"e1","namespace":"team-a"},"count":1})";
+  req.body_text = std::make_shared<const std::string>(text);
+  auto landed = write(transport, req);
+  ASSERT_TRUE(landed.ok) << landed.message;
+  ASSERT_TRUE(landed.object);  // read unless asked not to
+  EXPECT_EQ(landed.object->name(), "e1");
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].method, "POST");
+  EXPECT_EQ(seen[0].target.substr(0, seen[0].target.find('?')), "/api/v1/namespaces/team-a/events");
+  EXPECT_EQ(seen[0].header("Content-Type"), "application/json");
+  EXPECT_EQ(seen[0].body, text);
 }
 
 }  // namespace

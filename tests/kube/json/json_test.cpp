@@ -199,3 +199,18 @@ TEST(DumpNotingMember, AbsentMember) {
 
 }  // namespace
 }  // namespace kueuepp::json
+
+namespace kueuepp::json {
+namespace {
+
+TEST(Json, AQuotedStringIsEscapedAsDumpWritesIt) {
+  for (std::string_view text : {std::string_view(""), std::string_view("plain"), std::string_view("q\"b\\s/\n\t\r\b\f"),
+                                std::string_view("\x01\x1f\x7f \xc3\xa9"), std::string_view("a\0b", 3)}) {
+    std::string quoted = "prefix:";
+    append_quoted(quoted, text);
+    EXPECT_EQ(quoted, "prefix:" + dump(value(boost::json::string(text)))) << text;
+  }
+}
+
+}  // namespace
+}  // namespace kueuepp::json
