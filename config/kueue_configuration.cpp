@@ -9,6 +9,7 @@
 namespace kueuepp::config {
 namespace {
 
+using kube::FieldPath;
 using kube::FieldReader;
 using kube::sub;
 
@@ -147,7 +148,8 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   // fairSharing: present means on (v1beta1: enable: true).
   if (const json::value* fs = FieldReader::get(&doc, "fairSharing")) {
     c.engine.fair_sharing = v1beta1 ? r.boolean(FieldReader::get(fs, "enable"), "fairSharing.enable").value_or(false) : true;
-    auto strategies = r.strings(FieldReader::get(fs, "preemptionStrategies"), "fairSharing.preemptionStrategies");
+    const FieldPath strategies_path = "fairSharing.preemptionStrategies";
+    auto strategies = r.strings(FieldReader::get(fs, "preemptionStrategies"), strategies_path);
     if (!strategies.empty()) {
       c.engine.fair_sharing_strategies.clear();
       for (std::size_t i = 0; i < strategies.size(); ++i) {
@@ -156,7 +158,7 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
         } else if (strategies[i] == "LessThanInitialShare") {
           c.engine.fair_sharing_strategies.push_back(core::FairSharingStrategy::LessThanInitialShare);
         } else {
-          r.fail(sub("fairSharing.preemptionStrategies", i),
+          r.fail(sub(strategies_path, i),
                  "Unsupported value: \"" + strategies[i] +
                      "\": supported values: \"LessThanOrEqualToFinalShare\", \"LessThanInitialShare\"");
         }
@@ -190,9 +192,10 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   }
 
   // featureGates.
-  if (const json::object* gates = r.object(FieldReader::get(&doc, "featureGates"), "featureGates")) {
+  const FieldPath gates_path = "featureGates";
+  if (const json::object* gates = r.object(FieldReader::get(&doc, "featureGates"), gates_path)) {
     for (const auto& kv : *gates) {
-      auto b = r.boolean(&kv.value(), sub("featureGates", kv.key()));
+      auto b = r.boolean(&kv.value(), sub(gates_path, kv.key()));
       if (b) c.feature_gates[std::string(kv.key())] = *b;
     }
   }

@@ -212,21 +212,24 @@ class Runner {
     run_to_quiescence();
     kube::FieldReader r(label);
     std::map<std::string, ExpectedAdmission> admitted;
-    if (const json::object* adm = r.object(kube::FieldReader::get(&doc, "admitted"), "admitted")) {
+    const kube::FieldPath admitted_path = "admitted";
+    if (const json::object* adm = r.object(kube::FieldReader::get(&doc, "admitted"), admitted_path)) {
       for (const auto& kv : *adm) {
         std::string key(kv.key());
-        std::string p = kube::sub("admitted", key);
+        const kube::FieldPath p = kube::sub(admitted_path, key);
         ExpectedAdmission e;
         e.cluster_queue = r.string(kube::FieldReader::get(&kv.value(), "clusterQueue"), kube::sub(p, "clusterQueue"));
-        if (const json::object* ps = r.object(kube::FieldReader::get(&kv.value(), "podSets"), kube::sub(p, "podSets"))) {
+        const kube::FieldPath pod_sets_path = kube::sub(p, "podSets");
+        if (const json::object* ps = r.object(kube::FieldReader::get(&kv.value(), "podSets"), pod_sets_path)) {
           e.has_pod_sets = true;
           for (const auto& pkv : *ps) {
-            e.pod_sets[std::string(pkv.key())] = r.string_map(&pkv.value(), kube::sub(kube::sub(p, "podSets"), pkv.key()));
+            e.pod_sets[std::string(pkv.key())] = r.string_map(&pkv.value(), kube::sub(pod_sets_path, pkv.key()));
           }
         }
-        if (const json::object* counts = r.object(kube::FieldReader::get(&kv.value(), "counts"), kube::sub(p, "counts"))) {
+        const kube::FieldPath counts_path = kube::sub(p, "counts");
+        if (const json::object* counts = r.object(kube::FieldReader::get(&kv.value(), "counts"), counts_path)) {
           for (const auto& ckv : *counts) {
-            e.counts[std::string(ckv.key())] = r.integer(&ckv.value(), kube::sub(kube::sub(p, "counts"), ckv.key())).value_or(-1);
+            e.counts[std::string(ckv.key())] = r.integer(&ckv.value(), kube::sub(counts_path, ckv.key())).value_or(-1);
           }
         }
         admitted[key] = std::move(e);
@@ -378,12 +381,13 @@ class Runner {
 
   Status remove(const value& doc, const std::string& label) {
     kube::FieldReader r(label);
-    const json::array* objects = r.array(kube::FieldReader::get(&doc, "objects"), "objects");
+    const kube::FieldPath objects_path = "objects";
+    const json::array* objects = r.array(kube::FieldReader::get(&doc, "objects"), objects_path);
     if (r.failed()) return fail(r.error().message);
     if (objects == nullptr) return fail(label + ": objects: Required value");
     for (std::size_t i = 0; i < objects->size(); ++i) {
       const value& o = (*objects)[i];
-      std::string p = kube::sub("objects", i);
+      const kube::FieldPath p = kube::sub(objects_path, i);
       std::string kind = r.string(kube::FieldReader::get(&o, "kind"), kube::sub(p, "kind"));
       std::string name = r.string(kube::FieldReader::get(&o, "name"), kube::sub(p, "name"));
       std::string ns = r.string(kube::FieldReader::get(&o, "namespace"), kube::sub(p, "namespace"), "default");
@@ -408,7 +412,7 @@ class Runner {
       } else if (kind == "AdmissionCheck") {
         engine_.remove_admission_check(name);
       } else {
-        return fail(label + ": " + p + ".kind: unsupported kind \"" + kind + "\"");
+        return fail(label + ": " + p.str() + ".kind: unsupported kind \"" + kind + "\"");
       }
     }
     return {};

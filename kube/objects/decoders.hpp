@@ -34,6 +34,7 @@ Expected<core::BatchJob> decode_job(const json::value& obj);
 /// containers, overhead, pod-level resources; limits for missing requests), placement
 /// and priority class name. `path` prefixes field names in errors.
 class FieldReader;
-core::PodSet decode_pod_template(FieldReader& r, json::JsonNode tmpl, std::string_view path);
+class FieldPath;
+core::PodSet decode_pod_template(FieldReader& r, json::JsonNode tmpl, const FieldPath& path);
 
 }  // namespace kueuepp::kube

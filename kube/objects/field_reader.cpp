@@ -25,21 +25,31 @@ std::string describe_object(std::string_view kind, JsonNode obj) {
 
 std::string describe_object(std::string_view kind, const json::value& obj) { return describe_object(kind, &obj); }
 
-std::string sub(std::string_view path, std::string_view key) {
-  if (path.empty()) return std::string(key);
-  std::string out(path);
-  out += '.';
-  out += key;
+void FieldPath::append_to(std::string& out) const {
+  if (parent_ == nullptr) {
+    out += text_;
+    return;
+  }
+  parent_->append_to(out);
+  if (indexed_) {
+    out += '[';
+    out += std::to_string(index_);
+    out += ']';
+    return;
+  }
+  if (!out.empty()) out += '.';
+  out += text_;
+}
+
+std::string FieldPath::str() const {
+  std::string out;
+  append_to(out);
   return out;
 }
 
-std::string sub(std::string_view path, std::size_t index) {
-  return std::string(path) + "[" + std::to_string(index) + "]";
-}
-
-void FieldReader::fail(std::string_view path, std::string_view message) {
+void FieldReader::fail(const FieldPath& path, std::string_view message) {
   if (!error_.empty()) return;
-  error_ = what_ + ": " + std::string(path) + ": " + std::string(message);
+  error_ = what_ + ": " + path.str() + ": " + std::string(message);
 }
 
 const json::value* FieldReader::get(const json::value* obj, std::string_view key) {
@@ -69,15 +79,15 @@ const char* kind_of(JsonNode v) {
 }
 }  // namespace
 
-const json::object* FieldReader::object(const json::value* v, std::string_view path) {
+const json::object* FieldReader::object(const json::value* v, const FieldPath& path) {
   return object(JsonNode(v), path) ? &v->get_object() : nullptr;
 }
 
-const json::array* FieldReader::array(const json::value* v, std::string_view path) {
+const json::array* FieldReader::array(const json::value* v, const FieldPath& path) {
   return array(JsonNode(v), path) ? &v->get_array() : nullptr;
 }
 
-JsonNode FieldReader::object(JsonNode v, std::string_view path) {
+JsonNode FieldReader::object(JsonNode v, const FieldPath& path) {
   if (!v) return {};
   if (!v.is_object()) {
     fail(path, std::string("expected an object, got ") + kind_of(v));
@@ -86,7 +96,7 @@ JsonNode FieldReader::object(JsonNode v, std::string_view path) {
   return v;
 }
 
-JsonNode FieldReader::array(JsonNode v, std::string_view path) {
+JsonNode FieldReader::array(JsonNode v, const FieldPath& path) {
   if (!v) return {};
   if (!v.is_array()) {
     fail(path, std::string("expected a list, got ") + kind_of(v));
@@ -95,7 +105,7 @@ JsonNode FieldReader::array(JsonNode v, std::string_view path) {
   return v;
 }
 
-std::string FieldReader::string(JsonNode v, std::string_view path, std::string fallback) {
+std::string FieldReader::string(JsonNode v, const FieldPath& path, std::string fallback) {
   if (!v) return fallback;
   if (!v.is_string()) {
     fail(path, std::string("expected a string, got ") + kind_of(v));
@@ -104,7 +114,7 @@ std::string FieldReader::string(JsonNode v, std::string_view path, std::string f
   return std::string(v.get_string());
 }
 
-std::optional<std::int64_t> FieldReader::integer(JsonNode v, std::string_view path) {
+std::optional<std::int64_t> FieldReader::integer(JsonNode v, const FieldPath& path) {
   if (!v) return std::nullopt;
   switch (v.type()) {
     case NodeType::Int64: return v.get_int64();
@@ -129,7 +139,7 @@ std::optional<std::int64_t> FieldReader::integer(JsonNode v, std::string_view pa
   return std::nullopt;
 }
 
-std::optional<bool> FieldReader::boolean(JsonNode v, std::string_view path) {
+std::optional<bool> FieldReader::boolean(JsonNode v, const FieldPath& path) {
   if (!v) return std::nullopt;
   if (v.type() != NodeType::Bool) {
     fail(path, std::string("expected true or false, got ") + kind_of(v));
@@ -138,7 +148,7 @@ std::optional<bool> FieldReader::boolean(JsonNode v, std::string_view path) {
   return v.get_bool();
 }
 
-std::optional<core::Quantity> FieldReader::quantity(JsonNode v, std::string_view path) {
+std::optional<core::Quantity> FieldReader::quantity(JsonNode v, const FieldPath& path) {
   if (!v) return std::nullopt;
   std::string text;
   switch (v.type()) {
@@ -167,7 +177,7 @@ std::optional<core::Quantity> FieldReader::quantity(JsonNode v, std::string_view
   return *q;
 }
 
-std::optional<core::Time> FieldReader::time(JsonNode v, std::string_view path) {
+std::optional<core::Time> FieldReader::time(JsonNode v, const FieldPath& path) {
   if (!v) return std::nullopt;
   std::string s = string(v, path);
   if (failed()) return std::nullopt;
@@ -179,7 +189,7 @@ std::optional<core::Time> FieldReader::time(JsonNode v, std::string_view path) {
   return *t;
 }
 
-std::vector<std::string> FieldReader::strings(JsonNode v, std::string_view path) {
+std::vector<std::string> FieldReader::strings(JsonNode v, const FieldPath& path) {
   std::vector<std::string> out;
   const JsonNode a = array(v, path);
   if (!a) return out;
@@ -188,7 +198,7 @@ std::vector<std::string> FieldReader::strings(JsonNode v, std::string_view path)
   return out;
 }
 
-core::Labels FieldReader::string_map(JsonNode v, std::string_view path) {
+core::Labels FieldReader::string_map(JsonNode v, const FieldPath& path) {
   core::Labels out;
   const JsonNode o = object(v, path);
   if (!o) return out;
@@ -204,7 +214,7 @@ core::Labels FieldReader::string_map(JsonNode v, std::string_view path) {
   return out;
 }
 
-std::string FieldReader::enumeration(JsonNode v, std::string_view path, std::initializer_list<std::string_view> allowed,
+std::string FieldReader::enumeration(JsonNode v, const FieldPath& path, std::initializer_list<std::string_view> allowed,
                                      std::string fallback) {
   if (!v) return fallback;
   std::string s = string(v, path);
@@ -218,14 +228,14 @@ std::string FieldReader::enumeration(JsonNode v, std::string_view path, std::ini
   return fallback;
 }
 
-std::optional<core::LabelSelector> FieldReader::label_selector(JsonNode v, std::string_view path) {
+std::optional<core::LabelSelector> FieldReader::label_selector(JsonNode v, const FieldPath& path) {
   if (!v) return std::nullopt;
   if (!object(v, path)) return std::nullopt;
   core::LabelSelector sel;
   sel.match_labels = string_map(get(v, "matchLabels"), sub(path, "matchLabels"));
-  std::string exprs_path = sub(path, "matchExpressions");
+  const FieldPath exprs_path = sub(path, "matchExpressions");
   array(get(v, "matchExpressions"), exprs_path).for_each_element([&](std::size_t i, JsonNode e) {
-    std::string p = sub(exprs_path, i);
+    const FieldPath p = sub(exprs_path, i);
     core::LabelSelectorRequirement req;
     req.key = string(get(e, "key"), sub(p, "key"));
     std::string op = enumeration(get(e, "operator"), sub(p, "operator"), {"In", "NotIn", "Exists", "DoesNotExist"}, "");

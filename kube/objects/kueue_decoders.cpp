@@ -10,8 +10,8 @@ namespace kueuepp::kube {
 
 using json::JsonNode;
 
-std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, std::string_view path);
-std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, std::string_view path);
+std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, const FieldPath& path);
+std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, const FieldPath& path);
 
 namespace {
 
@@ -22,28 +22,28 @@ std::string required_name(FieldReader& r, JsonNode obj) {
 }
 std::string required_name(FieldReader& r, const json::value& obj) { return required_name(r, JsonNode(&obj)); }
 
-std::vector<core::ResourceGroup> resource_groups(FieldReader& r, const json::value* v, std::string_view path) {
+std::vector<core::ResourceGroup> resource_groups(FieldReader& r, const json::value* v, const FieldPath& path) {
   std::vector<core::ResourceGroup> out;
   const json::array* groups = r.array(v, path);
   if (groups == nullptr) return out;
   for (std::size_t g = 0; g < groups->size(); ++g) {
     const json::value& rg = (*groups)[g];
-    std::string gp = sub(path, g);
+    const FieldPath gp = sub(path, g);
     core::ResourceGroup group;
     group.covered_resources = r.strings(FieldReader::get(&rg, "coveredResources"), sub(gp, "coveredResources"));
-    std::string fp = sub(gp, "flavors");
+    const FieldPath fp = sub(gp, "flavors");
     if (const json::array* flavors = r.array(FieldReader::get(&rg, "flavors"), fp)) {
       for (std::size_t f = 0; f < flavors->size(); ++f) {
         const json::value& fv = (*flavors)[f];
-        std::string p = sub(fp, f);
+        const FieldPath p = sub(fp, f);
         core::FlavorQuotas fq;
         fq.name = r.string(FieldReader::get(&fv, "name"), sub(p, "name"));
         if (fq.name.empty() && !r.failed()) r.fail(sub(p, "name"), "Required value");
-        std::string rp = sub(p, "resources");
+        const FieldPath rp = sub(p, "resources");
         if (const json::array* res = r.array(FieldReader::get(&fv, "resources"), rp)) {
           for (std::size_t i = 0; i < res->size(); ++i) {
             const json::value& q = (*res)[i];
-            std::string qp = sub(rp, i);
+            const FieldPath qp = sub(rp, i);
             core::ResourceQuota quota;
             quota.name = r.string(FieldReader::get(&q, "name"), sub(qp, "name"));
             auto nominal = r.quantity(FieldReader::get(&q, "nominalQuota"), sub(qp, "nominalQuota"));
@@ -84,14 +84,14 @@ std::vector<core::ResourceGroup> resource_groups(FieldReader& r, const json::val
   return out;
 }
 
-double fair_weight(FieldReader& r, const json::value* spec, std::string_view path) {
+double fair_weight(FieldReader& r, const json::value* spec, const FieldPath& path) {
   const json::value* fs = FieldReader::get(spec, "fairSharing");
-  auto q = r.quantity(FieldReader::get(fs, "weight"), sub(sub(path, "fairSharing"), "weight"));
+  auto q = r.quantity(FieldReader::get(fs, "weight"), sub(path, "fairSharing.weight"));
   if (!q) return 1.0;
   return static_cast<double>(q->milli()) / 1000.0;
 }
 
-core::StopPolicy stop_policy(FieldReader& r, const json::value* spec, std::string_view path) {
+core::StopPolicy stop_policy(FieldReader& r, const json::value* spec, const FieldPath& path) {
   std::string s = r.enumeration(FieldReader::get(spec, "stopPolicy"), sub(path, "stopPolicy"),
                                 {"None", "Hold", "HoldAndDrain"}, "None");
   if (s == "Hold") return core::StopPolicy::Hold;
@@ -99,7 +99,7 @@ core::StopPolicy stop_policy(FieldReader& r, const json::value* spec, std::strin
   return core::StopPolicy::None;
 }
 
-core::PreemptionPolicy preemption_policy(FieldReader& r, const json::value* v, std::string_view path,
+core::PreemptionPolicy preemption_policy(FieldReader& r, const json::value* v, const FieldPath& path,
                                          bool allow_any) {
   std::string s = allow_any ? r.enumeration(v, path, {"Never", "LowerPriority", "Any"}, "Never")
                             : r.enumeration(v, path, {"Never", "LowerPriority", "LowerOrNewerEqualPriority"}, "Never");
@@ -109,17 +109,17 @@ core::PreemptionPolicy preemption_policy(FieldReader& r, const json::value* v, s
   return core::PreemptionPolicy::Never;
 }
 
-core::FungibilityPolicy fungibility(FieldReader& r, const json::value* v, std::string_view path,
+core::FungibilityPolicy fungibility(FieldReader& r, const json::value* v, const FieldPath& path,
                                     std::string_view legacy_stop, core::FungibilityPolicy fallback) {
   std::string s = r.enumeration(v, path, {"MayStopSearch", "TryNextFlavor", legacy_stop}, "");
   if (s.empty()) return fallback;
   return s == "TryNextFlavor" ? core::FungibilityPolicy::TryNextFlavor : core::FungibilityPolicy::MayStopSearch;
 }
 
-std::vector<core::Condition> conditions(FieldReader& r, JsonNode v, std::string_view path) {
+std::vector<core::Condition> conditions(FieldReader& r, JsonNode v, const FieldPath& path) {
   std::vector<core::Condition> out;
   r.array(v, path).for_each_element([&](std::size_t i, JsonNode c) {
-    std::string p = sub(path, i);
+    const FieldPath p = sub(path, i);
     core::Condition cond;
     cond.type = r.string(FieldReader::get(c, "type"), sub(p, "type"));
     cond.status = r.string(FieldReader::get(c, "status"), sub(p, "status")) == "True";
@@ -195,10 +195,10 @@ Expected<core::ClusterQueue> decode_cluster_queue(const json::value& obj) {
   cq.stop_policy = stop_policy(r, spec, "spec");
 
   const json::value* strategy_obj = FieldReader::get(spec, "admissionChecksStrategy");
-  if (const json::array* checks = r.array(FieldReader::get(strategy_obj, "admissionChecks"),
-                                          "spec.admissionChecksStrategy.admissionChecks")) {
+  const FieldPath checks_path = "spec.admissionChecksStrategy.admissionChecks";
+  if (const json::array* checks = r.array(FieldReader::get(strategy_obj, "admissionChecks"), checks_path)) {
     for (std::size_t i = 0; i < checks->size(); ++i) {
-      std::string p = sub("spec.admissionChecksStrategy.admissionChecks", i);
+      const FieldPath p = sub(checks_path, i);
       core::ClusterQueue::AdmissionCheckRef ref;
       ref.name = r.string(FieldReader::get(&(*checks)[i], "name"), sub(p, "name"));
       ref.on_flavors = r.strings(FieldReader::get(&(*checks)[i], "onFlavors"), sub(p, "onFlavors"));
@@ -209,19 +209,20 @@ Expected<core::ClusterQueue> decode_cluster_queue(const json::value& obj) {
     cq.admission_checks.push_back({name, {}});
   }
   // Kueue's own validation of limits: only with a cohort; lendingLimit <= nominal.
+  const FieldPath groups_path = "spec.resourceGroups";
   for (std::size_t g = 0; g < cq.resource_groups.size(); ++g) {
     for (const auto& f : cq.resource_groups[g].flavors) {
       for (const auto& q : f.resources) {
         if (q.borrowing_limit && cq.cohort.empty()) {
-          r.fail("spec.resourceGroups[" + std::to_string(g) + "]",
+          r.fail(sub(groups_path, g),
                  "borrowingLimit for " + q.name + " in flavor " + f.name + " must be nil when cohortName is empty");
         }
         if (q.lending_limit && cq.cohort.empty()) {
-          r.fail("spec.resourceGroups[" + std::to_string(g) + "]",
+          r.fail(sub(groups_path, g),
                  "lendingLimit for " + q.name + " in flavor " + f.name + " must be nil when cohortName is empty");
         }
         if (q.lending_limit && q.lending_limit->milli() > q.nominal.milli()) {
-          r.fail("spec.resourceGroups[" + std::to_string(g) + "]",
+          r.fail(sub(groups_path, g),
                  "lendingLimit for " + q.name + " in flavor " + f.name + " must be less than or equal to nominalQuota");
         }
       }
@@ -321,7 +322,7 @@ std::optional<core::PriorityClassRef> priority_class_ref(FieldReader& r, JsonNod
 
 std::vector<core::PodSet> pod_sets(FieldReader& r, JsonNode spec) {
   std::vector<core::PodSet> out;
-  const std::string psp = "spec.podSets";
+  const FieldPath psp = "spec.podSets";
   const JsonNode podsets = r.array(FieldReader::get(spec, "podSets"), psp);
   if (!podsets) {
     if (!r.failed()) r.fail(psp, "Required value");
@@ -329,7 +330,7 @@ std::vector<core::PodSet> pod_sets(FieldReader& r, JsonNode spec) {
   }
   if (podsets.size() == 0) r.fail(psp, "Required value: at least one pod set");
   podsets.for_each_element([&](std::size_t i, JsonNode ps) {
-    std::string p = sub(psp, i);
+    const FieldPath p = sub(psp, i);
     core::PodSet podset = decode_pod_template(r, FieldReader::get(ps, "template"), sub(p, "template"));
     podset.name = r.string(FieldReader::get(ps, "name"), sub(p, "name"), "main");
     auto count = r.integer(FieldReader::get(ps, "count"), sub(p, "count"));
@@ -346,15 +347,15 @@ std::vector<core::PodSet> pod_sets(FieldReader& r, JsonNode spec) {
 core::Admission admission(FieldReader& r, JsonNode adm) {
   core::Admission a;
   a.cluster_queue = r.string(FieldReader::get(adm, "clusterQueue"), "status.admission.clusterQueue");
-  const std::string ap = "status.admission.podSetAssignments";
+  const FieldPath ap = "status.admission.podSetAssignments";
   r.array(FieldReader::get(adm, "podSetAssignments"), ap).for_each_element([&](std::size_t i, JsonNode psa) {
-    std::string p = sub(ap, i);
+    const FieldPath p = sub(ap, i);
     core::PodSetAssignment out;
     out.name = r.string(FieldReader::get(psa, "name"), sub(p, "name"));
     for (const auto& [res, flavor] : r.string_map(FieldReader::get(psa, "flavors"), sub(p, "flavors"))) {
       out.flavors[res] = flavor;
     }
-    const std::string up = sub(p, "resourceUsage");
+    const FieldPath up = sub(p, "resourceUsage");
     r.object(FieldReader::get(psa, "resourceUsage"), up).for_each_member([&](std::string_view key, JsonNode v) {
       std::string res(key);
       if (auto q = r.quantity(v, sub(up, res))) out.resource_usage[res] = *q;
@@ -369,9 +370,9 @@ core::Admission admission(FieldReader& r, JsonNode adm) {
 
 std::vector<core::AdmissionCheckState> admission_checks(FieldReader& r, JsonNode status) {
   std::vector<core::AdmissionCheckState> out;
-  const std::string acp = "status.admissionChecks";
+  const FieldPath acp = "status.admissionChecks";
   r.array(FieldReader::get(status, "admissionChecks"), acp).for_each_element([&](std::size_t i, JsonNode check) {
-    std::string p = sub(acp, i);
+    const FieldPath p = sub(acp, i);
     core::AdmissionCheckState state_of;
     state_of.name = r.string(FieldReader::get(check, "name"), sub(p, "name"));
     if (state_of.name.empty() && !r.failed()) r.fail(sub(p, "name"), "Required value");

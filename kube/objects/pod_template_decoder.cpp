@@ -9,7 +9,7 @@ using json::JsonNode;
 
 namespace {
 
-core::ResourceList resource_list(FieldReader& r, JsonNode v, std::string_view path) {
+core::ResourceList resource_list(FieldReader& r, JsonNode v, const FieldPath& path) {
   core::ResourceList out;
   r.object(v, path).for_each_member([&](std::string_view key, JsonNode value) {
     std::string name(key);
@@ -18,21 +18,21 @@ core::ResourceList resource_list(FieldReader& r, JsonNode v, std::string_view pa
   return out;
 }
 
-core::ContainerResources container_resources(FieldReader& r, JsonNode c, std::string_view path) {
+core::ContainerResources container_resources(FieldReader& r, JsonNode c, const FieldPath& path) {
   core::ContainerResources out;
   const JsonNode res = FieldReader::get(c, "resources");
-  std::string rp = sub(path, "resources");
+  const FieldPath rp = sub(path, "resources");
   out.requests = resource_list(r, FieldReader::get(res, "requests"), sub(rp, "requests"));
   out.limits = resource_list(r, FieldReader::get(res, "limits"), sub(rp, "limits"));
   out.restart_always = r.string(FieldReader::get(c, "restartPolicy"), sub(path, "restartPolicy")) == "Always";
   return out;
 }
 
-std::vector<core::ContainerResources> containers(FieldReader& r, JsonNode v, std::string_view path,
+std::vector<core::ContainerResources> containers(FieldReader& r, JsonNode v, const FieldPath& path,
                                                  std::optional<std::string>& invalid) {
   std::vector<core::ContainerResources> out;
   r.array(v, path).for_each_element([&](std::size_t i, JsonNode c) {
-    std::string p = sub(path, i);
+    const FieldPath p = sub(path, i);
     out.push_back(container_resources(r, c, p));
     if (auto bad = core::request_exceeding_limit(out.back()); bad && !invalid) {
       std::string cname = r.string(FieldReader::get(c, "name"), sub(p, "name"));
@@ -42,7 +42,7 @@ std::vector<core::ContainerResources> containers(FieldReader& r, JsonNode v, std
   return out;
 }
 
-std::optional<core::TaintEffect> effect(FieldReader& r, JsonNode v, std::string_view path) {
+std::optional<core::TaintEffect> effect(FieldReader& r, JsonNode v, const FieldPath& path) {
   std::string e = r.enumeration(v, path, {"NoSchedule", "PreferNoSchedule", "NoExecute", ""}, "");
   if (e == "NoSchedule") return core::TaintEffect::NoSchedule;
   if (e == "PreferNoSchedule") return core::TaintEffect::PreferNoSchedule;
@@ -52,10 +52,10 @@ std::optional<core::TaintEffect> effect(FieldReader& r, JsonNode v, std::string_
 
 }  // namespace
 
-std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, std::string_view path) {
+std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, const FieldPath& path) {
   std::vector<core::Toleration> out;
   r.array(v, path).for_each_element([&](std::size_t i, JsonNode t) {
-    std::string p = sub(path, i);
+    const FieldPath p = sub(path, i);
     core::Toleration tol;
     tol.key = r.string(FieldReader::get(t, "key"), sub(p, "key"));
     std::string op = r.enumeration(FieldReader::get(t, "operator"), sub(p, "operator"), {"Equal", "Exists"}, "Equal");
@@ -67,10 +67,10 @@ std::vector<core::Toleration> decode_tolerations(FieldReader& r, JsonNode v, std
   return out;
 }
 
-std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, std::string_view path) {
+std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, const FieldPath& path) {
   std::vector<core::Taint> out;
   r.array(v, path).for_each_element([&](std::size_t i, JsonNode t) {
-    std::string p = sub(path, i);
+    const FieldPath p = sub(path, i);
     core::Taint taint;
     taint.key = r.string(FieldReader::get(t, "key"), sub(p, "key"));
     taint.value = r.string(FieldReader::get(t, "value"), sub(p, "value"));
@@ -84,10 +84,10 @@ std::vector<core::Taint> decode_taints(FieldReader& r, JsonNode v, std::string_v
 
 namespace {
 
-std::vector<core::NodeSelectorRequirement> node_selector_requirements(FieldReader& r, JsonNode v, std::string_view path) {
+std::vector<core::NodeSelectorRequirement> node_selector_requirements(FieldReader& r, JsonNode v, const FieldPath& path) {
   std::vector<core::NodeSelectorRequirement> out;
   r.array(v, path).for_each_element([&](std::size_t j, JsonNode e) {
-    std::string p = sub(path, j);
+    const FieldPath p = sub(path, j);
     core::NodeSelectorRequirement req;
     req.key = r.string(FieldReader::get(e, "key"), sub(p, "key"));
     std::string op = r.enumeration(FieldReader::get(e, "operator"), sub(p, "operator"),
@@ -107,10 +107,10 @@ std::vector<core::NodeSelectorRequirement> node_selector_requirements(FieldReade
 
 }  // namespace
 
-core::PodSet decode_pod_template(FieldReader& r, JsonNode tmpl, std::string_view path) {
+core::PodSet decode_pod_template(FieldReader& r, JsonNode tmpl, const FieldPath& path) {
   core::PodSet ps;
   const JsonNode spec = FieldReader::get(tmpl, "spec");
-  std::string sp = sub(path, "spec");
+  const FieldPath sp = sub(path, "spec");
   core::PodResources pod;
   pod.containers = containers(r, FieldReader::get(spec, "containers"), sub(sp, "containers"), ps.invalid_requests);
   pod.init_containers =
@@ -118,8 +118,8 @@ core::PodSet decode_pod_template(FieldReader& r, JsonNode tmpl, std::string_view
   pod.overhead = resource_list(r, FieldReader::get(spec, "overhead"), sub(sp, "overhead"));
   if (const JsonNode res = FieldReader::get(spec, "resources")) {
     core::ContainerResources level;
-    level.requests = resource_list(r, FieldReader::get(res, "requests"), sub(sub(sp, "resources"), "requests"));
-    level.limits = resource_list(r, FieldReader::get(res, "limits"), sub(sub(sp, "resources"), "limits"));
+    level.requests = resource_list(r, FieldReader::get(res, "requests"), sub(sp, "resources.requests"));
+    level.limits = resource_list(r, FieldReader::get(res, "limits"), sub(sp, "resources.limits"));
     pod.pod_level = std::move(level);
   }
   ps.per_pod_requests = core::pod_requests(pod);
@@ -131,13 +131,14 @@ core::PodSet decode_pod_template(FieldReader& r, JsonNode tmpl, std::string_view
       FieldReader::get(FieldReader::get(FieldReader::get(spec, "affinity"), "nodeAffinity"),
                        "requiredDuringSchedulingIgnoredDuringExecution"),
       "nodeSelectorTerms");
-  std::string tp = sub(sp, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+  const FieldPath tp = sub(sp, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
   if (const JsonNode terms = r.array(required, tp)) {
     std::vector<core::NodeSelectorTerm> out;
     terms.for_each_element([&](std::size_t i, JsonNode t) {
       core::NodeSelectorTerm term;
+      const FieldPath term_path = sub(tp, i);
       term.match_expressions =
-          node_selector_requirements(r, FieldReader::get(t, "matchExpressions"), sub(sub(tp, i), "matchExpressions"));
+          node_selector_requirements(r, FieldReader::get(t, "matchExpressions"), sub(term_path, "matchExpressions"));
       out.push_back(std::move(term));
     });
     ps.placement.required_affinity = std::move(out);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kube/json/yaml.hpp"
+#include "kube/objects/field_reader.hpp"
 
 namespace kueuepp::kube {
 namespace {
@@ -327,6 +328,37 @@ TEST(Decoders, AWorkloadTextThatIsNotJsonIsAnError) {
   auto not_object = decode_workload_text("[1]");
   ASSERT_FALSE(not_object.has_value());
   EXPECT_NE(not_object.error().message.find("metadata.name"), std::string::npos) << not_object.error().message;
+}
+
+}  // namespace
+}  // namespace kueuepp::kube
+
+namespace kueuepp::kube {
+namespace {
+
+// A path under a temporary parent would refer to it after it is gone: refused.
+template <class Path>
+concept SubOfATemporaryCompiles = requires { sub(Path("spec"), "name"); };
+static_assert(!SubOfATemporaryCompiles<FieldPath>);
+template <class Path>
+concept SubOfANamedPathCompiles = requires(const Path& p) { sub(p, "name"); };
+static_assert(SubOfANamedPathCompiles<FieldPath>);
+
+TEST(FieldPath, IsSpelledOutOnlyWhenAsked) {
+  const FieldPath root = "spec.podSets";
+  const FieldPath first = sub(root, std::size_t{0});
+  const FieldPath tmpl = sub(first, "template");
+  EXPECT_EQ(tmpl.str(), "spec.podSets[0].template");
+  EXPECT_EQ(sub(tmpl, "spec.containers").str(), "spec.podSets[0].template.spec.containers");
+  const FieldPath empty = "";
+  EXPECT_EQ(sub(empty, "name").str(), "name");  // a key alone at the top
+  const std::string owned = "status.conditions";
+  const FieldPath conditions = owned;
+  EXPECT_EQ(sub(conditions, std::size_t{2}).str(), "status.conditions[2]");
+  FieldReader r("Workload \"ns/w\"");
+  r.fail(sub(tmpl, "name"), "Required value");
+  r.fail(root, "ignored: only the first error is kept");
+  EXPECT_EQ(r.error().message, "Workload \"ns/w\": spec.podSets[0].template.name: Required value");
 }
 
 }  // namespace
