@@ -15,6 +15,7 @@ using simdjson::dom::element_type;
 
 static_assert(std::is_trivially_copyable_v<element>, "JsonNode keeps simdjson elements as bytes");
 static_assert(sizeof(element) == 16, "JsonNode's simd_ holds exactly one simdjson element");
+static_assert(sizeof(JsonNode) <= 32, "a node is copied by value (json_node.hpp)");
 
 element simd_of(const unsigned char* bytes) {
   element e;

@@ -87,23 +87,23 @@ const json::array* FieldReader::array(const json::value* v, const FieldPath& pat
   return array(JsonNode(v), path) ? &v->get_array() : nullptr;
 }
 
-JsonNode FieldReader::object(JsonNode v, const FieldPath& path) {
+namespace {
+/// `v` when it is of type `want`; absent, with an error naming `expected`, otherwise.
+JsonNode of_type(FieldReader& r, JsonNode v, NodeType want, const char* expected, const FieldPath& path) {
   if (!v) return {};
-  if (!v.is_object()) {
-    fail(path, std::string("expected an object, got ") + kind_of(v));
+  if (v.type() != want) {
+    r.fail(path, std::string("expected ") + expected + ", got " + kind_of(v));
     return {};
   }
   return v;
+}
+}  // namespace
+
+JsonNode FieldReader::object(JsonNode v, const FieldPath& path) {
+  return of_type(*this, v, NodeType::Object, "an object", path);
 }
 
-JsonNode FieldReader::array(JsonNode v, const FieldPath& path) {
-  if (!v) return {};
-  if (!v.is_array()) {
-    fail(path, std::string("expected a list, got ") + kind_of(v));
-    return {};
-  }
-  return v;
-}
+JsonNode FieldReader::array(JsonNode v, const FieldPath& path) { return of_type(*this, v, NodeType::Array, "a list", path); }
 
 std::string FieldReader::string(JsonNode v, const FieldPath& path, std::string fallback) {
   if (!v) return fallback;
