@@ -106,7 +106,7 @@ struct Controller::Impl {
     event_writer = writer;
     if (options.event_client != nullptr) {
       event_writer = spawn_writer(*system, client_write_transport(*options.event_client),
-                                  WriterOptions{options.max_writes_in_flight, sharded});
+                                  WriterOptions{options.max_event_writes_in_flight, sharded});
       caf::anon_send(introspection, ActorRegistered{"writer", "events", event_writer.address(),
                                                     caf::actor_cast<caf::strong_actor_ptr>(event_writer)});
     }

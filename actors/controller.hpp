@@ -75,6 +75,9 @@ struct ControllerOptions {
   /// Of those, how many the controller's writes not urgent may hold (pending
   /// explanations, queue status): see WriterOptions::max_normal_in_flight.
   std::size_t max_normal_writes_in_flight = 3;
+  /// The Event writer's (with an Event client of its own): its client looks at its
+  /// connections less often than the API client, so each write holds its slot longer.
+  std::size_t max_event_writes_in_flight = 16;
   /// Those take only the budget urgent writes leave (WriterOptions::normal_writes_in_background).
   bool normal_writes_in_background = true;
   /// How long the scheduler lets changes gather before a round (SchedulerOptions). None:
