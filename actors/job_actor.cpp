@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "actors/job_reconciler.hpp"
-#include "actors/string_key_map.hpp"
+#include "core/string_key_map.hpp"
 #include "kube/json/json.hpp"
 #include "kube/json/json_node.hpp"
 
@@ -43,8 +43,8 @@ struct KnownWorkload {
   bool job_owned_and_deleting = false;
 };
 /// Every Workload watch event stores one entry: hashed, not ordered (see
-/// string_key_map.hpp). The scans that act in an order sort their keys.
-using WorkloadTable = StringKeyMap<KnownWorkload>;
+/// core/string_key_map.hpp). The scans that act in an order sort their keys.
+using WorkloadTable = core::StringKeyMap<KnownWorkload>;
 
 /// What the job actor keeps of a Job: the packed document, unpacked to reconcile it.
 struct KnownJob {

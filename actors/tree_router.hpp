@@ -26,7 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "actors/string_key_map.hpp"
+#include "core/string_key_map.hpp"
 #include "messages/tree_protocol.hpp"
 #include "messages/watch_events.hpp"
 
@@ -38,7 +38,7 @@ class TreeRouter {
   /// string maps were a quarter of this actor's time on the perf baseline). Nothing
   /// depends on their order: what needs one sorts its keys.
   template <class Value>
-  using KeyMap = StringKeyMap<Value>;
+  using KeyMap = core::StringKeyMap<Value>;
 
   struct Output {
     /// Trees to create before the batches are delivered.

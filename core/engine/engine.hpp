@@ -37,6 +37,7 @@
 #include "core/model/cluster_queue.hpp"
 #include "core/model/resource_flavor.hpp"
 #include "core/model/workload.hpp"
+#include "core/string_key_map.hpp"
 
 namespace kueuepp::core {
 
@@ -342,8 +343,8 @@ class Engine {
   std::map<std::string, int, std::less<>> cq_by_name_;
   std::map<std::string, Cohort, std::less<>> cohorts_;
   std::map<std::string, LocalQueue, std::less<>> local_queues_;  ///< key ns/name
-  std::map<std::string, Namespace, std::less<>> namespaces_;
-  mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;
+  StringKeyMap<Namespace> namespaces_;  ///< looked up for every head in every cycle
+  mutable StringKeyMap<Labels> implicit_namespaces_;
   std::map<std::string, PriorityClass, std::less<>> priority_classes_;
   std::map<std::string, WorkloadPriorityClass, std::less<>> workload_priority_classes_;
   std::map<std::string, AdmissionCheck, std::less<>> admission_checks_;

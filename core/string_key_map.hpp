@@ -2,8 +2,8 @@
 
 // A hash map keyed by strings that is looked up by std::string_view without building a
 // std::string: the actors' caches of objects by "namespace/name" take one lookup or more
-// per watch event, and an ordered map of thousands of such keys (sharing their namespace
-// prefix) spent its time in string comparisons.
+// per watch event, and the engine looks a head's namespace up in every cycle; ordered maps
+// of thousands of such keys (sharing their prefix) spent their time in string comparisons.
 
 #include <cstddef>
 #include <functional>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace kueuepp::actors {
+namespace kueuepp::core {
 
 /// Hashes keys of either string type alike (lookups by string_view allocate nothing).
 struct StringKeyHash {
@@ -22,4 +22,4 @@ struct StringKeyHash {
 template <class Value>
 using StringKeyMap = std::unordered_map<std::string, Value, StringKeyHash, std::equal_to<>>;
 
-}  // namespace kueuepp::actors
+}  // namespace kueuepp::core
