@@ -44,6 +44,37 @@ constexpr auto kEscape = [] {
   return t;
 }();
 
+/// How many bytes `s[0..n)` take escaped (without the quotes).
+std::size_t escaped_size(const char* s, std::size_t n) {
+  std::size_t size = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char e = kEscape[static_cast<unsigned char>(s[i])];
+    size += e == 0 ? 0 : (e == 'u' ? 5 : 1);
+  }
+  return size;
+}
+
+/// Writes `s[0..n)` escaped at `p` (escaped_size bytes, no quotes); returns the end.
+char* write_escaped(char* p, const char* s, std::size_t n) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto ch = static_cast<unsigned char>(s[i]);
+    const char e = kEscape[ch];
+    if (e == 0) {
+      *p++ = static_cast<char>(ch);
+    } else if (e != 'u') {
+      *p++ = '\\';
+      *p++ = e;
+    } else {
+      std::memcpy(p, "\\u00", 4);
+      p[4] = kHex[ch >> 4];
+      p[5] = kHex[ch & 15];
+      p += 6;
+    }
+  }
+  return p;
+}
+
 // Compact serialization, byte for byte what boost::json::serialize writes (strings:
 // `"` and `\\` escaped, control characters as \b \t \n \f \r or \u00xx with
 // lowercase hex, everything else, invalid UTF-8 included, as is; numbers through
@@ -259,26 +290,13 @@ class Writer {
 }  // namespace
 
 void append_quoted(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t run = 0;  // start of the bytes not yet copied
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto ch = static_cast<unsigned char>(text[i]);
-    const char e = kEscape[ch];
-    if (e == 0) continue;
-    out.append(text.data() + run, i - run);
-    run = i + 1;
-    if (e != 'u') {
-      out += '\\';
-      out += e;
-    } else {
-      out += "\\u00";
-      out += kHex[ch >> 4];
-      out += kHex[ch & 15];
-    }
-  }
-  out.append(text.data() + run, text.size() - run);
-  out += '"';
+  const std::size_t at = out.size();
+  const std::size_t size = escaped_size(text.data(), text.size());
+  out.resize(at + size + 2);
+  char* p = out.data() + at;
+  *p++ = '"';
+  p = write_escaped(p, text.data(), text.size());
+  *p = '"';
 }
 
 std::string dump(const value& v) {
