@@ -116,6 +116,11 @@ struct WriterState {
   CoalesceMap<std::uint64_t> rewrite_in_flight;
   /// Urgent writes waiting for the answer of the rewrite in flight (by its id).
   std::map<std::uint64_t, std::vector<std::shared_ptr<Pending>>> following;
+  /// Rewrites whose turn came while a rewrite of the same object was in flight, by that
+  /// one's id (park_behind_rewrite_in_flight). Still in `waiting_by_key`: a newer rewrite
+  /// replaces one in place while it waits.
+  std::map<std::uint64_t, std::vector<std::shared_ptr<Pending>>> parked;
+  std::size_t parked_count = 0;
   /// The latest conditional rewrites that landed, by object: the version each was
   /// decided on and the version it made (the caller may not have seen the latter yet).
   /// Bounded: the oldest entries are forgotten first.
@@ -378,11 +383,49 @@ void release_followers(WriterState& st, std::uint64_t id, const Pending& rewrite
   st.urgent.insert(st.urgent.begin(), held.begin(), held.end());
 }
 
+/// A rewrite whose object has a rewrite in flight waits for that one's answer. Two writes
+/// of one object in flight at once may land in either order (a background write waits for
+/// the token a later overdue one takes first; connections answer in their own time), and
+/// with merge patches the last to land wins: a ClusterQueue status computed while hundreds
+/// of workloads were pending landed after the final one and stayed there, the queue idle.
+bool park_behind_rewrite_in_flight(WriterState& st, const std::shared_ptr<Pending>& p) {
+  if (!p->request.coalesce) return false;
+  const CoalesceKeyRef key = coalesce_key(p->request);
+  auto it = st.rewrite_in_flight.find(key);
+  if (it == st.rewrite_in_flight.end()) return false;
+  st.parked[it->second].push_back(p);
+  ++st.parked_count;
+  // pop_live took it out of the map: newer rewrites replace it in place again.
+  st.waiting_by_key.insert_or_assign(CoalesceKey(key), p);
+  return true;
+}
+
+/// The rewrite `id` answered: what waited for it goes back to the front of its line, as
+/// the newest rewrite of its object (cancelled ones were answered when cancelled).
+void release_parked(WriterState& st, std::uint64_t id) {
+  auto it = st.parked.find(id);
+  if (it == st.parked.end()) return;
+  std::vector<std::shared_ptr<Pending>> held = std::move(it->second);
+  st.parked.erase(it);
+  st.parked_count -= held.size();
+  for (auto r = held.rbegin(); r != held.rend(); ++r) {
+    const std::shared_ptr<Pending>& p = *r;
+    if (p->cancelled) continue;
+    if (p->request.urgent) {
+      st.urgent.push_front(p);
+    } else {
+      st.lanes[static_cast<std::size_t>(p->request.kind) % kLanes].push_front(p);
+      ++st.queued;
+    }
+  }
+}
+
 void pump(Self self) {
   auto& st = self->state;
   while (st.in_flight.size() < st.options.max_in_flight) {
     auto p = next_pending(st);
     if (!p) return;
+    if (park_behind_rewrite_in_flight(st, p)) continue;
     if (fenced(st, p->request)) {
       ++st.refused_not_owner;
       p->promise.deliver(not_owner(p->request));
@@ -470,6 +513,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           st.in_flight.erase(it);
           if (holds_normal_slot(*p)) --st.normal_in_flight;
           release_followers(st, done.id, *p, done.outcome);
+          release_parked(st, done.id);
           if (done.outcome.ok) {
             ++st.written;
             if (p->request.urgent) ++st.written_urgent;
@@ -513,6 +557,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           summary["normalInFlight"] = st.normal_in_flight;
           summary["queuedUrgent"] = st.urgent.size();
           summary["queued"] = st.queued;
+          summary["parkedBehindRewrite"] = st.parked_count;
           json::object by_kind;
           for (std::size_t k = 0; k < kLanes; ++k) {
             if (!st.lanes[k].empty()) by_kind[to_string(static_cast<ObjectKind>(k))] = st.lanes[k].size();
@@ -531,7 +576,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           summary["followedRewrites"] = st.followed;
           summary["rebasedOnRewrites"] = st.rebased;
           if (st.ownership) summary["refusedNotOwner"] = st.refused_not_owner;
-          return ActorInfo{"writer", "writer", st.urgent.size() + st.queued, st.handled,
+          return ActorInfo{"writer", "writer", st.urgent.size() + st.queued + st.parked_count, st.handled,
                            json::dump(summary)};
         },
     };

@@ -454,6 +454,74 @@ TEST_F(WriterActorTest, ARewrittenStatusKeepsItsPlaceInItsLane) {
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 1);
 }
 
+/// The body's "status": {"n": n} marker of a held write.
+int marker(const WriteRequest& r) { return r.body->as_object().at("status").as_object().at("n").to_number<int>(); }
+
+WriteRequest numbered(ObjectKind kind, std::string name, int n) {
+  WriteRequest r = write(kind, std::move(name));
+  r.body = std::make_shared<const json::value>(json::object{{"status", json::object{{"n", n}}}});
+  return r;
+}
+
+TEST_F(WriterActorTest, ARewriteWaitsForTheAnswerOfTheRewriteOfItsObjectInFlight) {
+  respawn_with_two_in_flight();
+  send(numbered(ObjectKind::ClusterQueue, "cq", 1));
+  send(numbered(ObjectKind::ClusterQueue, "cq", 2));  // a slot is free, but cq 1 is in flight
+  send(numbered(ObjectKind::LocalQueue, "lq", 1));   // another object takes the slot
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"ClusterQueue/cq", "LocalQueue/lq"}));
+  EXPECT_EQ(summary().as_object().at("parkedBehindRewrite").to_number<int>(), 1);
+  send(numbered(ObjectKind::ClusterQueue, "cq", 3));  // replaces the waiting one
+  ASSERT_EQ(api_.order.size(), 2u);
+  drain();
+  // Two writes of cq, in the order asked for, the second with the newest body: they can
+  // only land in that order.
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"ClusterQueue/cq", "LocalQueue/lq", "ClusterQueue/cq"}));
+  EXPECT_EQ(marker(api_.held[0].request), 1);
+  EXPECT_EQ(marker(api_.held[2].request), 3);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "ClusterQueue/cq superseded"), 1);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "ClusterQueue/cq ok"), 2);
+  EXPECT_EQ(outcomes_.size(), 4u);
+  EXPECT_EQ(summary().as_object().at("parkedBehindRewrite").to_number<int>(), 0);
+}
+
+TEST_F(WriterActorTest, AnOverdueStatusDoesNotOvertakeTheBackgroundRewriteOfItsQueue) {
+  // The perf baseline's stale status: cq's rewrite waits in the background for a token
+  // while admissions use the budget; a newer one, overdue, would go in the foreground and
+  // land first, and the older one would land last and stay.
+  WriterOptions options;
+  options.max_in_flight = 4;
+  options.urgent_streak = 1;
+  options.max_status_delay = std::chrono::seconds(5);
+  options.clock = [this] { return now_; };
+  options.normal_writes_in_background = true;
+  respawn(options);
+  send(numbered(ObjectKind::ClusterQueue, "cq", 1));  // in the background
+  send(numbered(ObjectKind::ClusterQueue, "cq", 2));
+  now_ += std::chrono::seconds(6);  // overdue now
+  send(write(ObjectKind::Workload, "admit-0", false, true));
+  send(write(ObjectKind::Workload, "admit-1", false, true));
+  ASSERT_EQ(api_.order, (std::vector<std::string>{"ClusterQueue/cq", "Workload/admit-0", "Workload/admit-1"}));
+  ASSERT_TRUE(api_.answer_one());  // cq 1 landed
+  sched_->run();
+  ASSERT_EQ(api_.order.size(), 4u);
+  EXPECT_EQ(api_.order[3], "ClusterQueue/cq");
+  EXPECT_EQ(marker(api_.held[3].request), 2);
+  drain();
+}
+
+TEST_F(WriterActorTest, AWaitingRewriteCancelledByAnUrgentWriteIsNotSentAfterTheOneInFlight) {
+  respawn_with_two_in_flight();
+  send(numbered(ObjectKind::Workload, "a", 1));  // an explanation in flight
+  send(numbered(ObjectKind::Workload, "a", 2));  // waits for it
+  send(write(ObjectKind::Workload, "a", false, true));  // the admission cancels the waiting one
+  drain();
+  EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/a", "Workload/a"}));
+  EXPECT_FALSE(api_.held[1].request.coalesce);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded, landed"), 1);
+  EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 2);
+  EXPECT_EQ(summary().as_object().at("parkedBehindRewrite").to_number<int>(), 0);
+}
+
 TEST_F(WriterActorTest, EveryRequestIsAnsweredOnceInEveryLane) {
   const ObjectKind kinds[] = {ObjectKind::Workload, ObjectKind::Job, ObjectKind::Event, ObjectKind::ClusterQueue,
                               ObjectKind::LocalQueue};
