@@ -28,13 +28,26 @@ struct ClusterQueueState {
   std::map<std::string, std::optional<json::value>> written_lq_status;
   std::uint64_t handled = 0;
   std::uint64_t status_writes = 0;
+  std::uint64_t status_retries = 0;
+  bool retry_scheduled = false;
 };
+
+/// How long a failed status write waits before it is tried again (the client does not
+/// retry a PATCH that may have been applied; this one is safe to repeat).
+constexpr std::chrono::seconds kStatusRetryDelay{2};
 
 using Self = cluster_queue_actor::stateful_pointer<ClusterQueueState>;
 
 core::Time now_of(const ClusterQueueState& st) {
   return st.clock ? st.clock()
                   : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+void schedule_retry(Self self) {
+  auto& st = self->state;
+  if (st.retry_scheduled) return;
+  st.retry_scheduled = true;
+  self->delayed_send(self, kStatusRetryDelay, RetryQueueStatus{});
 }
 
 void write_status(Self self, ObjectKind kind, std::string ns, std::string name, json::value status) {
@@ -62,7 +75,9 @@ void write_status(Self self, ObjectKind kind, std::string ns, std::string name, 
               self->state.written_lq_status.erase(key);
             }
             if (o.http_status != 404 && !not_owner) {
-              spdlog::warn("status of {} not written: {} {}", what, o.reason, o.message);
+              spdlog::warn("status of {} not written: {} {} (tried again in {} s)", what, o.reason, o.message,
+                           kStatusRetryDelay.count());
+              schedule_retry(self);
             }
           },
           [what](caf::error& err) { spdlog::warn("status of {} not written: {}", what, caf::to_string(err)); });
@@ -81,18 +96,9 @@ void maybe_write(Self self, ObjectKind kind, const std::string& ns, const std::s
   write_status(self, kind, ns, name, std::move(status));
 }
 
-void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
+/// Writes the statuses `snap` gives that differ from what was last written.
+void write_statuses(Self self, const ClusterQueueSnapshot& snap, core::Time now) {
   auto& st = self->state;
-  core::Time now = now_of(st);
-  if (st.links.metrics) self->send(st.links.metrics, queue_gauges(snap));
-  if (!snap.write_status) {
-    // Another replica writes this queue's status. Forget what we wrote: when the shard
-    // comes back, the objects as then stored say what needs writing.
-    st.written_status.reset();
-    st.written_lq_status.clear();
-    st.last = std::move(snap);
-    return;
-  }
   st.last.shard = snap.shard;
   if (snap.object) {
     maybe_write(self, ObjectKind::ClusterQueue, "", st.name, snap.object, st.written_status,
@@ -110,7 +116,32 @@ void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
     return std::none_of(snap.local_queues.begin(), snap.local_queues.end(),
                         [&kv](const LocalQueueCounts& lq) { return lq.ns + "/" + lq.name == kv.first; });
   });
+}
+
+void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
+  auto& st = self->state;
+  core::Time now = now_of(st);
+  if (st.links.metrics) self->send(st.links.metrics, queue_gauges(snap));
+  if (!snap.write_status) {
+    // Another replica writes this queue's status. Forget what we wrote: when the shard
+    // comes back, the objects as then stored say what needs writing.
+    st.written_status.reset();
+    st.written_lq_status.clear();
+    st.last = std::move(snap);
+    return;
+  }
+  write_statuses(self, snap, now);
   st.last = std::move(snap);
+}
+
+/// The retry timer: what failed is written again from the latest snapshot (unless the
+/// shard moved away meanwhile, or a newer snapshot already wrote it).
+void on_retry(Self self) {
+  auto& st = self->state;
+  st.retry_scheduled = false;
+  if (!st.last.write_status) return;
+  ++st.status_retries;
+  write_statuses(self, st.last, now_of(st));
 }
 
 std::string summary(const ClusterQueueState& st) {
@@ -120,6 +151,7 @@ std::string summary(const ClusterQueueState& st) {
   o["reserving"] = st.last.view.reserving;
   o["admitted"] = st.last.view.admitted;
   o["statusWrites"] = st.status_writes;
+  o["statusRetries"] = st.status_retries;
   return json::dump(o);
 }
 
@@ -138,6 +170,10 @@ messages::cluster_queue_actor spawn_cluster_queue(caf::actor_system& system, std
         [self](ClusterQueueSnapshot& snap) {
           ++self->state.handled;
           on_snapshot(self, snap);
+        },
+        [self](RetryQueueStatus) {
+          ++self->state.handled;
+          on_retry(self);
         },
         [self](IntrospectActor) -> ActorInfo {
           return ActorInfo{"cluster-queue", self->state.name, self->mailbox().size(), self->state.handled, summary(self->state)};

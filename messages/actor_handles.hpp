@@ -35,7 +35,8 @@ using writer_actor = caf::typed_actor<caf::replies_to<WriteRequest>::with<WriteO
 
 /// One per ClusterQueue: its status and its LocalQueues' status.
 using cluster_queue_actor =
-    caf::typed_actor<caf::reacts_to<ClusterQueueSnapshot>, caf::replies_to<IntrospectActor>::with<ActorInfo>>;
+    caf::typed_actor<caf::reacts_to<ClusterQueueSnapshot>, caf::reacts_to<RetryQueueStatus>,
+                     caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// One per cohort tree (a root cohort and its subtree, or a ClusterQueue without a
 /// cohort): owns the admission engine of the tree; rounds are atomic per tree.
@@ -128,6 +129,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::DrainWrites)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WritesDrained)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::PublishStatus)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ClusterQueueSnapshot)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RetryQueueStatus)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::IntrospectActor)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ActorInfo)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::Explain)

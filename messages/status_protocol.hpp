@@ -38,4 +38,8 @@ struct ClusterQueueSnapshot {
   std::optional<std::uint32_t> shard;
 };
 
+/// A ClusterQueue actor's own timer: a status write that failed is tried again from the
+/// latest snapshot (with nothing changing in its tree, no newer snapshot would come).
+struct RetryQueueStatus {};
+
 }  // namespace kueuepp::messages
