@@ -4,14 +4,15 @@
 // evictions, job starts and stops) go ahead of the rest, but not of all of it: a
 // ClusterQueue or LocalQueue status write that waited `max_status_delay` is let through
 // now and then (see WriterOptions), so queue status stays within seconds of the truth
-// while admissions use the whole QPS budget. The normal writes wait in one lane per kind of object, served round-robin so
-// that no kind starves another, and coalescable status rewrites keep only the newest per
-// object. One object's rewrites are never in flight two at a time: a later one waits for
-// the earlier one's answer, so they land in the order they were asked for. Events are the one kind that may be dropped: beyond `max_queued_events`
-// waiting, the oldest is answered "Dropped" (client-go's event broadcaster drops too
-// when its queue is full). At most `max_in_flight` writes are outstanding; the
-// client's rate limiter (QPS/burst) paces them further. Every request gets exactly one
-// WriteOutcome.
+// while admissions use the whole QPS budget. The normal writes wait in one lane per kind
+// of object, served round-robin so that no kind starves another, and coalescable status
+// rewrites keep only the newest per object. One object's rewrites are never in flight
+// two at a time: a later one waits for the earlier one's answer, so they land in the
+// order they were asked for. Events are the one kind that may be dropped: beyond
+// `max_queued_events` waiting, the oldest is answered "Dropped" (client-go's event
+// broadcaster drops too when its queue is full). At most `max_in_flight` writes are
+// outstanding; the client's rate limiter (QPS/burst) paces them further. Every request
+// gets exactly one WriteOutcome.
 
 #include <chrono>
 #include <cstddef>
