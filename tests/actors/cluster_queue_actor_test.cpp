@@ -4,9 +4,7 @@
 // a wrong status for good).
 
 #include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
 #include <caf/event_based_actor.hpp>
-#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 #include <gtest/gtest.h>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "actors/cluster_queue_actor.hpp"
+#include "tests/actors/deterministic_actor_test.hpp"
 #include "kube/client/object.hpp"
 #include "kube/json/json.hpp"
 
@@ -83,13 +82,9 @@ std::int64_t pending_written(const WriteRequest& r) {
   return r.body->as_object().at("status").as_object().at("pendingWorkloads").to_number<std::int64_t>();
 }
 
-class ClusterQueueActorTest : public ::testing::Test {
+class ClusterQueueActorTest : public DeterministicActorTest {
  protected:
   ClusterQueueActorTest() {
-    cfg_.set("scheduler.policy", caf::atom("testing"));
-    cfg_.set("logger.verbosity", caf::atom("quiet"));
-    system_ = std::make_unique<caf::actor_system>(cfg_);
-    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
     writer_ = spawn_fake_writer(*system_, &script_);
     registry_ = spawn_registry(*system_);
     queue_ = spawn_cluster_queue(*system_, "cq", ClusterQueueLinks{writer_, registry_, metrics_actor{}},
@@ -104,9 +99,6 @@ class ClusterQueueActorTest : public ::testing::Test {
     sched_->run();
   }
 
-  caf::actor_system_config cfg_;
-  std::unique_ptr<caf::actor_system> system_;
-  caf::scheduler::test_coordinator* sched_ = nullptr;
   WriterScript script_;
   writer_actor writer_;
   introspection_actor registry_;

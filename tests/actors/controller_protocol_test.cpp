@@ -3,8 +3,6 @@
 // transport, so the tests decide which writes fail and see every write the actors make.
 
 #include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
-#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
@@ -25,6 +23,7 @@
 #include "actors/scheduler_actor.hpp"
 #include "actors/snapshot_actor.hpp"
 #include "actors/writer_actor.hpp"
+#include "tests/actors/deterministic_actor_test.hpp"
 #include "core/model/time.hpp"
 #include "kube/patch/patch.hpp"
 
@@ -135,13 +134,9 @@ core::Time fixed_now() {
   return (t.has_value() ? *t : core::Time{}) + clock_offset;
 }
 
-class ControllerProtocolTest : public ::testing::Test {
+class ControllerProtocolTest : public DeterministicActorTest {
  protected:
   ControllerProtocolTest() {
-    cfg_.set("scheduler.policy", caf::atom("testing"));
-    cfg_.set("logger.verbosity", caf::atom("quiet"));
-    system_ = std::make_unique<caf::actor_system>(cfg_);
-    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
     clock_offset = std::chrono::milliseconds(0);
   }
 
@@ -265,9 +260,6 @@ class ControllerProtocolTest : public ::testing::Test {
     return body;
   }
 
-  caf::actor_system_config cfg_;
-  std::unique_ptr<caf::actor_system> system_;
-  caf::scheduler::test_coordinator* sched_ = nullptr;
   ScriptedApi api_;
   introspection_actor introspection_;
   writer_actor writer_;

@@ -5,9 +5,7 @@
 #include "actors/cpu_placement_actor.hpp"
 
 #include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
 #include <caf/event_based_actor.hpp>
-#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
 
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "actors/introspection_actor.hpp"
+#include "tests/actors/deterministic_actor_test.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -49,13 +48,9 @@ struct ScriptedCpus {
   }
 };
 
-class CpuPlacementActorTest : public ::testing::Test {
+class CpuPlacementActorTest : public DeterministicActorTest {
  protected:
   CpuPlacementActorTest() {
-    cfg_.set("scheduler.policy", caf::atom("testing"));
-    cfg_.set("logger.verbosity", caf::atom("quiet"));
-    system_ = std::make_unique<caf::actor_system>(cfg_);
-    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
     introspection_ = spawn_introspection(*system_);
     CpuPlacementActorOptions options;
     options.policy.settle_windows = 2;
@@ -90,9 +85,6 @@ class CpuPlacementActorTest : public ::testing::Test {
   }
 
   ScriptedCpus cpus_;
-  caf::actor_system_config cfg_;
-  std::unique_ptr<caf::actor_system> system_;
-  caf::scheduler::test_coordinator* sched_ = nullptr;
   messages::introspection_actor introspection_;
   messages::cpu_placement_actor actor_;
 };

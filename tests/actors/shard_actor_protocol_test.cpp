@@ -9,9 +9,7 @@
 // first handles whatever was already sent to it (and nothing sent later).
 
 #include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
 #include <caf/event_based_actor.hpp>
-#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 #include <gtest/gtest.h>
@@ -26,6 +24,7 @@
 #include <vector>
 
 #include "actors/shard_actor.hpp"
+#include "tests/actors/deterministic_actor_test.hpp"
 #include "kube/leader/lease_api.hpp"
 #include "kube/leader/lease_names.hpp"
 #include "kube/leader/lease_record.hpp"
@@ -174,15 +173,11 @@ class FakeLeases final : public kube::leader::LeaseApi {
 
 std::string shard_lease(std::uint32_t i) { return kube::leader::shard_lease_name("kueuepp", i); }
 
-class ShardActorProtocolTest : public ::testing::Test {
+class ShardActorProtocolTest : public DeterministicActorTest {
  protected:
   static void SetUpTestSuite() { spdlog::set_level(spdlog::level::warn); }
 
   ShardActorProtocolTest() {
-    cfg_.set("scheduler.policy", caf::atom("testing"));
-    cfg_.set("logger.verbosity", caf::atom("quiet"));
-    system_ = std::make_unique<caf::actor_system>(cfg_);
-    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
     sink_ = system_->spawn([this](messages::ownership_sink::pointer) -> messages::ownership_sink::behavior_type {
       return {[this](const ShardOwnership& o) { received_.push_back(o); }};
     });
@@ -244,9 +239,6 @@ class ShardActorProtocolTest : public ::testing::Test {
     ASSERT_TRUE(advance(5s, [&] { return held().size() == kShards; })) << "held " << held().size();
   }
 
-  caf::actor_system_config cfg_;
-  std::unique_ptr<caf::actor_system> system_;
-  caf::scheduler::test_coordinator* sched_ = nullptr;
   std::shared_ptr<FakeLeases> api_ = std::make_shared<FakeLeases>();
   messages::ownership_sink sink_;
   messages::introspection_actor introspection_;

@@ -3,9 +3,7 @@
 // ClusterQueue status), coalescing of status rewrites, and one outcome per request.
 
 #include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
 #include <caf/event_based_actor.hpp>
-#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
 
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "actors/writer_actor.hpp"
+#include "tests/actors/deterministic_actor_test.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -83,13 +82,9 @@ WriteRequest write(ObjectKind kind, std::string name, bool coalesce = true, bool
   return r;
 }
 
-class WriterActorTest : public ::testing::Test {
+class WriterActorTest : public DeterministicActorTest {
  protected:
   WriterActorTest() {
-    cfg_.set("scheduler.policy", caf::atom("testing"));
-    cfg_.set("logger.verbosity", caf::atom("quiet"));
-    system_ = std::make_unique<caf::actor_system>(cfg_);
-    sched_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system_->scheduler());
     writer_ = spawn_writer(*system_, api_.transport(), WriterOptions{1});
   }
 
@@ -154,9 +149,6 @@ class WriterActorTest : public ::testing::Test {
     return parsed ? *parsed : json::value();
   }
 
-  caf::actor_system_config cfg_;
-  std::unique_ptr<caf::actor_system> system_;
-  caf::scheduler::test_coordinator* sched_ = nullptr;
   HeldApi api_;
   writer_actor writer_;
   std::vector<std::string> outcomes_;
