@@ -99,6 +99,20 @@ class WriterActorTest : public DeterministicActorTest {
     respawn(options);
   }
 
+  /// Four writes in flight, the normal ones in the background (at most
+  /// `max_normal_in_flight` of them, 0: no bound of their own), a queue status overdue
+  /// after 5 s on the test's clock and given a turn after every urgent write.
+  void respawn_with_background_writes(std::size_t max_normal_in_flight = 0) {
+    WriterOptions options;
+    options.max_in_flight = 4;
+    options.max_normal_in_flight = max_normal_in_flight;
+    options.urgent_streak = 1;
+    options.max_status_delay = std::chrono::seconds(5);
+    options.clock = [this] { return now_; };
+    options.normal_writes_in_background = true;
+    respawn(options);
+  }
+
   /// Two writes in flight: a rewrite and the admission that may follow it.
   void respawn_with_two_in_flight() {
     WriterOptions options;
@@ -246,14 +260,7 @@ TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
 }
 
 TEST_F(WriterActorTest, NormalWritesGoInTheBackgroundExceptAnOverdueQueueStatus) {
-  WriterOptions options;
-  options.max_in_flight = 4;
-  options.max_normal_in_flight = 1;
-  options.urgent_streak = 1;
-  options.max_status_delay = std::chrono::seconds(5);
-  options.clock = [this] { return now_; };
-  options.normal_writes_in_background = true;
-  respawn(options);
+  respawn_with_background_writes(/*max_normal_in_flight=*/1);
   send(write(ObjectKind::Workload, "explained"));  // in the background, holding the normal slot
   send(write(ObjectKind::ClusterQueue, "cq"));     // no normal slot left: it waits
   now_ += std::chrono::seconds(6);                 // and is overdue now
@@ -480,13 +487,7 @@ TEST_F(WriterActorTest, AnOverdueStatusDoesNotOvertakeTheBackgroundRewriteOfItsQ
   // The perf baseline's stale status: cq's rewrite waits in the background for a token
   // while admissions use the budget; a newer one, overdue, would go in the foreground and
   // land first, and the older one would land last and stay.
-  WriterOptions options;
-  options.max_in_flight = 4;
-  options.urgent_streak = 1;
-  options.max_status_delay = std::chrono::seconds(5);
-  options.clock = [this] { return now_; };
-  options.normal_writes_in_background = true;
-  respawn(options);
+  respawn_with_background_writes();
   send(numbered(ObjectKind::ClusterQueue, "cq", 1));  // in the background
   send(numbered(ObjectKind::ClusterQueue, "cq", 2));
   now_ += std::chrono::seconds(6);  // overdue now
