@@ -17,6 +17,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cmd/commands.hpp"
@@ -393,6 +394,8 @@ class PerfRun {
       if (now - started > timeout) throw Abort{timeout_message(pr, gen, total)};
     }
 
+    if (std::string busy = local_queues_still_busy(15s); !busy.empty()) warnings.push_back(busy);
+
     // Figures of the processes, read before they are stopped.
     perf::RunReport report;
     report.generator_path = flags_.generator;
@@ -445,6 +448,39 @@ class PerfRun {
     for (const auto& c : report.checks) failed = failed || !c.pass;
     if (report.progress.finished < total) failed = true;
     return failed ? 1 : 0;
+  }
+
+  /// The LocalQueues' status must settle too once every workload finished: their counts
+  /// are written with their ClusterQueue's, by the same actor, but the runner watches only
+  /// ClusterQueues. Looks until all show nothing pending or reserving, for up to `wait`;
+  /// says which did not (empty: all settled).
+  std::string local_queues_still_busy(std::chrono::milliseconds wait) {
+    kube::client::BlockingClient blocking(*client_);
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    std::vector<std::string> busy;
+    std::string error;
+    for (;;) {
+      busy.clear();
+      auto list = blocking.list(kube::client::resources::kLocalQueue, "");
+      if (list) {
+        for (const auto& lq : list->items) {
+          if (lq.int_at({"status", "pendingWorkloads"}).value_or(0) > 0 ||
+              lq.int_at({"status", "reservingWorkloads"}).value_or(0) > 0) {
+            busy.push_back(std::string(lq.namespace_name()) + "/" + std::string(lq.name()));
+          }
+        }
+        if (busy.empty()) return {};
+      } else {
+        error = list.error().message;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) break;
+      std::this_thread::sleep_for(200ms);
+    }
+    if (busy.empty()) return "LocalQueues not checked at the end: " + error;
+    std::string names;
+    for (std::size_t i = 0; i < busy.size() && i < 5; ++i) names += (i ? ", " : "") + busy[i];
+    return std::to_string(busy.size()) + " LocalQueue(s) still reported pending or reserving workloads " +
+           std::to_string(wait.count() / 1000) + " s after the queues were idle (stale LocalQueue status): " + names;
   }
 
   std::string timeout_message(const perf::RunnerProgress& pr, const perf::GeneratorStatus& gen, std::int64_t total) {
