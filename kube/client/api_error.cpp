@@ -117,6 +117,16 @@ ApiError make_error(ApiError::Kind kind, std::string operation, std::string mess
   return e;
 }
 
+ApiError fence_deadline_error(std::string operation, std::chrono::steady_clock::duration late) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(late).count();
+  ApiError e = make_error(ApiError::Kind::Cancelled, std::move(operation),
+                          "not sent: its deadline (the end of the Lease its sender held) passed " +
+                              std::to_string(ms) + " ms before it could go out; the Lease's holder now decides");
+  e.reason = "NotOwner";
+  e.not_sent = true;
+  return e;
+}
+
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value) {
   while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   while (!value.empty() && value.back() == ' ') value.remove_suffix(1);

@@ -78,6 +78,11 @@ struct ApiError {
 /// Builds a local (non-Status) error.
 ApiError make_error(ApiError::Kind kind, std::string operation, std::string message);
 
+/// A fenced request (HttpRequest::send_before) that was not sent: its deadline, the end
+/// of the Lease its sender held, passed `late` before it could go out. Kind Cancelled,
+/// reason NotOwner (what the writer answers for a shard it does not hold), not_sent.
+ApiError fence_deadline_error(std::string operation, std::chrono::steady_clock::duration late);
+
 /// Decodes the answer to a failed request: a `kind: Status` JSON body when there is one,
 /// else a generic error for the HTTP status (as client-go does for non-Status bodies).
 ApiError decode_error_response(const HttpResponse& response, std::string operation);

@@ -133,6 +133,7 @@ HttpRequest json_request(std::string method, std::string target, const json::val
 void throttle_as(const WriteOptions& options, RequestSpec& spec) {
   spec.may_wait_for_step = options.may_wait_for_step;
   spec.background = options.background;
+  spec.send_before = options.send_before;
 }
 
 // A patch document with metadata.resourceVersion set to `rv`. The usual patch has no

@@ -4,6 +4,7 @@
 // (the conformance replayer, tests) get exact control of headers and bodies without
 // pulling Beast into their translation units.
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ struct HttpRequest {
   Headers headers;
   /// nullopt: no body. An empty string: an empty body with Content-Length: 0.
   std::optional<std::string> body;
+  /// Fencing (WriteOptions::send_before): not written to a connection once this time has
+  /// passed, however long the rate limiter and the io thread held the request; it fails
+  /// with fence_deadline_error instead.
+  std::optional<std::chrono::steady_clock::time_point> send_before;
 };
 
 struct HttpResponse {

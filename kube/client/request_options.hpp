@@ -3,6 +3,7 @@
 // Options of the verbs, as the Kubernetes API defines them (metav1.ListOptions,
 // CreateOptions/UpdateOptions/PatchOptions, DeleteOptions, watch parameters).
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,6 +48,10 @@ struct WriteOptions {
   /// never delays a write sent after it, and waits as long as the others spend the
   /// whole budget.
   bool background = false;
+  /// Fencing: the request is not written to a connection once this (steady clock) time
+  /// has passed, however long the rate limiter or the io thread held it; it fails with
+  /// fence_deadline_error (kind Cancelled, reason NotOwner, not_sent). Empty: no deadline.
+  std::optional<std::chrono::steady_clock::time_point> send_before;
 };
 
 enum class PatchType {

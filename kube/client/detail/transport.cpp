@@ -188,6 +188,8 @@ class ExchangeBase : public Exchange, public std::enable_shared_from_this<Exchan
   void disarm_deadline();
 
   TransportImpl& transport_;
+  /// HttpRequest::send_before (declared before request_, which the request moves into).
+  std::optional<std::chrono::steady_clock::time_point> send_before_;
   http::request<http::string_body> request_;
   std::chrono::milliseconds timeout_;
   Strand strand_;
@@ -325,6 +327,7 @@ Headers to_headers(const http::fields& fields) {
 ExchangeBase::ExchangeBase(TransportImpl& transport, Strand strand, HttpRequest request,
                            std::chrono::milliseconds timeout)
     : transport_(transport),
+      send_before_(request.send_before),
       request_(to_beast(std::move(request), transport.endpoint())),
       timeout_(timeout),
       strand_(std::move(strand)),
@@ -449,6 +452,15 @@ void ExchangeBase::on_connected() {
 }
 
 void ExchangeBase::write() {
+  // The fence, checked where the request would leave the process: a write handed over
+  // before this process was frozen (or held past its Lease) must not go out after.
+  if (send_before_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= *send_before_) {
+      if (conn_) conn_->close();
+      return complete(unexpected(fence_deadline_error(operation(), now - *send_before_)));
+    }
+  }
   auto self = shared_from_this();
   // Resolving, connecting and the TLS handshake ran under Beast's connect timeout; from
   // here on the exchange's own deadline holds (pooled connections carry no expiry).

@@ -536,6 +536,34 @@ TEST(ClientHttp, AThrottledWriteThatMayWaitGoesOutOnAStep) {
   EXPECT_GE(arrivals[1], round_up_to_step(called, 2s));
 }
 
+TEST(ClientHttp, AFencedWriteIsNotSentOnceItsDeadlinePassed) {
+  auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j")); });
+  ClientOptions options = fast_options();
+  options.qps = 4;  // a token every 250 ms
+  options.burst = 1;
+  auto client = make_client(server->url(), options);
+  BlockingClient blocking(*client);
+  ASSERT_TRUE(blocking.get(kJob, "ns", "j"));  // spends the burst
+  const json::value patch = json::object{{"spec", json::object{{"suspend", false}}}};
+  // The rate limiter holds it past its Lease: it is not sent.
+  PatchOptions fenced;
+  fenced.send_before = std::chrono::steady_clock::now() + 100ms;
+  auto refused = blocking.patch(kJob, "ns", "j", PatchType::Merge, patch, fenced);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ApiError::Kind::Cancelled);
+  EXPECT_EQ(refused.error().reason, "NotOwner");
+  EXPECT_TRUE(refused.error().not_sent);
+  EXPECT_NE(refused.error().message.find("not sent"), std::string::npos) << refused.error().message;
+  // A deadline it meets changes nothing.
+  PatchOptions in_time;
+  in_time.send_before = std::chrono::steady_clock::now() + 10s;
+  ASSERT_TRUE(blocking.patch(kJob, "ns", "j", PatchType::Merge, patch, in_time));
+  const auto r = server->requests();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].method, "GET");
+  EXPECT_EQ(r[1].method, "PATCH");
+}
+
 TEST(ClientHttp, ABackgroundWriteLetsAWriteSentAfterItGoFirst) {
   std::promise<bool> background_done, foreground_done;  // outlive the client
   auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j")); });
