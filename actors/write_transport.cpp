@@ -37,6 +37,7 @@ void fill_write_options(kube::client::WriteOptions& options, const WriteRequest&
   options.answer_unread = req.answer_unread;
   options.may_wait_for_step = !req.urgent;
   options.background = req.background;
+  options.send_before = req.send_before;
 }
 
 }  // namespace

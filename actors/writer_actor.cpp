@@ -438,6 +438,10 @@ void pump(Self self) {
     // The writes that hold a normal slot are those nobody waits on; an overdue queue
     // status took an urgent write's turn and keeps its place in the client's line.
     p->request.background = st.options.normal_writes_in_background && holds_normal_slot(*p);
+    // The fence goes with the write to the client: it is not sent after the Lease ends.
+    if (st.ownership && p->request.shard && st.ownership->valid_until != std::chrono::steady_clock::time_point::max()) {
+      p->request.send_before = st.ownership->valid_until;
+    }
     if (p->request.coalesce) st.rewrite_in_flight.insert_or_assign(CoalesceKey(coalesce_key(p->request)), id);
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs
@@ -522,7 +526,8 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
             ++st.failed;
             // Conflicts and NotFound are expected races (the caller re-decides); the
             // rest deserve attention.
-            bool expected = done.outcome.http_status == 409 || done.outcome.http_status == 404;
+            bool expected = done.outcome.http_status == 409 || done.outcome.http_status == 404 ||
+                            done.outcome.reason == "NotOwner";  // fenced at the socket: the Lease ended
             auto level = expected ? spdlog::level::debug : spdlog::level::warn;
             spdlog::log(level, "write failed: {} {}: {} {} {}", describe(p->request),
                         done.outcome.http_status, done.outcome.reason, done.outcome.message,

@@ -4,6 +4,7 @@
 // (a request/response pair; the writer always answers, also when a later request for
 // the same object superseded this one).
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,11 @@ struct WriteRequest {
   /// Set by the writer as it sends the write (WriterOptions::normal_writes_in_background):
   /// the client gives it only the budget other writes leave.
   bool background = false;
+  /// Set by the writer as it sends a write of a shard: the end of the shard's Lease
+  /// validity. The client does not send it after that (a write handed over just before
+  /// this replica was frozen, or held by the rate limiter past its Lease) and answers
+  /// NotOwner, so the fence holds up to the socket and not only up to the writer.
+  std::optional<std::chrono::steady_clock::time_point> send_before;
 };
 
 struct WriteOutcome {

@@ -530,6 +530,29 @@ TEST_F(WriterActorTest, EveryRequestIsAnsweredOnceInEveryLane) {
   EXPECT_EQ(static_cast<int>(outcomes_.size()), sent);
 }
 
+TEST_F(WriterActorTest, AShardsWriteCarriesTheEndOfItsLeaseToTheClient) {
+  WriterOptions options;
+  options.max_in_flight = 4;
+  options.sharded = true;
+  respawn(options);
+  ShardOwnership held;
+  held.held = {2};
+  held.version = 1;
+  held.valid_until = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  caf::anon_send(writer_, held);
+  sched_->run();
+  WriteRequest admission = write(ObjectKind::Workload, "admit", false, true);
+  admission.shard = 2u;
+  send(admission);
+  send(write(ObjectKind::Event, "not-tree-scoped"));
+  ASSERT_EQ(api_.held.size(), 2u);
+  // Sent after the Lease ended (the process frozen meanwhile), the client drops it.
+  ASSERT_TRUE(api_.held[0].request.send_before.has_value());
+  EXPECT_EQ(*api_.held[0].request.send_before, held.valid_until);
+  EXPECT_FALSE(api_.held[1].request.send_before.has_value());
+  drain();
+}
+
 TEST_F(WriterActorTest, ADrainIsAnsweredOnlyOnceTheTreeScopedWritesInFlightCompleted) {
   // Graceful stop: nothing is held any more, then the drain; the Lease is released on its
   // answer, so a write sent earlier must have landed (or failed) by then.
