@@ -129,11 +129,12 @@ HttpRequest json_request(std::string method, std::string target, const json::val
                       body != nullptr ? std::optional<std::string>(json::dump(*body)) : std::nullopt, content_type);
 }
 
-// How a write waits for the rate limiter (WriteOptions::may_wait_for_step, ::background).
+// How a write waits for the rate limiter (WriteOptions::may_wait_for_step, ::background),
+// and until when it may still go out (::send_before).
 void throttle_as(const WriteOptions& options, RequestSpec& spec) {
   spec.may_wait_for_step = options.may_wait_for_step;
   spec.background = options.background;
-  spec.send_before = options.send_before;
+  spec.http.send_before = options.send_before;  // checked as the request is written
 }
 
 // A patch document with metadata.resourceVersion set to `rv`. The usual patch has no

@@ -213,7 +213,6 @@ class RequestOperation final : public Operation,
   void send() {
     if (cancelled_) return finish(unexpected(cancelled_error(spec_.http)));
     HttpRequest request = spec_.http;
-    request.send_before = spec_.send_before;  // checked as the request is written
     rt_.authenticate(request);
     rt_.count_request(spec_.verb);
     auto self = shared_from_this();
@@ -315,7 +314,6 @@ class StreamOperation final : public Operation,
   void send() {
     if (cancelled_) return end(unexpected(cancelled_error(spec_.http)));
     HttpRequest request = spec_.http;
-    request.send_before = spec_.send_before;  // checked as the request is written
     rt_.authenticate(request);
     rt_.count_request(spec_.verb);
     auto self = shared_from_this();

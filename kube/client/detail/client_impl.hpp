@@ -7,7 +7,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <optional>
 
 #include "core/expected.hpp"
 #include "kube/client/cancel_handle.hpp"
@@ -26,8 +25,6 @@ struct RequestSpec {
   bool may_wait_for_step = false;
   /// WriteOptions::background.
   bool background = false;
-  /// WriteOptions::send_before.
-  std::optional<std::chrono::steady_clock::time_point> send_before;
 };
 
 class ClientImpl {
