@@ -439,9 +439,7 @@ void pump(Self self) {
     // status took an urgent write's turn and keeps its place in the client's line.
     p->request.background = st.options.normal_writes_in_background && holds_normal_slot(*p);
     // The fence goes with the write to the client: it is not sent after the Lease ends.
-    if (st.ownership && p->request.shard && st.ownership->valid_until != std::chrono::steady_clock::time_point::max()) {
-      p->request.send_before = st.ownership->valid_until;
-    }
+    if (st.ownership && p->request.shard) p->request.send_before = st.ownership->valid_until;
     if (p->request.coalesce) st.rewrite_in_flight.insert_or_assign(CoalesceKey(coalesce_key(p->request)), id);
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs

@@ -536,14 +536,22 @@ TEST(ClientHttp, AThrottledWriteThatMayWaitGoesOutOnAStep) {
   EXPECT_GE(arrivals[1], round_up_to_step(called, 2s));
 }
 
+/// A client whose rate limiter gives a token every 250 ms (QPS 4, burst 1), its burst
+/// spent on a GET of job ns/j: its next request waits about 250 ms. Null if that GET failed.
+std::unique_ptr<Client> client_with_the_burst_spent(TestServer& server) {
+  ClientOptions options = fast_options();
+  options.qps = 4;
+  options.burst = 1;
+  auto client = make_client(server.url(), options);
+  if (!BlockingClient(*client).get(kJob, "ns", "j")) return nullptr;
+  return client;
+}
+
 TEST(ClientHttp, AFencedWriteIsNotSentOnceItsDeadlinePassed) {
   auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j")); });
-  ClientOptions options = fast_options();
-  options.qps = 4;  // a token every 250 ms
-  options.burst = 1;
-  auto client = make_client(server->url(), options);
+  auto client = client_with_the_burst_spent(*server);
+  ASSERT_TRUE(client);
   BlockingClient blocking(*client);
-  ASSERT_TRUE(blocking.get(kJob, "ns", "j"));  // spends the burst
   const json::value patch = json::object{{"spec", json::object{{"suspend", false}}}};
   // The rate limiter holds it past its Lease: it is not sent.
   PatchOptions fenced;
@@ -567,12 +575,9 @@ TEST(ClientHttp, AFencedWriteIsNotSentOnceItsDeadlinePassed) {
 TEST(ClientHttp, ABackgroundWriteLetsAWriteSentAfterItGoFirst) {
   std::promise<bool> background_done, foreground_done;  // outlive the client
   auto server = TestServer::start([](const TestRequest&) { return TestResponse::json(200, job_json("j")); });
-  ClientOptions options = fast_options();
-  options.qps = 4;  // a token every 250 ms
-  options.burst = 1;
-  auto client = make_client(server->url(), options);
+  auto client = client_with_the_burst_spent(*server);
+  ASSERT_TRUE(client);
   BlockingClient blocking(*client);
-  ASSERT_TRUE(blocking.get(kJob, "ns", "j"));  // spends the burst
   PatchOptions background;
   background.background = true;
   client->patch(kJob, "ns", "background", PatchType::Merge, *json::parse(R"({"spec":{}})"),
