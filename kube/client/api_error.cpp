@@ -75,6 +75,20 @@ bool ApiError::is_server_timeout() const {
   return kind == Kind::Status && (http_status == 504 || has_reason(*this, "ServerTimeout") ||
                                   has_reason(*this, "Timeout"));
 }
+
+bool ApiError::may_have_been_applied() const {
+  if (not_sent) return false;
+  switch (kind) {
+    case Kind::Status: return http_status >= 500;
+    case Kind::Transport:
+    case Kind::Timeout:
+    case Kind::Cancelled:
+    case Kind::Decode: return true;
+    case Kind::Usage: return false;
+  }
+  return true;
+}
+
 bool ApiError::is_retryable() const {
   switch (kind) {
     case Kind::Transport:

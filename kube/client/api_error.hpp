@@ -70,6 +70,12 @@ struct ApiError {
   bool is_cancelled() const { return kind == Kind::Cancelled; }
   /// Worth retrying later: 429, 5xx, transport failures and timeouts.
   bool is_retryable() const;
+  /// Whether a write that failed so may nonetheless have been applied: it was sent (or
+  /// may have been) and no answer says the server refused it. A reset or timeout after
+  /// sending, a 5xx (kube-apiserver answers 500 and 504 for writes etcd may still
+  /// commit), an answer that could not be read. Known not applied: not sent, or refused
+  /// with a 4xx (including 429, which the server answers before acting).
+  bool may_have_been_applied() const;
 
   /// One line for logs and users: operation, status, reason, message, causes.
   std::string describe() const;

@@ -370,7 +370,9 @@ void ExchangeBase::wait_deadline(std::uint64_t generation) {
 
 void ExchangeBase::start(ConnectionPtr pooled) {
   if (cancelled_) {
-    complete(unexpected(make_error(ApiError::Kind::Cancelled, operation(), "cancelled")));
+    ApiError e = make_error(ApiError::Kind::Cancelled, operation(), "cancelled");
+    e.not_sent = true;  // nothing was written to a connection yet
+    complete(unexpected(std::move(e)));
     return;
   }
   if (pooled) {

@@ -132,3 +132,32 @@ TEST(ApiError, MalformedStatusBodiesDoNotCrash) {
 
 }  // namespace
 }  // namespace kueuepp::kube::client
+
+namespace kueuepp::kube::client {
+namespace {
+
+TEST(ApiError, AWriteMayHaveBeenAppliedUnlessRefusedOrNeverSent) {
+  auto status = [](int code) {
+    ApiError e;
+    e.kind = ApiError::Kind::Status;
+    e.http_status = code;
+    return e;
+  };
+  EXPECT_FALSE(status(409).may_have_been_applied());
+  EXPECT_FALSE(status(429).may_have_been_applied()) << "refused before the server acts";
+  EXPECT_FALSE(status(422).may_have_been_applied());
+  EXPECT_TRUE(status(500).may_have_been_applied());
+  EXPECT_TRUE(status(504).may_have_been_applied()) << "kube-apiserver's timeout: etcd may still commit";
+  ApiError reset = make_error(ApiError::Kind::Transport, "PATCH x", "reading the response failed: reset");
+  EXPECT_TRUE(reset.may_have_been_applied());
+  ApiError refused = reset;
+  refused.not_sent = true;  // connecting failed
+  EXPECT_FALSE(refused.may_have_been_applied());
+  EXPECT_TRUE(make_error(ApiError::Kind::Timeout, "PATCH x", "timed out").may_have_been_applied());
+  EXPECT_TRUE(make_error(ApiError::Kind::Decode, "PATCH x", "bad body").may_have_been_applied());
+  EXPECT_FALSE(make_error(ApiError::Kind::Usage, "PATCH x", "no name").may_have_been_applied());
+  EXPECT_FALSE(fence_deadline_error("PATCH x", std::chrono::milliseconds(5)).may_have_been_applied());
+}
+
+}  // namespace
+}  // namespace kueuepp::kube::client
