@@ -18,6 +18,7 @@
 #include "actors/cluster_queue_actor.hpp"
 #include "actors/explain_json.hpp"
 #include "actors/explanation_pacer.hpp"
+#include "actors/read_back.hpp"
 #include "core/engine/engine.hpp"
 #include "kube/jobs/workload_status.hpp"
 
@@ -37,6 +38,22 @@ struct CachedWorkload {
   std::int32_t priority = 0;  ///< spec.priority
   bool finished = false;
   bool holds_quota = false;
+};
+
+/// A status write that did not settle: its answer was lost, so it may have landed, or it
+/// was refused in a way that no newer version will retry (a 429, a 5xx). Kept until a
+/// read of the workload says what happened; an admission's quota stays held till then.
+struct Unsettled {
+  enum What : int { Admission = 0, Eviction = 1, Checks = 2 };
+  What what = Admission;
+  std::string based_on;  ///< the resourceVersion the write was conditional on
+  core::AdmissionDecision admission;  ///< Admission
+  core::Time decided_at{};            ///< Admission: the round's time, for its Events
+  PackedPtr written_on;               ///< Admission: the version written on, for its Events
+  core::EvictionDecision eviction;    ///< Eviction
+  core::AdmissionCheckDecision checks;  ///< Checks
+  std::uint32_t reads = 0;  ///< reads that failed so far (the next one waits longer)
+  bool reading = false;
 };
 
 struct TreeState {
@@ -63,6 +80,9 @@ struct TreeState {
   /// patch was computed) or held back while the workload's admission is being written.
   /// Each is rewritten on the newer object when it arrives, if it still holds quota.
   std::map<std::string, core::EvictionDecision, std::less<>> recheck_evictions;
+  /// Writes not settled yet (see Unsettled), by workload key and what they were.
+  std::map<std::pair<std::string, int>, Unsettled> unsettled;
+  std::uint64_t read_backs = 0;
   /// Whether this replica acts on the tree (holds its shard); see TreeOwnership.
   bool active = true;
   std::optional<std::uint32_t> shard;
@@ -259,6 +279,8 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
 
 void rewrite_pending(Self self, const std::string& key);
 void write_eviction(Self self, core::EvictionDecision ev);
+void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core::Time now);
+void mark_dirty(Self self);
 
 /// What the tree keeps of a workload's version: read from its model, since the change's
 /// object may be only the metadata (see messages::ObjectChanged).
@@ -350,6 +372,9 @@ void apply_change(Self self, const TreeObjectChange& c) {
         st.writing_admissions.erase(c.key);
         st.recheck_pending.erase(c.key);
         st.recheck_evictions.erase(c.key);
+        for (int what : {Unsettled::Admission, Unsettled::Eviction, Unsettled::Checks}) {
+          st.unsettled.erase({c.key, what});
+        }
         st.pacer.forget(c.key);
         break;
       case ObjectKind::Job:
@@ -470,6 +495,7 @@ void write_workload_status(Self self, const std::string& key, json::value patch,
             [on_done, key](caf::error& err) {
               WriteOutcome failed;
               failed.message = "writer unreachable: " + caf::to_string(err);
+              failed.maybe_landed = true;  // it may have been sent before the writer went
               on_done(failed);
             });
 }
@@ -570,6 +596,154 @@ void rewrite_pending(Self self, const std::string& key) {
   if (patch) write_pending_status(self, key, std::move(*patch));
 }
 
+/// An admission landed: its Events and metrics, from the version it was written on.
+void admission_landed(Self self, const core::AdmissionDecision& a, const PackedPtr& written_on, core::Time now) {
+  if (!written_on) return;
+  if (ObjectPtr object = unpacked(self->state, a.workload, written_on)) on_admitted(self, a, object, now);
+}
+
+/// An admission known not to have landed: the quota the engine assumed is given back and
+/// the workload competes again (Kueue's assume/forget); `hold` keeps it out of rounds
+/// until a newer version of it is applied.
+void roll_back_admission(Self self, const std::string& key, bool hold) {
+  auto& st = self->state;
+  ++st.rolled_back;
+  (void)st.engine->forget_admission(key, hold);
+  mark_dirty(self);
+}
+
+/// An admission check decision landed: Kueue's Event and metrics for it.
+void check_decision_landed(Self self, const core::AdmissionCheckDecision& d, const ObjectPtr& written, core::Time now) {
+  using Kind = core::AdmissionCheckDecision::Kind;
+  if (d.kind == Kind::Admit) on_checks_admitted(self, d, written, now);
+  if (d.kind == Kind::Deactivate) {
+    record_event(self, *written, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
+  }
+}
+
+/// An eviction refused (409) for the version `based_on`: written again on the newer
+/// version, now if it arrived, else when it does, if the workload still holds quota.
+void evict_on_newer_version(Self self, const core::EvictionDecision& ev, std::string_view based_on) {
+  auto& st = self->state;
+  const std::string_view current = cached_version(st, ev.workload);
+  const bool newer_here = !current.empty() && current != based_on;
+  if (newer_here) {
+    if (holds_quota(st, ev.workload)) write_eviction(self, ev);
+  } else {
+    st.recheck_evictions[ev.workload] = ev;
+  }
+}
+
+void send_read_back(Self self, const std::pair<std::string, int>& id);
+
+/// Settles an unsettled write by reading its workload: at once for the first read of a
+/// lost answer, later for a refusal or a failed read (read_back_delay).
+void read_back(Self self, const std::string& key, Unsettled u) {
+  auto& st = self->state;
+  const std::pair<std::string, int> id{key, static_cast<int>(u.what)};
+  const auto delay = read_back_delay(u.reads);
+  st.unsettled.insert_or_assign(id, std::move(u));
+  if (delay.count() == 0) {
+    send_read_back(self, id);
+  } else {
+    self->delayed_send(self, delay, ReadBackDue{key, id.second});
+  }
+}
+
+/// What the read says, carried out.
+void settle(Self self, const std::string& key, const Unsettled& u, const ObjectPtr& read) {
+  auto& st = self->state;
+  switch (u.what) {
+    case Unsettled::Admission: {
+      st.writing_admissions.erase(key);
+      const ReadVerdict v = judge_admission(*read, u.admission, u.based_on);
+      if (v == ReadVerdict::Landed) {
+        spdlog::info("tree {}: admission of {} landed (read back)", st.name, key);
+        admission_landed(self, u.admission, u.written_on, u.decided_at);
+        return;
+      }
+      // Overtaken: the newer version it read may not have arrived yet; until it does,
+      // another attempt would be refused.
+      const bool hold = v == ReadVerdict::Overtaken && cached_version(st, key) != read->resource_version();
+      spdlog::info("tree {}: admission of {} did not land (read back at version {}); requeued", st.name, key,
+                   read->resource_version());
+      roll_back_admission(self, key, hold);
+      return;
+    }
+    case Unsettled::Eviction: {
+      const ReadVerdict v = judge_eviction(*read, u.based_on);
+      if (v == ReadVerdict::Landed) {
+        if (read->condition_true("Evicted")) on_evicted(self, u.eviction, read);
+      } else if (v == ReadVerdict::NotLanded) {
+        if (holds_quota(st, key)) write_eviction(self, u.eviction);
+      } else {
+        evict_on_newer_version(self, u.eviction, u.based_on);
+      }
+      return;
+    }
+    case Unsettled::Checks: {
+      const ReadVerdict v = judge_by_version(*read, u.based_on);
+      if (v == ReadVerdict::NotLanded) {
+        write_check_decision(self, u.checks, now_of(st));
+        return;
+      }
+      using Kind = core::AdmissionCheckDecision::Kind;
+      const bool shows = (u.checks.kind == Kind::Admit && read->condition_true("Admitted")) ||
+                         (u.checks.kind == Kind::Deactivate && read->condition_true("DeactivationTarget"));
+      if (shows) check_decision_landed(self, u.checks, read, u.decided_at);
+      return;
+    }
+  }
+}
+
+void on_read_back(Self self, const std::pair<std::string, int>& id, const WriteOutcome& o) {
+  auto& st = self->state;
+  auto it = st.unsettled.find(id);
+  if (it == st.unsettled.end()) return;  // the workload went meanwhile
+  Unsettled& u = it->second;
+  u.reading = false;
+  if (o.ok && o.object) {
+    Unsettled done = std::move(u);
+    st.unsettled.erase(it);
+    settle(self, id.first, done, o.object);
+    return;
+  }
+  if (o.http_status == 404) {
+    // Gone: its DELETED event removes it; what the write would have held goes with it.
+    const Unsettled done = std::move(u);
+    st.unsettled.erase(it);
+    if (done.what == Unsettled::Admission) {
+      st.writing_admissions.erase(id.first);
+      roll_back_admission(self, id.first, false);
+    }
+    return;
+  }
+  ++u.reads;
+  spdlog::info("tree {}: reading {} back failed ({} {}); again in {} ms", st.name, id.first, o.http_status,
+               o.reason.empty() ? o.message : o.reason, read_back_delay(u.reads).count());
+  self->delayed_send(self, read_back_delay(u.reads), ReadBackDue{id.first, id.second});
+}
+
+void send_read_back(Self self, const std::pair<std::string, int>& id) {
+  auto& st = self->state;
+  auto it = st.unsettled.find(id);
+  if (it == st.unsettled.end() || it->second.reading) return;
+  it->second.reading = true;
+  ++st.read_backs;
+  WriteRequest req;
+  req.kind = ObjectKind::Workload;
+  req.verb = WriteVerb::Get;
+  split_key(id.first, req.ns, req.name);
+  req.urgent = true;  // quota may be held until it is answered
+  self->request(st.links.writer, caf::infinite, std::move(req))
+      .then([self, id](WriteOutcome& o) { on_read_back(self, id, o); },
+            [self, id](caf::error& err) {
+              WriteOutcome failed;
+              failed.message = "writer unreachable: " + caf::to_string(err);
+              on_read_back(self, id, failed);
+            });
+}
+
 /// Writes an eviction, conditional on the version its patch was computed from: the patch
 /// replaces the whole conditions list, and computed from a version that predates the
 /// workload's admission (still being written, or written but not yet seen on the watch)
@@ -596,16 +770,19 @@ void write_eviction(Self self, core::EvictionDecision ev) {
     }
     if (o.superseded || o.http_status == 404 || o.reason == "NotOwner") return;
     if (o.http_status == 409) {
-      const std::string_view current = cached_version(s, key);
-      const bool newer_here = !current.empty() && current != on.resource_version;
-      if (newer_here) {
-        if (holds_quota(s, key)) write_eviction(self, ev);
-      } else {
-        s.recheck_evictions[key] = ev;
-      }
+      evict_on_newer_version(self, ev, on.resource_version);
       return;
     }
-    spdlog::warn("tree {}: eviction of {} not written: {} {}", s.name, key, o.reason, o.message);
+    // No newer version will ask for it again: the workload is read back, and evicted on
+    // what the read shows (at once for a lost answer, after a pause for a refusal).
+    spdlog::info("tree {}: eviction of {} not settled ({} {}{}); reading it back", s.name, key, o.http_status,
+                 o.reason.empty() ? o.message : o.reason, o.maybe_landed ? ", it may have landed" : "");
+    Unsettled u;
+    u.what = Unsettled::Eviction;
+    u.based_on = on.resource_version;
+    u.eviction = ev;
+    u.reads = o.maybe_landed ? 0 : 1;
+    read_back(self, key, std::move(u));
   });
 }
 
@@ -632,19 +809,20 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
   object.reset();
   write_workload_status(self, d.workload, std::move(*patch), StatusWrite::Urgent, [self, d, on, now](const WriteOutcome& o) {
     if (!o.ok) {
-      if (!o.superseded && o.http_status != 409 && o.http_status != 404 && o.reason != "NotOwner") {
-        spdlog::warn("tree {}: admission checks of {} not written: {} {}", self->state.name, d.workload, o.reason,
-                     o.message);
-      }
+      if (o.superseded || o.http_status == 409 || o.http_status == 404 || o.reason == "NotOwner") return;
+      // A newer version makes the engine ask again; none may come: read it back.
+      spdlog::info("tree {}: admission checks of {} not settled ({} {}); reading it back", self->state.name,
+                   d.workload, o.http_status, o.reason.empty() ? o.message : o.reason);
+      Unsettled u;
+      u.what = Unsettled::Checks;
+      u.based_on = on.resource_version;
+      u.checks = d;
+      u.decided_at = now;
+      u.reads = o.maybe_landed ? 0 : 1;
+      read_back(self, d.workload, std::move(u));
       return;
     }
-    if (d.kind != Kind::Admit && d.kind != Kind::Deactivate) return;
-    ObjectPtr written = unpacked(self->state, d.workload, on.packed);
-    if (!written) return;
-    if (d.kind == Kind::Admit) on_checks_admitted(self, d, written, now);
-    if (d.kind == Kind::Deactivate) {
-      record_event(self, *written, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
-    }
+    if (ObjectPtr written = unpacked(self->state, d.workload, on.packed)) check_decision_landed(self, d, written, now);
   });
 }
 
@@ -672,29 +850,40 @@ void carry_out(Self self, core::Decisions decisions) {
     current.reset();
     write_workload_status(self, key, std::move(*patch), StatusWrite::Admission, [self, key, a, on, now](const WriteOutcome& o) {
       auto& s = self->state;
+      if (o.maybe_landed) {
+        // It may have landed: giving its quota to another workload now could admit both.
+        spdlog::info("tree {}: admission of {}: no answer ({} {}); its quota stays held until a read says whether "
+                     "it landed",
+                     s.name, key, o.http_status, o.reason.empty() ? o.message : o.reason);
+        Unsettled u;
+        u.what = Unsettled::Admission;
+        u.based_on = on.resource_version;
+        u.admission = a;
+        u.decided_at = now;
+        u.written_on = on.packed;
+        read_back(self, key, std::move(u));
+        return;  // still being written: explanations and evictions of it wait
+      }
       s.writing_admissions.erase(key);
       if (o.ok) {
-        if (ObjectPtr object = unpacked(s, key, on.packed)) on_admitted(self, a, object, now);
+        admission_landed(self, a, on.packed, now);
         return;
       }
-      // Not written: the quota the engine assumed is given back and the workload
-      // competes again (Kueue's assume/forget). A conflict on the very version this
-      // decision saw means a newer object is on its way: until it is applied, another
-      // attempt would be refused the same way, as fast as the API server answers.
-      ++s.rolled_back;
-      bool stale = false;
-      if (o.http_status == 409) stale = cached_version(s, key) == on.resource_version;
+      // A conflict on the very version this decision saw means a newer object is on
+      // its way: until it is applied, another attempt would be refused the same way, as
+      // fast as the API server answers.
+      const bool stale = o.http_status == 409 && cached_version(s, key) == on.resource_version;
       if (o.reason == "NotOwner") {
         // The shard is going away: the next round belongs to whoever holds it next (and
         // here, to the ownership change that brings it back).
         spdlog::debug("tree {}: admission of {} not written: {}", s.name, key, o.message);
+        ++s.rolled_back;
         (void)s.engine->forget_admission(key, false);
         return;
       }
       spdlog::info("tree {}: admission of {} not written ({} {}); requeued{}", s.name, key, o.http_status,
                    o.reason.empty() ? o.message : o.reason, stale ? " once its newer version arrives" : "");
-      (void)s.engine->forget_admission(key, stale);
-      mark_dirty(self);
+      roll_back_admission(self, key, stale);
     });
   }
   for (auto& ev : decisions.evictions) write_eviction(self, std::move(ev));
@@ -923,6 +1112,8 @@ std::string introspection_summary(const TreeState& st) {
   o["preempted"] = st.preempted;
   o["rolledBack"] = st.rolled_back;
   o["admissionWritesInFlight"] = st.writing_admissions.size();
+  o["unsettledWrites"] = st.unsettled.size();
+  o["readBacks"] = st.read_backs;
   o["lastRoundMicros"] = st.last_round_us;
   o["batchesWithoutRound"] = st.batches_without_round;
   o["classWalks"] = st.engine->class_walks();
@@ -972,6 +1163,10 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
         [self](PublishStatus) {
           ++self->state.handled;
           publish(self);
+        },
+        [self](ReadBackDue& due) {
+          ++self->state.handled;
+          send_read_back(self, {due.key, due.what});
         },
         [self](Explain& q) -> ExplainReply {
           ++self->state.handled;

@@ -26,6 +26,7 @@ WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result, bool 
   out.http_status = e.http_status;
   out.reason = e.reason;
   out.message = e.message;
+  out.maybe_landed = e.may_have_been_applied();
   return out;
 }
 
@@ -78,6 +79,14 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
         client.update(resource, kube::client::Object(body), on_object, options);
         return;
       }
+      case WriteVerb::Get: {
+        client.get(resource, req.ns, req.name, [done](kube::client::Result<kube::client::Object> r) {
+          WriteOutcome out = outcome_of(std::move(r), false);
+          out.maybe_landed = false;  // a read changes nothing
+          done(std::move(out));
+        });
+        return;
+      }
       case WriteVerb::Delete: {
         kube::client::DeleteOptions options;
         if (!req.precondition_rv.empty()) options.precondition_resource_version = req.precondition_rv;
@@ -94,6 +103,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
                           out.message = r.error().message;
                           // Already gone is what a delete wants.
                           out.ok = r.error().is_not_found();
+                          out.maybe_landed = !out.ok && r.error().may_have_been_applied();
                         }
                         done(std::move(out));
                       },

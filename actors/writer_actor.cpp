@@ -527,9 +527,12 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
             bool expected = done.outcome.http_status == 409 || done.outcome.http_status == 404 ||
                             done.outcome.reason == "NotOwner";  // fenced at the socket: the Lease ended
             auto level = expected ? spdlog::level::debug : spdlog::level::warn;
-            spdlog::log(level, "write failed: {} {}: {} {} {}", describe(p->request),
-                        done.outcome.http_status, done.outcome.reason, done.outcome.message,
-                        expected ? "" : "(the decision is rolled back and retried)");
+            const char* what_next = expected                    ? ""
+                                    : done.outcome.maybe_landed ? "(it may have landed: read back before anything is undone)"
+                                                                : "(refused: decided again)";
+            spdlog::log(level, "{} failed: {} {}: {} {} {}", p->request.verb == WriteVerb::Get ? "read" : "write",
+                        describe(p->request), done.outcome.http_status, done.outcome.reason, done.outcome.message,
+                        what_next);
           }
           // Its own answer first: a refused admission is rolled back before the
           // explanation it superseded is said again.

@@ -42,7 +42,7 @@ using cluster_queue_actor =
 /// cohort): owns the admission engine of the tree; rounds are atomic per tree.
 using cohort_tree_actor = caf::typed_actor<caf::reacts_to<TreeBatch>, caf::reacts_to<TreeOwnership>,
                                            caf::reacts_to<RunRound>,
-                                           caf::reacts_to<PublishStatus>,
+                                           caf::reacts_to<PublishStatus>, caf::reacts_to<ReadBackDue>,
                                            caf::replies_to<Explain>::with<ExplainReply>,
                                            caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
@@ -128,6 +128,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WriteDone)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::DrainWrites)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WritesDrained)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::PublishStatus)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ReadBackDue)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ClusterQueueSnapshot)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::RetryQueueStatus)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::IntrospectActor)

@@ -51,6 +51,14 @@ struct RunRound {
 /// once per status interval however many rounds run.
 struct PublishStatus {};
 
+/// The tree's own timer: read back workload `key` again, to settle a write of it whose
+/// answer was lost or that was refused (see actors/read_back.hpp). `what` tells which of
+/// the workload's unsettled writes (the tree's own numbering).
+struct ReadBackDue {
+  std::string key;
+  int what = 0;
+};
+
 /// Tree -> scheduler: something changed; a round would make progress.
 struct TreeDirty {
   std::string tree;

@@ -23,6 +23,10 @@ enum class WriteVerb : std::uint8_t {
   Create,
   Update,  ///< PUT of the whole object (its resourceVersion is the precondition)
   Delete,
+  /// A read of the object as stored now (no body; answered with it, or NotFound): how a
+  /// caller learns whether a write whose answer was lost landed, or catches up with an
+  /// object its watch has not delivered yet.
+  Get,
 };
 
 struct WriteRequest {
@@ -82,6 +86,12 @@ struct WriteOutcome {
   /// from it, and the caller must not wait for one.
   bool superseded_by_urgent = false;
   bool superseding_write_landed = false;
+  /// Not ok, and nothing says the server refused it: it was sent (or may have been) and
+  /// its answer was lost (a reset, a timeout, a 5xx, an unreadable answer). It may have
+  /// landed: the caller keeps what it would hold (an admission's quota) until a read of
+  /// the object says whether it did. Only a write known not to have landed (a 4xx, not
+  /// sent, fenced) is rolled back at once.
+  bool maybe_landed = false;
   int http_status = 0;      ///< 0: no answer (connection error, shutdown)
   std::string reason;       ///< Kubernetes Status reason (Conflict, NotFound, ...), or NotOwner
   std::string message;

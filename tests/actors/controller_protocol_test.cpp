@@ -60,8 +60,24 @@ struct ScriptedApi {
     return out;
   }
 
+  /// Reads (WriteVerb::Get), held unanswered until the test answers them, in order.
+  std::deque<std::pair<WriteRequest, std::function<void(WriteOutcome)>>> held_reads;
+  std::size_t reads = 0;
+  /// Answers the oldest held read with `outcome`.
+  void answer_read(WriteOutcome outcome) {
+    ASSERT_FALSE(held_reads.empty()) << "no read is waiting";
+    auto done = std::move(held_reads.front().second);
+    held_reads.pop_front();
+    done(std::move(outcome));
+  }
+
   WriteTransport transport() {
     return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+      if (req.verb == WriteVerb::Get) {
+        ++reads;
+        held_reads.emplace_back(req, std::move(done));
+        return;
+      }
       writes.push_back(req);
       if (hold_pending && is_pending_write(req)) {
         held_pending.push_back(std::move(done));
@@ -401,6 +417,143 @@ TEST_F(ControllerProtocolTest, AFailedAdmissionWriteIsRolledBackAndRetried) {
   EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
             std::string::npos)
       << text;
+}
+
+/// The answer of a write that was sent and then lost (a reset): it may have landed.
+WriteOutcome lost_answer() {
+  WriteOutcome o;
+  o.maybe_landed = true;
+  o.message = "reading the response from 127.0.0.1:6443 failed: Connection reset by peer";
+  return o;
+}
+
+WriteOutcome read_of(ObjectPtr object) {
+  WriteOutcome o;
+  o.ok = true;
+  o.http_status = 200;
+  o.object = std::move(object);
+  return o;
+}
+
+WriteOutcome unavailable() {
+  WriteOutcome o;
+  o.http_status = 503;
+  o.reason = "ServiceUnavailable";
+  return o;
+}
+
+const std::string kAdmittedStatus =
+    R"({"admission":{"clusterQueue":"cq","podSetAssignments":[{"name":"main","flavors":{"cpu":"default"},"resourceUsage":{"cpu":"1"},"count":1}]},)"
+    R"("conditions":[{"type":"QuotaReserved","status":"True","reason":"QuotaReserved","message":"Quota reserved in ClusterQueue cq","lastTransitionTime":"2026-01-01T00:00:00Z"},)"
+    R"({"type":"Admitted","status":"True","reason":"Admitted","message":"The workload is admitted","lastTransitionTime":"2026-01-01T00:00:00Z"}]})";
+
+TEST_F(ControllerProtocolTest, AnAdmissionWhoseAnswerWasLostHoldsItsQuotaUntilAReadSaysItLanded) {
+  start();
+  cluster("1");
+  api_.fail_next.push_back(lost_answer());
+  ObjectPtr a = workload("a", "1", 10);
+  relist(ObjectKind::Workload, {a});
+  settle();
+  ASSERT_EQ(api_.admission_writes("a"), 1u);
+  ASSERT_EQ(api_.held_reads.size(), 1u) << "the workload is read back";
+  EXPECT_EQ(api_.held_reads.front().first.name, "a");
+  const WriteRequest admission = api_.writes.front();
+
+  // While the read is unanswered, the quota stays with "a": "b" waits, and "a" is not
+  // admitted again (on a server where the first write landed, a second attempt is
+  // refused, and the old rollback then gave the quota to "b" as well).
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("b", "1", 11)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("a"), 1u);
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+
+  // The read shows the admission: it landed, and is counted once.
+  api_.answer_read(read_of(as_written(a, admission, 12)));
+  settle();
+  EXPECT_EQ(api_.admission_writes("a"), 1u);
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
+            std::string::npos)
+      << text;
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("a", "1", 12, 0, kAdmittedStatus)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+  // "a" goes: its quota goes to "b".
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, true, workload("a", "1", 13, 0, kAdmittedStatus)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("b"), 1u);
+}
+
+TEST_F(ControllerProtocolTest, AnAdmissionWhoseAnswerWasLostIsRolledBackOnceAReadSaysItDidNotLand) {
+  start();
+  cluster("1");
+  api_.fail_next.push_back(lost_answer());
+  relist(ObjectKind::Workload, {workload("a", "1", 10)});
+  settle();
+  ASSERT_EQ(api_.held_reads.size(), 1u);
+  EXPECT_EQ(api_.admission_writes("a"), 1u);
+  // Still the version it was written on: it did not land, and is tried again.
+  api_.answer_read(read_of(workload("a", "1", 10)));
+  settle();
+  ASSERT_EQ(api_.admission_writes("a"), 2u);
+  const auto second = std::find_if(api_.writes.rbegin(), api_.writes.rend(), [](const WriteRequest& w) {
+    return w.name == "a" && w.body && json::dump(*w.body).find("\"admission\":{") != std::string::npos;
+  });
+  EXPECT_EQ(second->precondition_rv, "10");
+}
+
+TEST_F(ControllerProtocolTest, AReadBackThatFailsIsTriedAgainWhileTheQuotaStaysHeld) {
+  start();
+  cluster("1");
+  api_.fail_next.push_back(lost_answer());
+  relist(ObjectKind::Workload, {workload("a", "1", 10)});
+  settle();
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("b", "1", 11)});
+  api_.answer_read(unavailable());
+  settle();
+  ASSERT_EQ(api_.reads, 2u) << "read again after a pause";
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+  api_.answer_read(lost_answer());  // a read whose answer is lost: no news either
+  settle();
+  ASSERT_EQ(api_.reads, 3u);
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+  EXPECT_EQ(api_.admission_writes("a"), 1u);
+  // Gone meanwhile: nothing holds the quota any more.
+  WriteOutcome gone;
+  gone.http_status = 404;
+  gone.reason = "NotFound";
+  api_.answer_read(gone);
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, true, workload("a", "1", 12)});
+  settle();
+  EXPECT_EQ(api_.admission_writes("b"), 1u);
+}
+
+TEST_F(ControllerProtocolTest, AnEvictionThatDidNotSettleIsReadBackAndWrittenAgain) {
+  start();
+  cluster("1", R"("preemption":{"withinClusterQueue":"LowerPriority"},)");
+  relist(ObjectKind::Workload, {workload("low", "1", 10, 1)});
+  settle();
+  ASSERT_EQ(api_.admission_writes("low"), 1u);
+  ObjectPtr admitted = workload("low", "1", 12, 1, kAdmittedStatus);
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, admitted});
+  settle();
+  // The eviction's answer is lost, then the second attempt is refused by a 503: each
+  // time the workload is read back, and evicted again on what the read shows.
+  api_.fail_next_eviction.push_back(lost_answer());
+  api_.fail_next_eviction.push_back(unavailable());
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("high", "1", 11, 100)});
+  settle();
+  ASSERT_EQ(api_.eviction_writes("low").size(), 1u);
+  api_.answer_read(read_of(admitted));
+  settle();
+  ASSERT_EQ(api_.eviction_writes("low").size(), 2u);
+  EXPECT_EQ(api_.eviction_writes("low")[1]->precondition_rv, "12");
+  api_.answer_read(read_of(admitted));
+  settle();
+  ASSERT_EQ(api_.eviction_writes("low").size(), 3u);
+  EXPECT_TRUE(api_.held_reads.empty());
+  EXPECT_EQ(api_.admission_writes("high"), 0u) << "the quota is held until the eviction completes";
 }
 
 TEST_F(ControllerProtocolTest, OnlyWhatFitsIsAdmittedInOneRound) {
