@@ -14,6 +14,7 @@
 
 #include "actors/job_reconciler.hpp"
 #include "core/string_key_map.hpp"
+#include "kube/client/resource_version.hpp"
 #include "kube/json/json.hpp"
 #include "kube/json/json_node.hpp"
 
@@ -26,8 +27,19 @@ namespace {
 using Table = std::map<std::string, ObjectPtr, std::less<>>;
 
 /// Steps one Job may take back to back without an outside change: a guard against a
-/// write that the reconciler keeps asking for (it would otherwise loop forever).
+/// write that the reconciler keeps asking for (it would otherwise loop forever). Past it,
+/// the Job is looked at again after kStuckPause, its objects read afresh.
 constexpr int kMaxStepsWithoutChange = 12;
+constexpr std::chrono::seconds kStuckPause{30};
+
+/// A failed write is tried again after a pause that doubles with each failure in a row
+/// (from 1 s, at most 30 s), each time on the objects read afresh: a blackout or a proxy
+/// that refuses writes for a while must not leave a Job waiting for an event that never
+/// comes.
+std::chrono::milliseconds retry_pause(std::uint32_t failures_in_a_row) {
+  const std::uint32_t doublings = std::min<std::uint32_t>(failures_in_a_row > 0 ? failures_in_a_row - 1 : 0, 5);
+  return std::min(std::chrono::milliseconds(1000) * (1u << doublings), std::chrono::milliseconds(30000));
+}
 
 /// The kinds whose first list must arrive before any decision.
 constexpr ObjectKind kNeeded[] = {ObjectKind::Job,        ObjectKind::Workload,
@@ -39,6 +51,7 @@ constexpr ObjectKind kNeeded[] = {ObjectKind::Job,        ObjectKind::Workload,
 /// act on.
 struct KnownWorkload {
   PackedPtr packed;
+  std::string resource_version;
   /// Owned by a Job and being deleted: a candidate for release_orphan_workload.
   bool job_owned_and_deleting = false;
 };
@@ -50,6 +63,20 @@ using WorkloadTable = core::StringKeyMap<KnownWorkload>;
 struct KnownJob {
   PackedPtr packed;
   std::string uid;
+  std::string resource_version;
+};
+
+/// An object to read afresh before a Job is reconciled again (after a failed write).
+struct ReadTarget {
+  ObjectKind kind = ObjectKind::Job;
+  std::string ns;
+  std::string name;
+};
+
+/// A Job (or orphan Workload) to look at again at `due`, reading `reads` first.
+struct Retry {
+  core::Time due{};
+  std::vector<ReadTarget> reads;
 };
 using JobTable = std::map<std::string, KnownJob, std::less<>>;
 
@@ -71,8 +98,8 @@ struct JobState {
   std::map<std::string, int> in_flight;                ///< job key -> writes outstanding
   std::map<std::string, int> steps;                    ///< job key -> steps since the last outside change
   std::set<std::string> again;                         ///< changed while writes were in flight
-  std::set<std::string> retry;
-  bool retry_scheduled = false;
+  std::map<std::string, Retry> retry;                  ///< key -> when to try again, reading what first
+  std::map<std::string, std::uint32_t> failures_in_a_row;  ///< key -> failed writes since its last success
   /// Deadlines the reconciler asked to be woken for (PodsReady timeouts, requeue backoffs).
   std::map<std::string, core::Time> wake_at;
   /// With sharding: which LocalQueues' Jobs this replica handles (see JobShards).
@@ -82,6 +109,8 @@ struct JobState {
   std::uint64_t writes = 0;
   std::uint64_t failures = 0;
   std::uint64_t stuck = 0;
+  std::uint64_t rereads = 0;
+  std::uint64_t stale_events = 0;  ///< watch events older than what the cache held
 };
 
 using Self = job_actor::stateful_pointer<JobState>;
@@ -111,8 +140,13 @@ std::optional<kube::client::OwnerReference> owner_job(const kube::client::Object
 KnownWorkload known_workload(const kube::client::Object& wl, PackedPtr packed) {
   KnownWorkload k;
   k.packed = std::move(packed);
+  k.resource_version = std::string(wl.resource_version());
   k.job_owned_and_deleting = wl.being_deleted() && owner_job(wl).has_value();
   return k;
+}
+
+KnownJob known_job(const kube::client::Object& job, PackedPtr packed) {
+  return KnownJob{std::move(packed), std::string(job.uid()), std::string(job.resource_version())};
 }
 
 /// Whether a packed Workload follows WorkloadPriorityClass `name`: it references it
@@ -216,12 +250,33 @@ QueueShard workload_shard(const JobState& st, const kube::client::Object& wl) {
   return queue_shard(st, std::string(wl.namespace_name()), wl.string_at({"spec", "queueName"}));
 }
 
-void schedule_retry(Self self, const std::string& key) {
+/// Looks at `key` again after `pause`, reading `reads` afresh first. A retry already
+/// due sooner keeps its time; the reads add up.
+void schedule_retry(Self self, const std::string& key, std::chrono::milliseconds pause, std::vector<ReadTarget> reads) {
   auto& st = self->state;
-  st.retry.insert(key);
-  if (st.retry_scheduled) return;
-  st.retry_scheduled = true;
-  self->delayed_send(self, std::chrono::seconds(1), JobTick{});
+  const core::Time due = now_of(st) + pause;
+  auto [it, added] = st.retry.try_emplace(key);
+  if (added || due < it->second.due) {
+    it->second.due = due;
+    // A little late rather than early: an early tick finds nothing due.
+    self->delayed_send(self, pause + std::chrono::milliseconds(5), JobTick{});
+  }
+  for (auto& r : reads) it->second.reads.push_back(std::move(r));
+}
+
+/// The retries whose time has come, removed from the table.
+std::vector<std::pair<std::string, Retry>> due_retries(JobState& st) {
+  std::vector<std::pair<std::string, Retry>> due;
+  const core::Time now = now_of(st);
+  for (auto it = st.retry.begin(); it != st.retry.end();) {
+    if (it->second.due <= now) {
+      due.emplace_back(it->first, std::move(it->second));
+      it = st.retry.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return due;
 }
 
 /// Reconciles `key` again at `at`: a tick is sent for each new deadline; the tick
@@ -274,46 +329,165 @@ WriteRequest to_request(JobWrite& w) {
 /// Keys: a Job's "ns/name", or "workload:ns/name" for a Workload without a Job.
 bool is_job_key(const std::string& key) { return key.rfind("workload:", 0) != 0; }
 
-void on_write_done(Self self, const std::string& key, ObjectKind kind, const std::string& what, bool deleting,
-                   const WriteOutcome& o) {
+/// The cached version of a Job or Workload; empty when not cached.
+std::string cached_version(const JobState& st, ObjectKind kind, const std::string& key) {
+  if (kind == ObjectKind::Workload) {
+    auto it = st.workloads.find(key);
+    return it == st.workloads.end() ? std::string() : it->second.resource_version;
+  }
+  if (kind == ObjectKind::Job) {
+    auto it = st.jobs.find(key);
+    return it == st.jobs.end() ? std::string() : it->second.resource_version;
+  }
+  return {};
+}
+
+/// Stores a version of a Job or Workload unless the cache holds a newer one: the watch
+/// and the answers to this actor's own writes and reads arrive in no common order, and an
+/// older version acted on (an admission since withdrawn) could start a Job. `packed`:
+/// `object` whole (which may then be only its metadata). False when not stored.
+bool remember(JobState& st, ObjectKind kind, const ObjectPtr& object, PackedPtr packed) {
+  std::string key = object->key();
+  if (kube::client::older_resource_version(object->resource_version(), cached_version(st, kind, key))) {
+    ++st.stale_events;
+    return false;
+  }
+  if (kind == ObjectKind::Workload) {
+    st.workloads[key] = known_workload(*object, std::move(packed));
+    index_workload(st, object, false);
+  } else {
+    st.jobs[key] = known_job(*object, std::move(packed));
+  }
+  return true;
+}
+
+/// Forgets a Job or Workload that is gone, unless the cache holds a version newer than
+/// `as_of` (a new object of the same name). False when kept.
+bool forget(JobState& st, ObjectKind kind, const ObjectPtr& object, std::string_view as_of) {
+  std::string key = object->key();
+  if (kube::client::older_resource_version(as_of, cached_version(st, kind, key))) {
+    ++st.stale_events;
+    return false;
+  }
+  if (kind == ObjectKind::Workload) {
+    st.workloads.erase(key);
+    index_workload(st, object, true);
+  } else {
+    st.jobs.erase(key);
+  }
+  return true;
+}
+
+void look_again(Self self, const std::string& key);
+
+/// One of `key`'s writes or reads settled: once none is outstanding, the Job is looked at
+/// again if that made progress or it changed meanwhile.
+void settle_one(Self self, const std::string& key, bool progressed) {
+  auto& st = self->state;
+  auto it = st.in_flight.find(key);
+  if (it == st.in_flight.end() || --it->second > 0) return;
+  st.in_flight.erase(it);
+  bool changed_meanwhile = st.again.erase(key) != 0;
+  if (changed_meanwhile) st.steps.erase(key);
+  if (progressed || changed_meanwhile) look_again(self, key);
+}
+
+/// What a failed write or read leads to: after a pause, the object read afresh and the
+/// Job looked at again. Nothing for a write fenced off (the shard's new holder acts).
+void retry_after_failure(Self self, const std::string& key, const ReadTarget& target, const std::string& what,
+                         const WriteOutcome& o) {
+  auto& st = self->state;
+  ++st.failures;
+  if (o.reason == "NotOwner") {
+    spdlog::debug("{}: {} not sent: {}", key, what, o.message);
+    return;
+  }
+  st.steps.erase(key);  // a failure is no step: the guard is for steps that keep landing
+  const auto pause = retry_pause(++st.failures_in_a_row[key]);
+  // Conflicts and NotFound are races a newer object usually settles; the others say more.
+  const bool race = o.http_status == 409 || o.http_status == 404;
+  spdlog::log(race ? spdlog::level::debug : spdlog::level::warn,
+              "{}: {} failed: {} {} {}{}; reading {} {} afresh and trying again in {} ms", key, what, o.http_status,
+              o.reason, o.message, o.maybe_landed ? " (it may have landed)" : "", to_string(target.kind),
+              target.name, pause.count());
+  schedule_retry(self, key, pause, {target});
+}
+
+void on_write_done(Self self, const std::string& key, const ReadTarget& target, const std::string& what,
+                   bool deleting, const WriteOutcome& o) {
   auto& st = self->state;
   bool progressed = false;
   if (o.ok) {
-    // Our own write is the freshest state we know: do not act on the stale cache.
+    st.failures_in_a_row.erase(key);
+    // Our own write is the freshest state we know: the next step is computed from it.
     if (o.object) {
       // An object being deleted whose last finalizer this write removed is gone from the
       // server (so is one this write deleted that had no finalizer to keep it): caching it
       // would resurrect it if its DELETED event came first (a Job then waits for a
       // Workload it believes it has).
       const bool gone = (o.object->being_deleted() || deleting) && o.object->finalizers().empty();
-      if (Table* t = table_for(st, kind)) {
+      if (target.kind == ObjectKind::Job || target.kind == ObjectKind::Workload) {
+        if (gone) {
+          forget(st, target.kind, o.object, o.object->resource_version());
+        } else {
+          remember(st, target.kind, o.object, pack(*o.object));
+        }
+      } else if (Table* t = table_for(st, target.kind)) {
         if (gone) {
           t->erase(o.object->key());
         } else {
           (*t)[o.object->key()] = o.object;
         }
       }
-      if (kind == ObjectKind::Workload) index_workload(st, o.object, gone);
     }
     spdlog::info("{}: {}", key, what);
     progressed = true;
   } else if (!o.superseded) {
-    ++st.failures;
-    bool race = o.http_status == 409 || o.http_status == 404 || o.reason == "NotOwner";
-    if (race) {
-      spdlog::debug("{}: {} lost a race ({}); waiting for the newer object", key, what, o.reason);
-    } else {
-      spdlog::warn("{}: {} failed: {} {} {}; retrying in 1 s", key, what, o.http_status, o.reason, o.message);
-      schedule_retry(self, key);
-    }
+    retry_after_failure(self, key, target, what, o);
   }
-  auto it = st.in_flight.find(key);
-  if (it == st.in_flight.end() || --it->second > 0) return;
-  st.in_flight.erase(it);
-  bool changed_meanwhile = st.again.erase(key) != 0;
-  if (!is_job_key(key)) return;
-  if (changed_meanwhile) st.steps.erase(key);
-  if (progressed || changed_meanwhile) reconcile(self, key);
+  // A Workload without a Job is looked at again only by its retry or its next change.
+  settle_one(self, key, progressed && is_job_key(key));
+}
+
+/// Reads `reads` afresh for `key`, then looks at it again.
+void reread(Self self, const std::string& key, std::vector<ReadTarget> reads) {
+  auto& st = self->state;
+  for (auto& r : reads) {
+    ++st.in_flight[key];
+    ++st.rereads;
+    const std::string known = cached_version(st, r.kind, r.ns.empty() ? r.name : r.ns + "/" + r.name);
+    WriteRequest req;
+    req.kind = r.kind;
+    req.verb = WriteVerb::Get;
+    req.ns = r.ns;
+    req.name = r.name;
+    req.urgent = true;
+    auto on_read = [self, key, r, known](const WriteOutcome& o) {
+      auto& s = self->state;
+      bool fresh = true;
+      if (o.ok && o.object) {
+        if (r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) remember(s, r.kind, o.object, pack(*o.object));
+      } else if (o.http_status == 404) {
+        // Gone, unless a newer one arrived while the read was out.
+        if ((r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) &&
+            cached_version(s, r.kind, r.ns.empty() ? r.name : r.ns + "/" + r.name) == known) {
+          json::value meta = json::object{{"metadata", json::object{{"name", r.name}, {"namespace", r.ns}}}};
+          forget(s, r.kind, std::make_shared<const kube::client::Object>(std::move(meta)), known);
+        }
+      } else {
+        fresh = false;
+        retry_after_failure(self, key, r, "reading it", o);
+      }
+      settle_one(self, key, fresh);
+    };
+    self->request(st.links.writer, caf::infinite, std::move(req))
+        .then([on_read](WriteOutcome& o) { on_read(o); },
+              [on_read](caf::error& err) {
+                WriteOutcome o;
+                o.message = "writer unreachable: " + caf::to_string(err);
+                on_read(o);
+              });
+  }
 }
 
 void carry_out(Self self, const std::string& key, JobStep step, std::optional<std::uint32_t> shard) {
@@ -327,31 +501,36 @@ void carry_out(Self self, const std::string& key, JobStep step, std::optional<st
     return;
   }
   if (++st.steps[key] > kMaxStepsWithoutChange) {
-    // The same step keeps coming back: stop here and say so, instead of spinning.
+    // The same step keeps coming back: stop spinning and say so; look again later, on
+    // objects read afresh.
     ++st.stuck;
-    spdlog::error("{}: still wants \"{}\" after {} steps; waiting for the next change", key, step.writes[0].what,
-                  kMaxStepsWithoutChange);
+    spdlog::error("{}: still wants \"{}\" after {} steps; looking again in {} s", key, step.writes[0].what,
+                  kMaxStepsWithoutChange, kStuckPause.count());
     st.steps.erase(key);
+    std::vector<ReadTarget> reads;
+    for (const auto& w : step.writes) reads.push_back(ReadTarget{w.kind, w.ns, w.name});
+    schedule_retry(self, key, kStuckPause, std::move(reads));
     return;
   }
   for (auto& w : step.writes) {
     ++st.writes;
     ++st.in_flight[key];
-    ObjectKind kind = w.kind;
+    ReadTarget target{w.kind, w.ns, w.name};
     std::string what = w.what;
     const bool deleting = w.verb == JobWrite::Verb::Delete;
     auto counted = std::move(w.on_success);
     WriteRequest req = to_request(w);
     req.shard = shard;
     self->request(st.links.writer, caf::infinite, std::move(req))
-        .then([self, key, kind, what, deleting, counted = std::move(counted)](WriteOutcome& o) mutable {
+        .then([self, key, target, what, deleting, counted = std::move(counted)](WriteOutcome& o) mutable {
                 if (o.ok && counted && self->state.links.metrics) self->send(self->state.links.metrics, std::move(*counted));
-                on_write_done(self, key, kind, what, deleting, o);
+                on_write_done(self, key, target, what, deleting, o);
               },
-              [self, key, kind, what, deleting](caf::error& err) {
+              [self, key, target, what, deleting](caf::error& err) {
                 WriteOutcome o;
                 o.message = caf::to_string(err);
-                on_write_done(self, key, kind, what, deleting, o);
+                o.maybe_landed = true;
+                on_write_done(self, key, target, what, deleting, o);
               });
   }
 }
@@ -420,6 +599,15 @@ void release_orphan_workload(Self self, const kube::client::Object& wl, const Pa
   carry_out(self, key, release_orphan(doc), shard.shard);
 }
 
+void look_again(Self self, const std::string& key) {
+  auto& st = self->state;
+  if (is_job_key(key)) {
+    reconcile(self, key);
+  } else if (auto it = st.workloads.find(key.substr(9)); it != st.workloads.end()) {
+    if (ObjectPtr wl = unpacked(it->second, it->first)) release_orphan_workload(self, *wl);
+  }
+}
+
 /// A WorkloadPriorityClass changed value: every Workload that references it follows.
 void propagate_priority(Self self, const kube::client::Object& wpc) {
   auto& st = self->state;
@@ -466,24 +654,13 @@ void reconcile_all(Self self) {
 }
 
 /// Stores (or forgets) one version in its table; false for kinds this actor ignores.
+/// Also false for a Job or Workload version older than the one cached (see remember).
 bool store(JobState& st, const ObjectChanged& event) {
   const ObjectPtr& object = event.object;
   std::string key = object->key();
-  if (event.kind == ObjectKind::Workload) {
-    if (event.deleted) {
-      st.workloads.erase(key);
-    } else {
-      st.workloads[key] = known_workload(*object, packed_of(event));
-    }
-    return true;
-  }
-  if (event.kind == ObjectKind::Job) {
-    if (event.deleted) {
-      st.jobs.erase(key);
-    } else {
-      st.jobs[key] = KnownJob{packed_of(event), std::string(object->uid())};
-    }
-    return true;
+  if (event.kind == ObjectKind::Workload || event.kind == ObjectKind::Job) {
+    if (event.deleted) return forget(st, event.kind, object, object->resource_version());
+    return remember(st, event.kind, object, packed_of(event));
   }
   Table* t = table_for(st, event.kind);
   if (t == nullptr) return false;
@@ -504,7 +681,6 @@ void on_change(Self self, const ObjectChanged& event) {
   std::string key = object->key();
   switch (kind) {
     case ObjectKind::Workload:
-      index_workload(st, object, deleted);
       if (auto ref = owner_job(*object)) {
         std::string job_key = std::string(object->namespace_name()) + "/" + ref->name;
         st.steps.erase(job_key);
@@ -559,7 +735,7 @@ void on_relist(Self self, ObjectsRelisted& event) {
     st.jobs.clear();
     for (std::size_t i = 0; i < event.items->size(); ++i) {
       const ObjectPtr& object = (*event.items)[i];
-      st.jobs[object->key()] = KnownJob{packed_of(event, i), std::string(object->uid())};
+      st.jobs[object->key()] = known_job(*object, packed_of(event, i));
     }
   } else {
     Table* t = table_for(st, event.kind);
@@ -589,6 +765,9 @@ std::string summary(Self self) {
   o["writes"] = st.writes;
   o["failures"] = st.failures;
   o["stuck"] = st.stuck;
+  o["retriesWaiting"] = st.retry.size();
+  o["rereads"] = st.rereads;
+  o["staleEventsIgnored"] = st.stale_events;
   o["deadlines"] = st.wake_at.size();
   if (st.shards) o["skippedNotOwner"] = st.skipped_not_owner;
   return json::dump(o);
@@ -621,17 +800,14 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
         [self](JobTick) {
           auto& st = self->state;
           ++st.handled;
-          st.retry_scheduled = false;
-          auto keys = std::move(st.retry);
-          st.retry.clear();
-          for (auto& key : due_wakeups(st)) keys.insert(std::move(key));
-          for (const auto& key : keys) {
-            if (is_job_key(key)) {
-              reconcile(self, key);
-            } else if (auto it = st.workloads.find(key.substr(9)); it != st.workloads.end()) {
-              if (ObjectPtr wl = unpacked(it->second, it->first)) release_orphan_workload(self, *wl);
+          for (auto& [key, retry] : due_retries(st)) {
+            if (retry.reads.empty()) {
+              look_again(self, key);
+            } else {
+              reread(self, key, std::move(retry.reads));  // looks again once they are answered
             }
           }
+          for (const auto& key : due_wakeups(st)) look_again(self, key);
         },
         [self](JobShards& shards) {
           auto& st = self->state;

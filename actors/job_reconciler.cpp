@@ -35,9 +35,13 @@ JobWrite job_write(const Object& job, JobWrite::Verb verb, json::value body, std
                   std::move(body), "", std::move(what)};
 }
 
+/// A Workload status patch replaces the whole conditions list: it is conditional on the
+/// version it was computed from, so that, computed from a version since overtaken (an
+/// admission withdrawn, an eviction completed), it is refused rather than bringing back
+/// conditions that no longer hold.
 JobWrite workload_status_write(const Object& wl, json::value patch, std::string what) {
   return JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatchStatus, std::string(wl.namespace_name()),
-                  std::string(wl.name()), std::move(patch), "", std::move(what)};
+                  std::string(wl.name()), std::move(patch), std::string(wl.resource_version()), std::move(what)};
 }
 
 JobEvent event_on(const Object& o, ObjectKind kind, bool warning, std::string reason, std::string message) {
@@ -373,10 +377,11 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
   if (workload_controller_step(job, *wl, ctx, step)) return step;
 
   if (wl->condition_true("Evicted")) {
-    if (!has_reservation(*wl)) return step;
     auto evicted = wl->condition("Evicted");
     std::string why = evicted && !evicted->message.empty() ? evicted->message : "Workload evicted";
-    if (stop_step(job, wl, why, step)) return step;
+    // Without a reservation the eviction has completed: the Job must not run (it may have
+    // been started from a version that still showed the admission).
+    if (stop_step(job, wl, why, step) || !has_reservation(*wl)) return step;
     // Quota is released only once no pod runs any more (Kueue waits for !IsActive()).
     if (jobs::job_active(job)) return step;
     if (auto p = jobs::eviction_completed_patch(*wl, ctx.now)) {

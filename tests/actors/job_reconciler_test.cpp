@@ -123,6 +123,9 @@ struct FakeCluster {
       case JobWrite::Verb::MergePatch:
       case JobWrite::Verb::MergePatchStatus:
         ASSERT_NE(target, nullptr);
+        if (!w.precondition_rv.empty()) {
+          ASSERT_EQ(w.precondition_rv, target->resource_version()) << w.what << ": conditional on a stale version";
+        }
         patch(*target, w.body, w.verb == JobWrite::Verb::MergePatchStatus);
         // A finalizer-free Workload that is being deleted is gone.
         if (workload && workload->being_deleted() && workload->finalizers().empty()) workload.reset();
@@ -228,6 +231,56 @@ TEST(JobReconciler, EvictionStopsRestoresThenReleasesQuota) {
   EXPECT_TRUE(admission == nullptr || admission->is_null());
   EXPECT_FALSE(c.workload->condition_true("QuotaReserved"));
   EXPECT_TRUE(c.workload->condition_true("Requeued"));
+}
+
+TEST(JobReconciler, AJobRunningAfterItsEvictionCompletedIsStopped) {
+  // Started from a version that still showed the admission, after the eviction had
+  // completed (the quota is released): it must not go on running.
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.suspended());
+  // Its template as written (a flavor with nothing to inject), so that it still matches
+  // its Workload once the admission is gone.
+  auto& pod = c.job.json().as_object()["spec"].as_object()["template"].as_object()["spec"].as_object();
+  pod.erase("nodeSelector");
+  pod.erase("tolerations");
+  c.evict();
+  auto& status = c.workload->json().as_object()["status"].as_object();
+  status["admission"] = nullptr;
+  for (auto& cond : status["conditions"].as_array()) {
+    auto& o = cond.as_object();
+    if (o["type"] == "QuotaReserved" || o["type"] == "Admitted") o["status"] = "False";
+  }
+  c.bump(*c.workload);
+  c.log.clear();
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  ASSERT_FALSE(c.log.empty());
+  EXPECT_EQ(c.log[0].rfind("suspended", 0), 0u) << c.log[0];
+}
+
+TEST(JobReconciler, WorkloadStatusWritesAreConditionalOnTheVersionTheyWereComputedFrom) {
+  // Each replaces the conditions list: computed from a version since overtaken, it must
+  // be refused rather than bring back conditions that no longer hold.
+  FakeCluster c;
+  c.ctx.options.wait_for_pods_ready.enabled = true;
+  c.settle();
+  c.admit();
+  c.settle();
+  c.job.json().as_object()["status"] = json::object{{"ready", 2}, {"active", 2}};
+  auto step = reconcile_job(c.job, &*c.workload, c.ctx);
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].what, "PodsReady updated");
+  EXPECT_EQ(step.writes[0].precondition_rv, c.workload->resource_version());
+  c.job.json().as_object()["status"] = json::object{{"succeeded", 2},
+                                                    {"conditions", json::array{json::object{{"type", "Complete"},
+                                                                                            {"status", "True"}}}}};
+  step = reconcile_job(c.job, &*c.workload, c.ctx);
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].what, "finished workload");
+  EXPECT_EQ(step.writes[0].precondition_rv, c.workload->resource_version());
 }
 
 TEST(JobReconciler, FinishedJobFinishesWorkloadAndDropsFinalizer) {
