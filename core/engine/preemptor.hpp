@@ -4,7 +4,8 @@
 // algorithm (withinClusterQueue, reclaimWithinCohort, borrowWithinCohort, hierarchical
 // reclaim, minimal victim set by fill-back) and the fair-sharing algorithm (dominant
 // resource share strategies). Victims are simulated by taking their usage out of the
-// cycle's snapshot and always put back before returning.
+// cycle's snapshot and always put back before returning. The two searches live in
+// preemptor_classical.cpp and preemptor_fair_sharing.cpp.
 
 #include <cstdint>
 #include <optional>
