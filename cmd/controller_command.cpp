@@ -498,11 +498,12 @@ int run_standalone(Args args) {
   int rc = run_until_signal(signals, **client, options, f, [&] {
     std::printf(
         "kueuepp standalone is running: API server %s, kubeconfig %s\n"
-        "  kubectl --kubeconfig %s apply -f ../shared/kueue-examples/getting-started/\n"
+        "  kubectl --kubeconfig %s apply -f examples/getting-started/\n"
+        "  kubectl --kubeconfig %s create -f examples/getting-started/jobs/sample-job.yaml\n"
         "  kubectl --kubeconfig %s get clusterqueues,localqueues,workloads,jobs -A\n"
         "  curl http://%s/debug/actors\n",
         (*server)->url().c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(),
-        f.probe_listen.c_str());
+        f.kubeconfig_out.c_str(), f.probe_listen.c_str());
     std::fflush(stdout);
   });
   runner->stop();
