@@ -39,8 +39,8 @@
 #define KUEUEPP_CALLGRIND_DUMP(what) ((void)0)
 #endif
 
-#include "kube/server/api_server.hpp"
-#include "tests/kube/server/test_http.hpp"
+#include "kube/apiserver/server/api_server.hpp"
+#include "tests/kube/apiserver/server/test_http.hpp"
 
 namespace {
 

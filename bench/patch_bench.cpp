@@ -1,4 +1,4 @@
-// kube/patch benchmarks. The target: the API server applies ~20,000 merge patches of a
+// kube/apiserver/patch benchmarks. The target: the API server applies ~20,000 merge patches of a
 // Workload's status per second on one core (50 us per patch, everything included), so
 // merge_patch itself must stay well below that.
 
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "kube/json/json.hpp"
-#include "kube/patch/patch.hpp"
+#include "kube/apiserver/patch/patch.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// kube/schema on the hot path of the API server: validating a typical admitted Workload
+// kube/apiserver/schema on the hot path of the API server: validating a typical admitted Workload
 // (2 pod sets, status with conditions and admission) against the Workload v1beta2 CRD
 // schema, on create (no old object) and on a status update (transition rules run too),
 // plus pruning+defaulting and compiling the 1.4 MB CRD's schema.
@@ -11,7 +11,7 @@
 
 #include "kube/json/json.hpp"
 #include "kube/json/yaml.hpp"
-#include "kube/schema/schema.hpp"
+#include "kube/apiserver/schema/schema.hpp"
 
 namespace {
 

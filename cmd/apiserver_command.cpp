@@ -13,7 +13,7 @@
 
 #include "cmd/commands.hpp"
 #include "kube/json/json.hpp"
-#include "kube/server/api_server.hpp"
+#include "kube/apiserver/server/api_server.hpp"
 
 namespace kueuepp::cmd {
 namespace {

@@ -12,9 +12,9 @@
 #include "cmd/commands.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/kubeconfig.hpp"
-#include "kube/conformance/client_transport.hpp"
-#include "kube/conformance/replayer.hpp"
-#include "kube/server/api_server.hpp"
+#include "kube/apiserver/conformance/client_transport.hpp"
+#include "kube/apiserver/conformance/replayer.hpp"
+#include "kube/apiserver/server/api_server.hpp"
 
 namespace kueuepp::cmd {
 

@@ -29,7 +29,7 @@
 #include "kube/client/kubeconfig.hpp"
 #include "kube/json/yaml.hpp"
 #include "kube/leader/lease_names.hpp"
-#include "kube/server/api_server.hpp"
+#include "kube/apiserver/server/api_server.hpp"
 
 namespace kueuepp::cmd {
 namespace {

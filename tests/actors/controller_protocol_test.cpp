@@ -25,7 +25,7 @@
 #include "actors/writer_actor.hpp"
 #include "tests/actors/deterministic_actor_test.hpp"
 #include "core/model/time.hpp"
-#include "kube/patch/patch.hpp"
+#include "kube/apiserver/patch/patch.hpp"
 
 namespace kueuepp::actors {
 namespace {

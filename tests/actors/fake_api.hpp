@@ -21,7 +21,7 @@
 #include "actors/write_transport.hpp"
 #include "kube/client/object.hpp"
 #include "kube/json/json.hpp"
-#include "kube/patch/patch.hpp"
+#include "kube/apiserver/patch/patch.hpp"
 #include "messages/watch_events.hpp"
 
 namespace kueuepp::actors::testing {

@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "kube/json/yaml.hpp"
-#include "kube/patch/patch.hpp"
+#include "kube/apiserver/patch/patch.hpp"
 
 namespace kueuepp::actors {
 namespace {

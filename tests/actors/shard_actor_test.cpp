@@ -37,7 +37,7 @@
 #include "kube/client/client.hpp"
 #include "kube/json/json.hpp"
 #include "kube/leader/lease_names.hpp"
-#include "kube/server/api_server.hpp"
+#include "kube/apiserver/server/api_server.hpp"
 
 namespace kueuepp::actors {
 namespace {

@@ -38,7 +38,7 @@
 #include "kube/client/client.hpp"
 #include "kube/json/json.hpp"
 #include "kube/json/yaml.hpp"
-#include "kube/server/api_server.hpp"
+#include "kube/apiserver/server/api_server.hpp"
 
 namespace kueuepp {
 namespace {

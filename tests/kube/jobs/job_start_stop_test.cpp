@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "kube/patch/patch.hpp"
+#include "kube/apiserver/patch/patch.hpp"
 
 namespace kueuepp::kube::jobs {
 namespace {

@@ -1,0 +1,48 @@
+#pragma once
+
+// The API server's request router: authentication, the non-resource endpoints
+// (/version, /healthz, /livez, /readyz, discovery, /openapi) and dispatch of resource
+// requests to the verb handlers. Beast-free; the network layer hands it parsed requests.
+
+#include <memory>
+#include <string>
+
+#include "kube/apiserver/server/api/request_info.hpp"
+#include "kube/apiserver/server/api/request_record.hpp"
+#include "kube/apiserver/server/api/server_context.hpp"
+#include "kube/apiserver/server/http/http_types.hpp"
+
+namespace kueuepp::kube::server {
+
+struct ApiHandlerOptions {
+  /// When set, requests must carry `Authorization: Bearer <token>` (health and version
+  /// endpoints excepted, as for kube-apiserver's public-info-viewer role).
+  std::string bearer_token;
+  /// host:port reported in serverAddressByClientCIDRs.
+  std::string server_address;
+  /// Told about every resource request once it is answered (ApiServerOptions).
+  RequestObserver request_observer;
+};
+
+class ApiHandler {
+ public:
+  ApiHandler(ServerContext& ctx, ApiHandlerOptions options);
+  /// Handles one request on the store thread. `request` must stay valid until the
+  /// responder has answered (or started a stream).
+  void handle(const HttpRequest& request, ResponderPtr responder);
+  /// Health reporting: false once the server is shutting down (readyz fails).
+  void set_ready(bool ready) { ready_ = ready; }
+  /// host:port for serverAddressByClientCIDRs (known once the listener is bound).
+  void set_server_address(std::string address) { options_.server_address = std::move(address); }
+
+ private:
+  void handle_non_resource(const HttpRequest& request, const std::string& path, const ResponderPtr& responder);
+  void handle_resource(const HttpRequest& request, RequestInfo info, Query query,
+                       const ResponderPtr& responder);
+
+  ServerContext& ctx_;
+  ApiHandlerOptions options_;
+  bool ready_ = true;
+};
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,99 @@
+// DELETE of one object and of a collection (deletecollection).
+
+#include <fmt/format.h>
+
+#include "kube/apiserver/server/api/deletion.hpp"
+#include "kube/apiserver/server/api/handlers.hpp"
+#include "kube/apiserver/server/api/list_options.hpp"
+#include "kube/apiserver/server/api/object_encoding.hpp"
+#include "kube/apiserver/server/strategy/strategy.hpp"
+
+namespace kueuepp::kube::server {
+
+namespace {
+
+json::object deleted_details(const ResourceType& type, const StoredObject& obj) {
+  json::object d;
+  d["name"] = obj.name;
+  if (!type.group.empty()) d["group"] = type.group;
+  d["kind"] = type.plural;
+  d["uid"] = obj.uid;
+  return d;
+}
+
+}  // namespace
+
+void handle_delete(const RequestPtr& r) {
+  auto options = parse_delete_options(r->query, r->http.body);
+  if (!options) return respond_error(*r->responder, options.error(), r->rep);
+  std::vector<std::string> warnings = r->view().strategy->delete_warnings(options->propagation_policy);
+  ObjectPtr current = r->ctx.store.get(r->bucket, r->key());
+  if (!current) {
+    ApiError e = not_found(r->subject());
+    for (auto& h : warning_headers(warnings)) e.headers.push_back(std::move(h));
+    return respond_error(*r->responder, e, r->rep);
+  }
+  // The answer depends on the outcome, which is known when delete_object returns; the
+  // durable callback runs later (or at once), so the outcome is shared with it.
+  auto outcome = std::make_shared<DeleteOutcome>();
+  auto ready = std::make_shared<bool>(false);
+  auto answer = [r, outcome, warnings] {
+    if (outcome->removed) {
+      respond_value(*r, 200, success_status(deleted_details(r->view(), *outcome->object)), warnings);
+    } else {
+      respond_object(*r, 200, outcome->object, warnings);
+    }
+  };
+  auto result = delete_object(r->ctx, r->view(), current, *options, [ready, answer] {
+    if (*ready) {
+      answer();
+    } else {
+      *ready = true;  // durable before delete_object returned: answer below
+    }
+  });
+  if (!result) return respond_error(*r->responder, result.error(), r->rep);
+  *outcome = std::move(*result);
+  if (*ready) {
+    answer();
+  } else {
+    *ready = true;
+  }
+}
+
+void handle_delete_collection(const RequestPtr& r) {
+  auto options = parse_delete_options(r->query, r->http.body);
+  if (!options) return respond_error(*r->responder, options.error(), r->rep);
+  auto filter = filter_of(*r);
+  if (!filter) return respond_error(*r->responder, filter.error(), r->rep);
+  std::vector<ObjectPtr> targets;
+  r->ctx.store.scan(r->bucket, scan_prefix(r->view(), *filter), "", 0, [&](const ObjectPtr& o) {
+    if (filter->matches(*o)) targets.push_back(o);
+    return true;
+  });
+  auto items = std::make_shared<std::vector<ObjectPtr>>();
+  auto pending = std::make_shared<std::size_t>(targets.size() + 1);
+  auto finish = [r, items, pending] {
+    if (--*pending != 0) return;
+    std::string body = fmt::format(R"({{"kind":"{}","apiVersion":"{}","metadata":{{"resourceVersion":"{}"}},"items":[)",
+                                   r->view().list_kind, r->view().api_version(), r->ctx.store.current_rv());
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      if (i > 0) body.push_back(',');
+      body += object_json(*(*items)[i], r->view());
+    }
+    body += "]}";
+    HttpResponse res;
+    res.body = std::move(body);
+    r->responder->respond(std::move(res));
+  };
+  for (const auto& target : targets) {
+    auto result = delete_object(r->ctx, r->view(), target, *options, finish);
+    if (result) {
+      items->push_back(result->object);
+    } else {
+      finish();  // nothing was written for this one
+    }
+  }
+  finish();
+}
+
+}  // namespace kueuepp::kube::server

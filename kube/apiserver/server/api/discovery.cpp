@@ -1,0 +1,139 @@
+#include "kube/apiserver/server/api/discovery.hpp"
+
+#include <functional>
+
+#include "kube/apiserver/server/util/base64.hpp"
+
+namespace kueuepp::kube::server {
+
+namespace {
+
+json::object group_version(std::string_view group, std::string_view version) {
+  return json::object{{"groupVersion", group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version)},
+                      {"version", version}};
+}
+
+json::array strings(const std::vector<std::string>& list) {
+  json::array out;
+  for (const auto& s : list) out.emplace_back(s);
+  return out;
+}
+
+/// A stable 8-byte hash of the storage identity, as storageVersionHash.
+std::string storage_version_hash(const ResourceType& t) {
+  std::size_t h = std::hash<std::string>{}(t.group + "/" + t.storage_version + "/" + t.kind);
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<char>((h >> (8 * i)) & 0xff);
+  return base64_encode(bytes);
+}
+
+json::value group_entry(const ResourceRegistry::GroupVersions& g) {
+  json::array versions;
+  for (const auto& v : g.versions) versions.push_back(group_version(g.group, v));
+  json::object entry;
+  entry["name"] = g.group;
+  entry["versions"] = std::move(versions);
+  entry["preferredVersion"] = group_version(g.group, g.versions.front());
+  return entry;
+}
+
+json::object response_kind(const ResourceType& t) {
+  return json::object{{"group", t.group}, {"version", t.version}, {"kind", t.kind}};
+}
+
+}  // namespace
+
+json::value core_versions(std::string_view server_address) {
+  json::object doc;
+  doc["kind"] = "APIVersions";
+  doc["versions"] = json::array{"v1"};
+  doc["serverAddressByClientCIDRs"] =
+      json::array{json::object{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", server_address}}};
+  return doc;
+}
+
+json::value group_list(const ResourceRegistry& registry) {
+  json::array groups;
+  for (const auto& g : registry.groups()) groups.push_back(group_entry(g));
+  return json::object{{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", std::move(groups)}};
+}
+
+json::value group_document(const ResourceRegistry& registry, std::string_view group) {
+  for (const auto& g : registry.groups()) {
+    if (g.group != group) continue;
+    json::value entry = group_entry(g);
+    json::object doc{{"kind", "APIGroup"}, {"apiVersion", "v1"}};
+    for (auto& kv : entry.as_object()) doc[kv.key()] = kv.value();
+    return doc;
+  }
+  return nullptr;
+}
+
+json::value resource_list(const ResourceRegistry& registry, std::string_view group, std::string_view version) {
+  json::array resources;
+  for (const auto& t : registry.resources(group, version)) {
+    json::object r;
+    r["name"] = t->plural;
+    r["singularName"] = t->singular;
+    r["namespaced"] = t->namespaced;
+    r["kind"] = t->kind;
+    r["verbs"] = strings(t->verbs);
+    if (!t->short_names.empty()) r["shortNames"] = strings(t->short_names);
+    if (!t->categories.empty()) r["categories"] = strings(t->categories);
+    r["storageVersionHash"] = storage_version_hash(*t);
+    resources.push_back(std::move(r));
+    if (t->status_subresource) {
+      resources.push_back(json::object{{"name", t->plural + "/status"},
+                                       {"singularName", ""},
+                                       {"namespaced", t->namespaced},
+                                       {"kind", t->kind},
+                                       {"verbs", json::array{"get", "patch", "update"}}});
+    }
+  }
+  std::string gv = group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
+  return json::object{{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", gv},
+                      {"resources", std::move(resources)}};
+}
+
+json::value aggregated_discovery(const ResourceRegistry& registry, bool core, std::string_view api_version) {
+  auto version_entry = [&](std::string_view group, std::string_view version) {
+    json::array resources;
+    for (const auto& t : registry.resources(group, version)) {
+      json::object r;
+      r["resource"] = t->plural;
+      r["responseKind"] = response_kind(*t);
+      r["scope"] = t->namespaced ? "Namespaced" : "Cluster";
+      r["singularResource"] = t->singular;
+      r["verbs"] = strings(t->verbs);
+      if (!t->short_names.empty()) r["shortNames"] = strings(t->short_names);
+      if (!t->categories.empty()) r["categories"] = strings(t->categories);
+      if (t->status_subresource) {
+        r["subresources"] = json::array{json::object{{"subresource", "status"},
+                                                     {"responseKind", response_kind(*t)},
+                                                     {"verbs", json::array{"get", "patch", "update"}}}};
+      }
+      resources.push_back(std::move(r));
+    }
+    return json::object{{"version", version}, {"resources", std::move(resources)}, {"freshness", "Current"}};
+  };
+  json::array items;
+  if (core) {
+    json::object item;
+    item["metadata"] = json::object{{"creationTimestamp", nullptr}};
+    item["versions"] = json::array{version_entry("", "v1")};
+    items.push_back(std::move(item));
+  } else {
+    for (const auto& g : registry.groups()) {
+      json::array versions;
+      for (const auto& v : g.versions) versions.push_back(version_entry(g.group, v));
+      json::object item;
+      item["metadata"] = json::object{{"name", g.group}, {"creationTimestamp", nullptr}};
+      item["versions"] = std::move(versions);
+      items.push_back(std::move(item));
+    }
+  }
+  return json::object{{"kind", "APIGroupDiscoveryList"}, {"apiVersion", api_version},
+                      {"metadata", json::object{}}, {"items", std::move(items)}};
+}
+
+}  // namespace kueuepp::kube::server

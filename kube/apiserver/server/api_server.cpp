@@ -1,0 +1,190 @@
+#include "kube/apiserver/server/api_server.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "kube/apiserver/server/api/api_handler.hpp"
+#include "kube/apiserver/server/api/server_context.hpp"
+#include "kube/apiserver/server/bootstrap.hpp"
+#include "kube/apiserver/server/controllers/crd_controller.hpp"
+#include "kube/apiserver/server/controllers/garbage_collector.hpp"
+#include "kube/apiserver/server/controllers/namespace_controller.hpp"
+#include "kube/apiserver/server/crd_loader.hpp"
+#include "kube/apiserver/server/kubeconfig_writer.hpp"
+#include "kube/apiserver/server/net/asio_scheduler.hpp"
+#include "kube/apiserver/server/net/listener.hpp"
+#include "kube/apiserver/server/net/session_registry.hpp"
+#include "kube/apiserver/server/persist/durable_store.hpp"
+#include "kube/apiserver/server/strategy/builtin_kinds.hpp"
+#include "kube/apiserver/server/tls/tls_setup.hpp"
+#include "kube/apiserver/server/util/ids.hpp"
+
+namespace kueuepp::kube::server {
+
+namespace net = boost::asio;
+
+namespace {
+
+class ApiServerImpl final : public ApiServer {
+ public:
+  explicit ApiServerImpl(ApiServerOptions options)
+      : options_(std::move(options)),
+        scheduler_(io_),
+        ctx_(scheduler_, options_.watch_history),
+        gc_(ctx_),
+        namespaces_(ctx_),
+        crds_(ctx_) {
+    register_builtin_kinds(ctx_.registry, ctx_.store);
+    ctx_.observe([this](const Change& c) { crds_.observe(c); });
+    ctx_.observe([this](const Change& c) { gc_.observe(c); });
+    ctx_.observe([this](const Change& c) { namespaces_.observe(c); });
+  }
+
+  ~ApiServerImpl() override { stop(); }
+
+  Status init() {
+    if (!options_.data_dir.empty()) {
+      auto durable = DurableStore::open(options_.data_dir, io_, options_.fsync);
+      if (!durable) return fail(durable.error().message);
+      durable_ = std::move(*durable);
+      if (auto st = durable_->recover(ctx_.store); !st) return st;
+      crds_.load_all();
+      gc_.sweep();
+      namespaces_.sweep();
+      ctx_.journal = durable_.get();
+    }
+    // Everything recovered is durable; what follows is published as it becomes so.
+    ctx_.watches.set_published_rv(ctx_.store.current_rv());
+    if (auto st = create_bootstrap_objects(ctx_); !st) return st;
+    auto installed = install_crds(ctx_, options_.crd_paths);
+    if (!installed) return fail(installed.error().message);
+    if (*installed > 0) spdlog::info("installed {} CustomResourceDefinitions from --crds", *installed);
+
+    if (options_.tls) {
+      token_ = options_.bearer_token.empty() ? random_hex(24) : options_.bearer_token;
+      auto tls = make_tls(options_.data_dir, token_);
+      if (!tls) return fail(tls.error().message);
+      tls_ = std::move(tls->context);
+      ca_pem_ = std::move(tls->ca_pem);
+      // A token kept in the data directory stays valid across restarts.
+      if (options_.bearer_token.empty() && !tls->stored_token.empty()) token_ = tls->stored_token;
+    } else {
+      token_ = options_.bearer_token;
+    }
+    SessionLimits limits;
+    limits.stream_buffer_limit = options_.watch_buffer_bytes;
+    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{token_, "", options_.request_observer});
+    auto listener = Listener::bind(io_, options_.listen, *handler_, limits, sessions_, tls_.get());
+    if (!listener) return fail(listener.error().message);
+    listener_ = std::move(*listener);
+    port_ = listener_->port();
+    std::string host = listener_->host();
+    if (host == "0.0.0.0") host = "127.0.0.1";
+    if (host == "::") host = "::1";
+    std::string authority = host.find(':') != std::string::npos ? fmt::format("[{}]:{}", host, port_)
+                                                                  : fmt::format("{}:{}", host, port_);
+    url_ = fmt::format("{}://{}", tls_ ? "https" : "http", authority);
+    handler_->set_server_address(authority);
+    listener_->start();
+    schedule_bookmarks();
+    guard_.emplace(net::make_work_guard(io_));
+    thread_ = std::thread([this] {
+      try {
+        io_.run();
+      } catch (const std::exception& e) {
+        spdlog::critical("API server io thread failed: {}", e.what());
+      }
+      std::lock_guard lock(exit_mutex_);
+      exited_ = true;
+      exit_cv_.notify_all();
+    });
+    spdlog::info("API server serving on {}", url_);
+    return {};
+  }
+
+  std::uint16_t port() const override { return port_; }
+  std::string url() const override { return url_; }
+  std::string bearer_token() const override { return token_; }
+  std::string ca_certificate_pem() const override { return ca_pem_; }
+
+  Status write_kubeconfig(const std::string& path) const override {
+    return write_kubeconfig_file(path, KubeconfigContent{url_, ca_pem_, token_});
+  }
+
+  void stop() override {
+    if (stopped_.exchange(true)) return;
+    if (thread_.joinable()) {
+      std::promise<void> closed;
+      net::post(io_, [this, &closed] {
+        if (handler_) handler_->set_ready(false);
+        if (listener_) listener_->stop();
+        if (bookmark_timer_) bookmark_timer_->cancel();
+        sessions_.shutdown_all();
+        closed.set_value();
+      });
+      closed.get_future().wait_for(std::chrono::seconds(5));
+      guard_.reset();
+      std::unique_lock lock(exit_mutex_);
+      if (!exit_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return exited_; })) io_.stop();
+      lock.unlock();
+      thread_.join();
+    }
+    if (durable_) durable_->close();
+    spdlog::info("API server stopped");
+  }
+
+ private:
+  void schedule_bookmarks() {
+    bookmark_timer_ = scheduler_.after(options_.bookmark_interval, [this] {
+      // Not the store's latest version: changes still waiting for the disk have not been
+      // sent, and a bookmark promises the client every change up to its version.
+      ctx_.watches.bookmark(ctx_.watches.published_rv());
+      schedule_bookmarks();
+    });
+  }
+
+  ApiServerOptions options_;
+  SessionRegistry sessions_;
+  net::io_context io_;
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> guard_;
+  AsioScheduler scheduler_;
+  ServerContext ctx_;
+  GarbageCollector gc_;
+  NamespaceController namespaces_;
+  CrdController crds_;
+  std::unique_ptr<DurableStore> durable_;
+  std::unique_ptr<net::ssl::context> tls_;
+  std::unique_ptr<ApiHandler> handler_;
+  std::shared_ptr<Listener> listener_;
+  std::shared_ptr<TimerHandle> bookmark_timer_;
+  std::uint16_t port_ = 0;
+  std::string url_;
+  std::string token_;
+  std::string ca_pem_;
+  std::thread thread_;
+  std::atomic<bool> stopped_{false};
+  std::mutex exit_mutex_;
+  std::condition_variable exit_cv_;
+  bool exited_ = false;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<ApiServer>> ApiServer::start(ApiServerOptions options) {
+  auto server = std::make_unique<ApiServerImpl>(std::move(options));
+  if (auto st = server->init(); !st) return unexpected(st.error());
+  return std::unique_ptr<ApiServer>(std::move(server));
+}
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,14 @@
+#pragma once
+
+// The objects a fresh kube-apiserver has: the namespaces default, kube-system,
+// kube-public and kube-node-lease, and the system-node-critical / system-cluster-critical
+// PriorityClasses. Created when missing.
+
+#include "core/expected.hpp"
+#include "kube/apiserver/server/api/server_context.hpp"
+
+namespace kueuepp::kube::server {
+
+Status create_bootstrap_objects(ServerContext& ctx);
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,214 @@
+// apiextensions.k8s.io/v1 CustomResourceDefinition: defaults (singular, listKind,
+// conversion), the status the apiextensions controllers would write (names accepted,
+// Established, stored versions), validation (names, scope, exactly one storage version,
+// compilable schemas) and deletion through the customresourcecleanup finalizer.
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kube/apiserver/schema/schema.hpp"
+#include "kube/apiserver/server/strategy/builtin_kinds.hpp"
+#include "kube/apiserver/server/strategy/builtin_strategy.hpp"
+#include "kube/apiserver/server/strategy/object_meta.hpp"
+#include "kube/apiserver/server/util/time.hpp"
+
+namespace kueuepp::kube::server {
+
+namespace {
+
+constexpr std::string_view kCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  return out;
+}
+
+json::object condition(std::string_view type, std::string_view status, std::string_view reason, std::string_view message) {
+  return json::object{{"type", type}, {"status", status}, {"lastTransitionTime", now_rfc3339()},
+                      {"reason", reason}, {"message", message}};
+}
+
+std::string storage_version(const json::object& crd) {
+  const json::value* versions = at(crd, {"spec", "versions"});
+  if (versions == nullptr || !versions->is_array()) return {};
+  for (const auto& v : versions->as_array()) {
+    const json::value* storage = json::find(v, "storage");
+    if (storage != nullptr && storage->is_bool() && storage->get_bool()) return std::string(json::get_string(v, "name"));
+  }
+  return {};
+}
+
+/// The status the apiextensions controllers keep: accepted names, stored versions and
+/// the NamesAccepted/Established conditions (kept when already true).
+void refresh_status(json::object& crd, const json::object* old) {
+  json::object status;
+  if (old != nullptr) {
+    if (const json::value* s = old->if_contains("status"); s != nullptr && s->is_object()) status = s->as_object();
+  }
+  if (const json::value* names = at(crd, {"spec", "names"})) status["acceptedNames"] = *names;
+  json::array stored;
+  if (const json::value* sv = status.if_contains("storedVersions"); sv != nullptr && sv->is_array()) stored = sv->as_array();
+  std::string storage = storage_version(crd);
+  if (!storage.empty() && std::find(stored.begin(), stored.end(), json::value(storage)) == stored.end()) {
+    stored.emplace_back(storage);
+  }
+  status["storedVersions"] = std::move(stored);
+  if (!status.contains("conditions")) {
+    status["conditions"] = json::array{
+        condition("NamesAccepted", "True", "NoConflicts", "no conflicts found"),
+        condition("Established", "True", "InitialNamesAccepted", "the initial names have been accepted")};
+  }
+  crd["status"] = std::move(status);
+}
+
+class CrdStrategy final : public BuiltinStrategy {
+ public:
+  CrdStrategy() : BuiltinStrategy("apiextensions.k8s.io", "CustomResourceDefinition") {}
+
+  ApiResult<json::value> decode(json::value body, const WriteContext& ctx) const override {
+    json::object& o = body.as_object();
+    json::object& spec = object_member(o, "spec");
+    json::object& names = object_member(spec, "names");
+    std::string kind(json::get_string(json::value(names), "kind"));
+    if (!names.contains("singular") && !kind.empty()) names["singular"] = lowercase(kind);
+    if (!names.contains("listKind") && !kind.empty()) names["listKind"] = kind + "List";
+    if (!spec.contains("conversion")) spec["conversion"] = json::object{{"strategy", "None"}};
+    return BuiltinStrategy::decode(std::move(body), ctx);
+  }
+
+  void prepare_for_create(json::object& obj, const WriteContext&) const override {
+    obj.erase("status");
+    refresh_status(obj, nullptr);
+  }
+
+  void prepare_for_update(json::object& obj, const json::object& old, const WriteContext& ctx) const override {
+    BuiltinStrategy::prepare_for_update(obj, old, ctx);
+    if (!ctx.status) refresh_status(obj, &old);
+  }
+
+  FieldErrors validate(const json::object& obj, const WriteContext& ctx) const override {
+    if (ctx.status) return {};
+    FieldErrors errs;
+    const json::value* spec_v = obj.if_contains("spec");
+    if (spec_v == nullptr || !spec_v->is_object()) {
+      errs.push_back(required_error("spec"));
+      return errs;
+    }
+    const json::object& spec = spec_v->as_object();
+    std::string_view group = json::get_string(*spec_v, "group");
+    const json::value* names_v = spec.if_contains("names");
+    std::string_view plural = names_v != nullptr ? json::get_string(*names_v, "plural") : "";
+    std::string_view kind = names_v != nullptr ? json::get_string(*names_v, "kind") : "";
+    if (group.empty()) {
+      errs.push_back(required_error("spec.group"));
+    } else if (group.find('.') == std::string_view::npos) {
+      errs.push_back(invalid_error("spec.group", json::value(group), "should be a domain with at least one dot"));
+    } else {
+      for (const auto& p : dns1123_subdomain_problems(group)) errs.push_back(invalid_error("spec.group", json::value(group), p));
+    }
+    if (plural.empty()) {
+      errs.push_back(required_error("spec.names.plural"));
+    } else {
+      for (const auto& p : dns1123_label_problems(plural)) errs.push_back(invalid_error("spec.names.plural", json::value(plural), p));
+    }
+    if (kind.empty()) errs.push_back(required_error("spec.names.kind"));
+    std::string_view name = meta_string(obj, "name");
+    if (!plural.empty() && !group.empty() && name != fmt::format("{}.{}", plural, group)) {
+      errs.push_back(invalid_error("metadata.name", json::value(name), "must be spec.names.plural+\".\"+spec.group"));
+    }
+    std::string_view scope = json::get_string(*spec_v, "scope");
+    if (scope != "Namespaced" && scope != "Cluster") {
+      errs.push_back(not_supported_error("spec.scope", json::value(scope), {"Cluster", "Namespaced"}));
+    }
+    validate_versions(spec, errs);
+    return errs;
+  }
+
+  FieldErrors validate_update(const json::object& obj, const json::object& old, const WriteContext& ctx) const override {
+    FieldErrors errs = validate(obj, ctx);
+    if (ctx.status) return errs;
+    for (std::string_view field : {"group", "scope"}) {
+      const json::value* a = at(obj, {"spec", field});
+      const json::value* b = at(old, {"spec", field});
+      if (a != nullptr && b != nullptr && *a != *b) {
+        errs.push_back(invalid_error(fmt::format("spec.{}", field), *a, "field is immutable"));
+      }
+    }
+    return errs;
+  }
+
+  bool tracks_generation() const override { return true; }
+
+  bool holds_deletion(const json::object& obj) const override {
+    // The first DELETE always leaves the definition in place with the cleanup finalizer:
+    // its custom resources go first.
+    return meta_string(obj, "deletionTimestamp").empty() || BuiltinStrategy::holds_deletion(obj);
+  }
+
+  void prepare_for_delete(json::object& obj) const override {
+    json::object& meta = metadata_of(obj);
+    json::value& f = meta["finalizers"];
+    if (!f.is_array()) f = json::array{};
+    if (std::find(f.as_array().begin(), f.as_array().end(), json::value(kCleanupFinalizer)) == f.as_array().end()) {
+      f.as_array().emplace_back(kCleanupFinalizer);
+    }
+    json::object& status = object_member(obj, "status");
+    json::value& conditions = status["conditions"];
+    if (!conditions.is_array()) conditions = json::array{};
+    conditions.as_array().push_back(condition("Terminating", "True", "InstanceDeletionInProgress", "CustomResource deletion is in progress"));
+  }
+
+  std::vector<PrinterColumn> columns(const ResourceType&) const override {
+    return {{"Created At", "date", "", "The time the definition was created.", 0, ""}};
+  }
+  json::array cells(const json::object& obj, const ResourceType&) const override {
+    return json::array{json::value(meta_string(obj, "creationTimestamp"))};
+  }
+
+ private:
+  static void validate_versions(const json::object& spec, FieldErrors& errs) {
+    const json::value* versions = spec.if_contains("versions");
+    if (versions == nullptr || !versions->is_array() || versions->as_array().empty()) {
+      errs.push_back(required_error("spec.versions", "must have exactly one version marked as storage version"));
+      return;
+    }
+    int storage = 0;
+    std::set<std::string> seen;
+    const json::array& list = versions->as_array();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::string base = fmt::format("spec.versions[{}]", i);
+      std::string_view name = json::get_string(list[i], "name");
+      if (name.empty()) {
+        errs.push_back(required_error(base + ".name"));
+      } else {
+        for (const auto& p : dns1123_label_problems(name)) errs.push_back(invalid_error(base + ".name", json::value(name), p));
+        if (!seen.insert(std::string(name)).second) errs.push_back(duplicate_error(base + ".name", json::value(name)));
+      }
+      const json::value* st = json::find(list[i], "storage");
+      if (st != nullptr && st->is_bool() && st->get_bool()) ++storage;
+      const json::value* schema_doc = json::find_path(list[i], {"schema", "openAPIV3Schema"});
+      if (schema_doc == nullptr) continue;
+      auto compiled = schema::compile(*schema_doc);
+      if (!compiled) {
+        errs.push_back(invalid_error(base + ".schema.openAPIV3Schema", json::value(""), compiled.error().message));
+        continue;
+      }
+      for (const auto& e : schema::rule_compile_errors(**compiled)) {
+        errs.push_back(invalid_error(base + ".schema.openAPIV3Schema", json::value(""), e));
+      }
+    }
+    if (storage != 1) {
+      errs.push_back(invalid_error("spec.versions", json::value(storage), "must have exactly one version marked as storage version"));
+    }
+  }
+};
+
+}  // namespace
+
+StrategyPtr make_crd_strategy() { return std::make_shared<CrdStrategy>(); }
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,27 @@
+#pragma once
+
+// The server's TLS: certificates generated on first start (and kept in
+// <data-dir>/pki, with the bearer token, so kubeconfigs stay valid across restarts),
+// loaded into an Asio SSL context (TLS 1.2+). Internal to kube/apiserver/server.
+
+#include <memory>
+#include <string>
+
+#include <boost/asio/ssl/context.hpp>
+
+#include "core/expected.hpp"
+
+namespace kueuepp::kube::server {
+
+struct TlsSetup {
+  std::unique_ptr<boost::asio::ssl::context> context;
+  std::string ca_pem;
+  /// The token kept in <data-dir>/pki/token (empty without a data directory).
+  std::string stored_token;
+};
+
+/// Loads or makes the certificates; `token` is stored beside them when a data directory
+/// is given and none is stored yet.
+Expected<TlsSetup> make_tls(const std::string& data_dir, const std::string& token);
+
+}  // namespace kueuepp::kube::server
