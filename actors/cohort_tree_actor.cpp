@@ -1074,7 +1074,7 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
     }
   });
   st.engine->for_each_local_queue_tally([&](const core::LocalQueueTally& t) {
-    kube::jobs::add_tally(entry(t.cluster_queue, t.ns, t.local_queue).counts, t);
+    core::add_tally(entry(t.cluster_queue, t.ns, t.local_queue).counts, t);
   });
   return out;
 }

@@ -17,7 +17,7 @@
 #include "core/engine/engine_config.hpp"
 #include "core/expected.hpp"
 #include "core/model/time.hpp"
-#include "actors/metrics/kueue_metrics.hpp"
+#include "core/metrics/kueue_metrics.hpp"
 
 namespace kueuepp::kube::client {
 class Client;

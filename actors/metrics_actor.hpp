@@ -1,11 +1,11 @@
 #pragma once
 
-// The metrics actor owns Kueue's metrics (actors/metrics): the tree actors report
+// The metrics actor owns Kueue's metrics (core/metrics): the tree actors report
 // admissions, evictions, finishes and scheduling cycles, the ClusterQueue actors their
 // gauges; GET /metrics asks it for the exposition. Nothing else touches the registry, so
 // it needs no locks.
 
-#include "actors/metrics/kueue_metrics.hpp"
+#include "core/metrics/kueue_metrics.hpp"
 #include "messages/actor_handles.hpp"
 
 namespace caf {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/metrics/kueue_metrics.hpp"
+#include "core/metrics/kueue_metrics.hpp"
 
 namespace kueuepp::messages {
 

@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/engine.hpp"
-#include "kube/jobs/queue_status.hpp"
+#include "core/engine/queue_views.hpp"
 #include "messages/watch_events.hpp"
 
 namespace kueuepp::messages {
@@ -20,7 +19,7 @@ struct LocalQueueCounts {
   std::string ns;
   std::string name;
   ObjectPtr object;  ///< the LocalQueue as last seen (its conditions, stopPolicy)
-  kube::jobs::LocalQueueView counts;  ///< pending/reserving/admitted and their usage
+  core::LocalQueueView counts;  ///< pending/reserving/admitted and their usage
 };
 
 struct ClusterQueueSnapshot {

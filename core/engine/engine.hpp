@@ -32,6 +32,7 @@
 #include "core/engine/ids.hpp"
 #include "core/engine/local_queue_tallies.hpp"
 #include "core/engine/preemptor.hpp"
+#include "core/engine/queue_views.hpp"
 #include "core/engine/quota_tree.hpp"
 #include "core/engine/workload_record.hpp"
 #include "core/model/cluster_queue.hpp"
@@ -54,58 +55,6 @@ struct WorkloadView {
   std::optional<PreemptionRecord> preempted;  ///< the last preemption of this workload
   int position = -1;  ///< 0-based position in its ClusterQueue's queue order, -1 if none
   std::vector<std::pair<std::string, std::int32_t>> pod_set_counts;  ///< spec counts
-};
-
-/// Quota a workload holds in one flavor of one resource, by name.
-struct UsageItem {
-  std::string_view flavor;
-  std::string_view resource;
-  std::int64_t milli = 0;
-};
-
-/// The workloads of one LocalQueue that one ClusterQueue holds (queued in it or holding
-/// its quota, not finished), as the queue statuses count them. The views point into the
-/// engine and are valid during the visit only.
-struct LocalQueueTally {
-  std::string_view cluster_queue;
-  std::string_view ns;
-  std::string_view local_queue;
-  std::int64_t pending = 0;    ///< not holding quota
-  std::int64_t reserving = 0;  ///< holding quota
-  std::int64_t admitted = 0;   ///< of those, admitted
-  std::vector<UsageItem> reserved;  ///< the quota the reserving ones hold, per flavor and resource
-  std::vector<UsageItem> used;      ///< of it, what the admitted ones hold
-};
-
-/// How many finished workloads a LocalQueue of a namespace had admitted by a ClusterQueue
-/// (Kueue counts a finished workload in the queue that admitted it).
-struct FinishedTally {
-  std::string_view cluster_queue;
-  std::string_view ns;
-  std::string_view local_queue;
-  std::size_t count = 0;
-};
-
-struct ClusterQueueView {
-  std::string name;
-  bool active = false;
-  std::string inactive_reason;
-  std::string inactive_message;
-  std::size_t pending = 0;
-  std::size_t pending_active = 0;
-  std::size_t pending_inadmissible = 0;
-  std::size_t reserving = 0;
-  std::size_t admitted = 0;
-  /// Per flavor, per resource: (reserved total, borrowed).
-  struct Usage {
-    std::string flavor;
-    std::string resource;
-    std::int64_t total_milli = 0;
-    std::int64_t borrowed_milli = 0;
-  };
-  std::vector<Usage> reservation;
-  std::vector<Usage> usage;  ///< admitted workloads only
-  std::optional<std::int64_t> weighted_share;  ///< with fair sharing
 };
 
 struct CycleSummary {

@@ -95,18 +95,6 @@ json::value cluster_queue_status(const core::ClusterQueueView& view, const clien
   return status;
 }
 
-void add_tally(LocalQueueView& view, const core::LocalQueueTally& tally) {
-  view.pending += tally.pending;
-  view.reserving += tally.reserving;
-  view.admitted += tally.admitted;
-  auto add = [](std::map<std::pair<std::string, std::string>, std::int64_t>& to, const core::UsageItem& u) {
-    auto& v = to[{std::string(u.flavor), std::string(u.resource)}];
-    v = core::sat_add(v, u.milli);
-  };
-  for (const auto& u : tally.reserved) add(view.reserved, u);
-  for (const auto& u : tally.used) add(view.used, u);
-}
-
 json::value local_queue_status(const client::Object& lq, const LocalQueueView& view,
                                const core::ClusterQueueView* cq, core::Time now) {
   const std::string_view stop_policy = lq.string_at({"spec", "stopPolicy"});

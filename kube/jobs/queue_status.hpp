@@ -14,7 +14,7 @@
 #include <string_view>
 #include <utility>
 
-#include "core/engine/engine.hpp"
+#include "core/engine/queue_views.hpp"
 #include "core/model/time.hpp"
 #include "core/model/workload.hpp"
 #include "kube/client/object.hpp"
@@ -31,20 +31,7 @@ namespace kueuepp::kube::jobs {
 json::value cluster_queue_status(const core::ClusterQueueView& view, const client::Object& cluster_queue,
                                  core::Time now);
 
-/// What the controller counts for one LocalQueue.
-struct LocalQueueView {
-  std::int64_t pending = 0;
-  std::int64_t reserving = 0;
-  std::int64_t admitted = 0;
-  std::int64_t finished = 0;  ///< finished workloads still present (metrics only)
-  /// milli-units per (flavor, resource) held by the queue's reserving / admitted workloads.
-  std::map<std::pair<std::string, std::string>, std::int64_t> reserved;
-  std::map<std::pair<std::string, std::string>, std::int64_t> used;
-};
-
-/// Adds what the engine counted of one LocalQueue's workloads in one ClusterQueue: the
-/// counts, the quota its reserving workloads hold to `reserved`, and its admitted ones' to `used`.
-void add_tally(LocalQueueView& view, const core::LocalQueueTally& tally);
+using core::LocalQueueView;
 
 /// The LocalQueue's status: the counters, flavorsReservation and flavorsUsage in the shape
 /// of its ClusterQueue's resource groups (name and total), and condition Active: False

@@ -1,4 +1,4 @@
-#include "actors/metrics/metrics_registry.hpp"
+#include "core/metrics/metrics_registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "actors/metrics/text_format.hpp"
+#include "core/metrics/text_format.hpp"
 
 namespace kueuepp::metrics {
 

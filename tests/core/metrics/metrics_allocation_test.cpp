@@ -7,8 +7,8 @@
 #include <new>
 #include <string>
 
-#include "actors/metrics/kueue_metrics.hpp"
-#include "actors/metrics/metrics_registry.hpp"
+#include "core/metrics/kueue_metrics.hpp"
+#include "core/metrics/metrics_registry.hpp"
 
 namespace {
 std::size_t g_allocations = 0;

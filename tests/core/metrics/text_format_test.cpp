@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "actors/metrics/text_format.hpp"
+#include "core/metrics/text_format.hpp"
 
 namespace kueuepp::metrics {
 namespace {

@@ -1,4 +1,4 @@
-#include "actors/metrics/text_format.hpp"
+#include "core/metrics/text_format.hpp"
 
 #include <array>
 #include <charconv>

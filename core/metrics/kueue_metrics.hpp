@@ -38,7 +38,7 @@
 #include <string_view>
 #include <vector>
 
-#include "actors/metrics/metrics_registry.hpp"
+#include "core/metrics/metrics_registry.hpp"
 
 namespace kueuepp::metrics {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/metrics/metrics_registry.hpp"
+#include "core/metrics/metrics_registry.hpp"
 
 namespace kueuepp::metrics {
 namespace {

@@ -1,4 +1,4 @@
-#include "actors/metrics/kueue_metrics.hpp"
+#include "core/metrics/kueue_metrics.hpp"
 
 #include <algorithm>
 #include <array>
