@@ -6,16 +6,23 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,9 +34,12 @@
 #include "tests/faults/fault_decider.hpp"
 #include "tests/faults/fault_proxy.hpp"
 
+extern char** environ;
+
 namespace kueuepp::faults {
 namespace {
 
+namespace fs = std::filesystem;
 namespace kc = kube::client;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
@@ -597,6 +607,73 @@ TEST_F(FaultProxyTest, AnUpstreamAnsweringGarbageResetsTheClient) {
   }
   server.join();
   EXPECT_EQ(proxy_->stats().upstream_errors, 2u);
+}
+
+// -- the executable --------------------------------------------------------------------------
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_F(FaultProxyTest, ExecutableWritesItsPortAndPrintsStatsOnSigterm) {
+  const fs::path dir = fs::temp_directory_path() / ("fault-proxy-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path plan = dir / "plan.json";
+  const fs::path port_file = dir / "port";
+  const fs::path log_file = dir / "faults.log";
+  const fs::path out_file = dir / "stdout";
+  std::ofstream(plan) << R"({"seed": 3, "rules": [{"fault": "status", "status": 503, "first": 1}]})";
+
+  const std::string upstream = "127.0.0.1:" + std::to_string(server_->port());
+  std::vector<std::string> args = {KUEUEPP_FAULT_PROXY_BIN, "--listen",    "127.0.0.1:0",     "--upstream",
+                                   upstream,                "--plan",      plan.string(),     "--log",
+                                   log_file.string(),       "--port-file", port_file.string()};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0) << argv[0];
+  posix_spawn_file_actions_destroy(&actions);
+
+  const bool listening = wait_until([&] { return fs::exists(port_file); });
+  if (listening) {
+    const int port = std::stoi(slurp(port_file));
+    auto* client = make_client("http://127.0.0.1:" + std::to_string(port));
+    kc::BlockingClient api(*client);
+    auto first = api.list(kc::resources::kConfigMap, kNs);
+    ASSERT_FALSE(first);
+    EXPECT_EQ(first.error().http_status, 503);
+    EXPECT_TRUE(api.list(kc::resources::kConfigMap, kNs));
+  }
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(listening) << "no port file";
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  auto stats = json::parse(slurp(out_file));
+  ASSERT_TRUE(stats) << slurp(out_file);
+  EXPECT_EQ(json::find(*stats, "requests")->to_number<int>(), 2);
+  EXPECT_EQ(json::find_path(*stats, {"faults", "status"})->to_number<int>(), 1);
+  const std::string log = slurp(log_file);
+  EXPECT_NE(log.find("fault t="), std::string::npos) << log;
+  EXPECT_NE(log.find("kind=status method=GET target=/api/v1/namespaces/default/configmaps"), std::string::npos) << log;
+  EXPECT_NE(log.find("rule 0: status"), std::string::npos) << log;
+
+  // A bad plan: exit 2 with a message.
+  std::ofstream(plan) << R"({"rules": [{"fault": "meltdown"}]})";
+  const std::string command = std::string(KUEUEPP_FAULT_PROXY_BIN) + " --upstream " + upstream + " --plan " +
+                              plan.string() + " 2>" + (dir / "stderr").string();
+  const int rc = std::system(command.c_str());
+  EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+  EXPECT_NE(slurp(dir / "stderr").find("unknown fault \"meltdown\""), std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace
