@@ -59,8 +59,7 @@ void write_status(Self self, ObjectKind kind, std::string ns, std::string name, 
   req.ns = std::move(ns);
   req.name = std::move(name);
   req.body = std::make_shared<const json::value>(json::object{{"status", std::move(status)}});
-  req.coalesce = true;
-  req.answer_unread = true;
+  req.intent = WriteIntent::QueueStatus;
   ++st.status_writes;
   std::string what = std::string(to_string(kind)) + " " + (req.ns.empty() ? "" : req.ns + "/") + req.name;
   self->request(st.links.writer, caf::infinite, std::move(req))

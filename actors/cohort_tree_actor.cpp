@@ -464,32 +464,21 @@ void split_key(const std::string& key, std::string& ns, std::string& name) {
   name = slash == std::string::npos ? std::string() : key.substr(slash + 1);
 }
 
-/// How a status write relates to the tree's other writes of the same workload.
-enum class StatusWrite {
-  Rewrite,    ///< a pending explanation: coalesced, waits behind urgent writes
-  Urgent,     ///< an eviction or admission-check decision
-  Admission,  ///< urgent, and overrides a pending explanation in flight (follows it)
-};
-
-/// Writes one decision's status patch; `on_done` gets the outcome.
-void write_workload_status(Self self, const std::string& key, json::value patch, StatusWrite kind,
+/// Writes one decision's status patch, conditional on the cached version it was computed
+/// from; `on_done` gets the outcome. The intent says how it stands among the tree's other
+/// writes (WriteIntent): an admission decided while the pending explanation of the same
+/// version is on its way follows it rather than being refused for the version it replaces.
+void write_workload_status(Self self, const std::string& key, json::value patch, WriteIntent intent,
                            std::function<void(const WriteOutcome&)> on_done) {
-  const bool urgent = kind != StatusWrite::Rewrite;
   auto& st = self->state;
   WriteRequest req;
+  req.intent = intent;
   req.kind = ObjectKind::Workload;
   req.verb = WriteVerb::MergePatchStatus;
   split_key(key, req.ns, req.name);
   req.body = std::make_shared<const json::value>(std::move(patch));
-  req.urgent = urgent;
-  req.coalesce = !urgent;
   req.shard = st.shard;
-  req.metadata_only_answer = true;  // the tree reads only the version a write made
   req.precondition_rv = std::string(cached_version(st, key));
-  // An admission decided while the pending explanation of the same version is on its way
-  // would be refused (409) for the version that explanation replaces, and the workload
-  // requeued for a round: it follows the explanation instead.
-  req.follows_in_flight_rewrite = kind == StatusWrite::Admission;
   self->request(st.links.writer, caf::infinite, std::move(req))
       .then([on_done](WriteOutcome& outcome) { on_done(outcome); },
             [on_done, key](caf::error& err) {
@@ -524,7 +513,7 @@ void write_pending_status(Self self, const std::string& key, json::value patch) 
   std::string based_on(cached_version(st, key));
   st.pending_writes[key] = false;
   st.pacer.wrote(key, now_of(st));
-  write_workload_status(self, key, std::move(patch), StatusWrite::Rewrite, [self, key, based_on](const WriteOutcome& o) {
+  write_workload_status(self, key, std::move(patch), WriteIntent::PendingExplanation, [self, key, based_on](const WriteOutcome& o) {
     auto& s = self->state;
     bool newer_decided = false;
     if (auto w = s.pending_writes.find(key); w != s.pending_writes.end()) {
@@ -734,7 +723,7 @@ void send_read_back(Self self, const std::pair<std::string, int>& id) {
   req.kind = ObjectKind::Workload;
   req.verb = WriteVerb::Get;
   split_key(id.first, req.ns, req.name);
-  req.urgent = true;  // quota may be held until it is answered
+  req.intent = WriteIntent::Read;  // urgent: quota may be held until it is answered
   self->request(st.links.writer, caf::infinite, std::move(req))
       .then([self, id](WriteOutcome& o) { on_read_back(self, id, o); },
             [self, id](caf::error& err) {
@@ -762,7 +751,7 @@ void write_eviction(Self self, core::EvictionDecision ev) {
   if (!patch) return;
   WrittenOn on(object, cached_of(st, key));
   object.reset();
-  write_workload_status(self, key, std::move(*patch), StatusWrite::Urgent, [self, key, ev, on](const WriteOutcome& o) {
+  write_workload_status(self, key, std::move(*patch), WriteIntent::Eviction, [self, key, ev, on](const WriteOutcome& o) {
     auto& s = self->state;
     if (o.ok) {
       if (ObjectPtr wl = unpacked(s, key, on.packed)) on_evicted(self, ev, wl);
@@ -807,7 +796,7 @@ void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core
   if (!patch) return;
   WrittenOn on(object, cached_of(st, d.workload));
   object.reset();
-  write_workload_status(self, d.workload, std::move(*patch), StatusWrite::Urgent, [self, d, on, now](const WriteOutcome& o) {
+  write_workload_status(self, d.workload, std::move(*patch), WriteIntent::CheckDecision, [self, d, on, now](const WriteOutcome& o) {
     if (!o.ok) {
       if (o.superseded || o.http_status == 409 || o.http_status == 404 || o.reason == "NotOwner") return;
       // A newer version makes the engine ask again; none may come: read it back.
@@ -848,7 +837,7 @@ void carry_out(Self self, core::Decisions decisions) {
     WrittenOn on(base, base == current ? cached_of(st, key) : nullptr);
     base.reset();
     current.reset();
-    write_workload_status(self, key, std::move(*patch), StatusWrite::Admission, [self, key, a, on, now](const WriteOutcome& o) {
+    write_workload_status(self, key, std::move(*patch), WriteIntent::Admission, [self, key, a, on, now](const WriteOutcome& o) {
       auto& s = self->state;
       if (o.maybe_landed) {
         // It may have landed: giving its quota to another workload now could admit both.

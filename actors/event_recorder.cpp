@@ -52,7 +52,7 @@ void record(Self self, const RecordEvent& e) {
   req.ns = event_namespace(e);
   req.name = a.event_name;
   req.shard = e.shard;
-  req.answer_unread = true;  // nothing reads the Event written back
+  req.intent = WriteIntent::Event;  // nothing reads the Event written back; repeats coalesce
   if (a.kind == EventAction::Kind::Create) {
     ++st.created;
     req.verb = WriteVerb::Create;
@@ -60,7 +60,6 @@ void record(Self self, const RecordEvent& e) {
   } else {
     ++st.bumped;
     req.verb = WriteVerb::MergePatch;
-    req.coalesce = true;  // a burst of repeats collapses into the newest count
     req.body = std::make_shared<const json::value>(
         json::object{{"count", a.count}, {"lastTimestamp", core::format_rfc3339(a.last)}});
   }

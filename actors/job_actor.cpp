@@ -322,7 +322,7 @@ WriteRequest to_request(JobWrite& w) {
   }
   req.body = std::make_shared<const json::value>(std::move(w.body));
   req.precondition_rv = w.precondition_rv;
-  req.urgent = true;
+  req.intent = WriteIntent::JobStep;
   return req;
 }
 
@@ -461,7 +461,7 @@ void reread(Self self, const std::string& key, std::vector<ReadTarget> reads) {
     req.verb = WriteVerb::Get;
     req.ns = r.ns;
     req.name = r.name;
-    req.urgent = true;
+    req.intent = WriteIntent::Read;
     auto on_read = [self, key, r, known](const WriteOutcome& o) {
       auto& s = self->state;
       bool fresh = true;

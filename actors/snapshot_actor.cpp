@@ -141,7 +141,7 @@ void write_blocker(Self self, const std::string& key) {
   req.ns = std::string(blocker->workload->namespace_name());
   req.name = std::string(blocker->workload->name());
   req.body = std::make_shared<const json::value>(std::move(*patch));
-  req.coalesce = true;
+  req.intent = WriteIntent::PendingExplanation;
   if (st.ownership) req.shard = 0u;
   ++st.blocker_writes;
   self->request(st.links.writer, caf::infinite, std::move(req))

@@ -13,7 +13,7 @@ using messages::WriteVerb;
 
 namespace {
 
-/// `unread`: the caller reads nothing of the answer (WriteRequest::answer_unread).
+/// `unread`: the caller reads nothing of the answer (WritePolicy::Answer::Unread).
 WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result, bool unread) {
   WriteOutcome out;
   if (result) {
@@ -32,21 +32,25 @@ WriteOutcome outcome_of(kube::client::Result<kube::client::Object> result, bool 
 
 /// What a create, update or patch asks of the client whatever its verb. A write that is
 /// not urgent may wait for the client's next throttle step (ClientOptions::throttle_granularity).
-void fill_write_options(kube::client::WriteOptions& options, const WriteRequest& req, const std::string& field_manager) {
+void fill_write_options(kube::client::WriteOptions& options, const WriteRequest& req, const SendOptions& send,
+                        const std::string& field_manager) {
+  const messages::WritePolicy policy = req.policy();
   options.field_manager = field_manager;
-  options.metadata_only_answer = req.metadata_only_answer;
-  options.answer_unread = req.answer_unread;
-  options.may_wait_for_step = !req.urgent;
-  options.background = req.background;
-  options.send_before = req.send_before;
+  options.metadata_only_answer = policy.answer == messages::WritePolicy::Answer::MetadataOnly;
+  options.answer_unread = policy.answer == messages::WritePolicy::Answer::Unread;
+  options.may_wait_for_step = !policy.urgent;
+  options.background = send.background;
+  options.send_before = send.send_before;
 }
 
 }  // namespace
 
 WriteTransport client_write_transport(kube::client::Client& client, std::string field_manager) {
-  return [&client, field_manager](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+  return [&client, field_manager](const WriteRequest& req, const SendOptions& send,
+                                  std::function<void(WriteOutcome)> done) {
     const auto& resource = resource_of(req.kind);
-    auto on_object = [done, unread = req.answer_unread](kube::client::Result<kube::client::Object> r) {
+    const bool unread = req.policy().answer == messages::WritePolicy::Answer::Unread;
+    auto on_object = [done, unread](kube::client::Result<kube::client::Object> r) {
       done(outcome_of(std::move(r), unread));
     };
     static const json::value kEmpty = json::object();
@@ -55,7 +59,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       case WriteVerb::MergePatch:
       case WriteVerb::MergePatchStatus: {
         kube::client::PatchOptions options;
-        fill_write_options(options, req, field_manager);
+        fill_write_options(options, req, send, field_manager);
         options.status_subresource = req.verb == WriteVerb::MergePatchStatus;
         // Refused (409) by the API server when the object changed since that version:
         // the write only lands on the state it was decided on.
@@ -65,7 +69,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       }
       case WriteVerb::Create: {
         kube::client::WriteOptions options;
-        fill_write_options(options, req, field_manager);
+        fill_write_options(options, req, send, field_manager);
         if (req.body_text) {
           client.create_text(resource, req.ns, req.name, *req.body_text, on_object, options);
         } else {
@@ -75,7 +79,7 @@ WriteTransport client_write_transport(kube::client::Client& client, std::string 
       }
       case WriteVerb::Update: {
         kube::client::WriteOptions options;
-        fill_write_options(options, req, field_manager);
+        fill_write_options(options, req, send, field_manager);
         client.update(resource, kube::client::Object(body), on_object, options);
         return;
       }

@@ -28,6 +28,8 @@ using Promise = caf::typed_response_promise<WriteOutcome>;
 
 struct Pending {
   WriteRequest request;
+  WritePolicy policy;  ///< derived from the request's intent
+  SendOptions send;    ///< how it is sent, decided when it is
   Promise promise;
   bool cancelled = false;  ///< superseded while waiting
   /// Urgent writes: the waiting rewrites of the same object this one superseded, answered
@@ -112,7 +114,7 @@ struct WriterState {
   std::map<std::uint64_t, std::shared_ptr<Pending>> in_flight;
   std::size_t normal_in_flight = 0;  ///< of `in_flight`: the writes not urgent (holds_normal_slot)
   /// The coalescable rewrites in flight, by object: an urgent write that overrides one
-  /// waits for its answer (WriteRequest::follows_in_flight_rewrite).
+  /// waits for its answer (WriteIntent::Admission).
   CoalesceMap<std::uint64_t> rewrite_in_flight;
   /// Urgent writes waiting for the answer of the rewrite in flight (by its id).
   std::map<std::uint64_t, std::vector<std::shared_ptr<Pending>>> following;
@@ -160,7 +162,7 @@ std::shared_ptr<Pending> pop_live(WriterState& st, std::deque<std::shared_ptr<Pe
     lane.pop_front();
     if (counted) --st.queued;
     if (p->cancelled) continue;
-    if (p->request.coalesce) erase_key(st.waiting_by_key, coalesce_key(p->request));
+    if (p->policy.coalesce) erase_key(st.waiting_by_key, coalesce_key(p->request));
     return p;
   }
   return nullptr;
@@ -211,7 +213,7 @@ std::shared_ptr<Pending> next_queue_status(WriterState& st) {
   return nullptr;
 }
 
-bool holds_normal_slot(const Pending& p) { return !p.request.urgent && !p.overdue_turn; }
+bool holds_normal_slot(const Pending& p) { return !p.policy.urgent && !p.overdue_turn; }
 
 bool room_for_normal(const WriterState& st) {
   return st.options.max_normal_in_flight == 0 || st.normal_in_flight < st.options.max_normal_in_flight;
@@ -248,7 +250,7 @@ void drop_excess_events(WriterState& st, const Pending* newest) {
     lane.pop_front();
     --st.queued;
     if (p->cancelled) continue;
-    if (p->request.coalesce) erase_key(st.waiting_by_key, coalesce_key(p->request));
+    if (p->policy.coalesce) erase_key(st.waiting_by_key, coalesce_key(p->request));
     ++st.dropped_events;
     WriteOutcome dropped;
     dropped.reason = "Dropped";
@@ -283,18 +285,11 @@ void retire_waiting(WriterState& st, Pending& older) {
   ++st.coalesced;
 }
 
-/// Answers a waiting request and retires it.
-void cancel_waiting(WriterState& st, Pending& older, WriteOutcome outcome) {
-  older.promise.deliver(std::move(outcome));
-  answer_superseded(older, false);  // never sent: what it superseded stands unsaid
-  retire_waiting(st, older);
-}
-
 /// An urgent write of an object cancels its waiting (not yet sent) coalescable rewrite,
 /// which is answered once the urgent write settled (answer_superseded).
 void supersede_waiting(WriterState& st, const CoalesceKeyRef& key, Pending& urgent) {
   auto it = st.waiting_by_key.find(key);
-  if (it == st.waiting_by_key.end() || it->second->request.urgent) return;
+  if (it == st.waiting_by_key.end() || it->second->policy.urgent) return;
   urgent.superseded_rewrites.push_back(std::move(it->second->promise));
   retire_waiting(st, *it->second);
   st.waiting_by_key.erase(it);
@@ -330,7 +325,7 @@ constexpr std::size_t kLandedRewritesKept = 4096;
 
 /// Records what a conditional rewrite that landed was decided on and made.
 void remember_landed_rewrite(WriterState& st, const WriteRequest& rewrite, const WriteOutcome& outcome) {
-  if (!rewrite.coalesce || rewrite.precondition_rv.empty() || !outcome.ok || outcome.object == nullptr) return;
+  if (!rewrite.policy().coalesce || rewrite.precondition_rv.empty() || !outcome.ok || outcome.object == nullptr) return;
   const std::string_view made = outcome.object->resource_version();
   if (made.empty()) return;
   const CoalesceKey key(coalesce_key(rewrite));
@@ -346,9 +341,9 @@ void remember_landed_rewrite(WriterState& st, const WriteRequest& rewrite, const
 }
 
 /// An urgent write decided on the version a rewrite of its object replaced goes out
-/// conditional on the version the rewrite made (see follows_in_flight_rewrite).
+/// conditional on the version the rewrite made (see WriteIntent::Admission).
 void rebase_on_landed_rewrite(WriterState& st, WriteRequest& request) {
-  if (!request.follows_in_flight_rewrite || request.precondition_rv.empty()) return;
+  if (!request.policy().follows_in_flight_rewrite || request.precondition_rv.empty()) return;
   auto it = st.landed_rewrites.find(coalesce_key(request));
   if (it != st.landed_rewrites.end() && it->second.decided_on == request.precondition_rv) {
     request.precondition_rv = it->second.made;
@@ -358,7 +353,7 @@ void rebase_on_landed_rewrite(WriterState& st, WriteRequest& request) {
 
 /// Holds an urgent write behind the rewrite of its object in flight, if there is one.
 bool follow_rewrite_in_flight(WriterState& st, const std::shared_ptr<Pending>& p) {
-  if (!p->request.follows_in_flight_rewrite || !p->request.urgent) return false;
+  if (!p->policy.follows_in_flight_rewrite) return false;
   auto it = st.rewrite_in_flight.find(coalesce_key(p->request));
   if (it == st.rewrite_in_flight.end()) return false;
   st.following[it->second].push_back(p);
@@ -370,7 +365,7 @@ bool follow_rewrite_in_flight(WriterState& st, const std::shared_ptr<Pending>& p
 /// conditional on the version the rewrite made when it landed on the version they were
 /// both decided on (if it did not land, they go out as asked and meet the same answer).
 void release_followers(WriterState& st, std::uint64_t id, const Pending& rewrite, const WriteOutcome& outcome) {
-  if (rewrite.request.coalesce) {
+  if (rewrite.policy.coalesce) {
     auto it = st.rewrite_in_flight.find(coalesce_key(rewrite.request));
     if (it != st.rewrite_in_flight.end() && it->second == id) st.rewrite_in_flight.erase(it);
   }
@@ -389,7 +384,7 @@ void release_followers(WriterState& st, std::uint64_t id, const Pending& rewrite
 /// with merge patches the last to land wins: a ClusterQueue status computed while hundreds
 /// of workloads were pending landed after the final one and stayed there, the queue idle.
 bool park_behind_rewrite_in_flight(WriterState& st, const std::shared_ptr<Pending>& p) {
-  if (!p->request.coalesce) return false;
+  if (!p->policy.coalesce) return false;
   const CoalesceKeyRef key = coalesce_key(p->request);
   auto it = st.rewrite_in_flight.find(key);
   if (it == st.rewrite_in_flight.end()) return false;
@@ -411,7 +406,7 @@ void release_parked(WriterState& st, std::uint64_t id) {
   for (auto r = held.rbegin(); r != held.rend(); ++r) {
     const std::shared_ptr<Pending>& p = *r;
     if (p->cancelled) continue;
-    if (p->request.urgent) {
+    if (p->policy.urgent) {
       st.urgent.push_front(p);
     } else {
       st.lanes[static_cast<std::size_t>(p->request.kind) % kLanes].push_front(p);
@@ -437,13 +432,13 @@ void pump(Self self) {
     if (holds_normal_slot(*p)) ++st.normal_in_flight;
     // The writes that hold a normal slot are those nobody waits on; an overdue queue
     // status took an urgent write's turn and keeps its place in the client's line.
-    p->request.background = st.options.normal_writes_in_background && holds_normal_slot(*p);
+    p->send.background = st.options.normal_writes_in_background && holds_normal_slot(*p);
     // The fence goes with the write to the client: it is not sent after the Lease ends.
-    if (st.ownership && p->request.shard) p->request.send_before = st.ownership->valid_until;
-    if (p->request.coalesce) st.rewrite_in_flight.insert_or_assign(CoalesceKey(coalesce_key(p->request)), id);
+    if (st.ownership && p->request.shard) p->send.send_before = st.ownership->valid_until;
+    if (p->policy.coalesce) st.rewrite_in_flight.insert_or_assign(CoalesceKey(coalesce_key(p->request)), id);
     // The transport answers on an io thread: back into the mailbox as a typed event.
     writer_actor handle = self;  // copied into the callback; released when it runs
-    st.transport(p->request, [handle, id](WriteOutcome outcome) {
+    st.transport(p->request, p->send, [handle, id](WriteOutcome outcome) {
       caf::anon_send(handle, WriteDone{id, std::move(outcome)});
     });
   }
@@ -472,30 +467,29 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           auto p = std::make_shared<Pending>();
           p->promise = self->make_response_promise<WriteOutcome>();
           p->request = std::move(req);
+          p->policy = p->request.policy();
           p->since = now_of(st);
-          if (p->request.urgent && !p->request.coalesce) supersede_waiting(st, coalesce_key(p->request), *p);
-          if (p->request.coalesce) {
+          if (p->policy.urgent && !p->policy.coalesce) supersede_waiting(st, coalesce_key(p->request), *p);
+          if (p->policy.coalesce) {
             auto key = coalesce_key(p->request);
             auto it = st.waiting_by_key.find(key);
             if (it != st.waiting_by_key.end()) {
+              // The newer write takes the older one's place in its lane: nothing is
+              // added, so a status rewritten a thousand times while the budget is short
+              // holds one entry and one body, and keeps its turn.
               Pending& older = *it->second;
-              if (older.request.urgent == p->request.urgent) {
-                // The newer write takes the older one's place in its lane: nothing is
-                // added, so a status rewritten a thousand times while the budget is short
-                // holds one entry and one body, and keeps its turn.
-                older.promise.deliver(superseded(false));
-                ++st.coalesced;
-                older.request = std::move(p->request);
-                older.promise = std::move(p->promise);
-                return older.promise;  // nothing new is queued: no pump
-              }
-              cancel_waiting(st, older, superseded(false));
+              older.promise.deliver(superseded(false));
+              ++st.coalesced;
+              older.request = std::move(p->request);
+              older.policy = p->policy;
+              older.promise = std::move(p->promise);
+              return older.promise;  // nothing new is queued: no pump
             }
             st.waiting_by_key.insert_or_assign(CoalesceKey(key), p);
           }
           if (follow_rewrite_in_flight(st, p)) return p->promise;  // goes out with its answer
           rebase_on_landed_rewrite(st, p->request);
-          if (p->request.urgent) {
+          if (p->policy.urgent) {
             st.urgent.push_back(p);
           } else {
             st.lanes[static_cast<std::size_t>(p->request.kind) % kLanes].push_back(p);
@@ -518,7 +512,7 @@ messages::writer_actor spawn_writer(caf::actor_system& system, WriteTransport tr
           release_parked(st, done.id);
           if (done.outcome.ok) {
             ++st.written;
-            if (p->request.urgent) ++st.written_urgent;
+            if (p->policy.urgent) ++st.written_urgent;
             ++st.written_by_kind[static_cast<std::size_t>(p->request.kind) % kLanes];
           } else {
             ++st.failed;

@@ -29,52 +29,76 @@ enum class WriteVerb : std::uint8_t {
   Get,
 };
 
+/// What a write is for. The writer and the client derive everything else from it (see
+/// write_policy_of): whether it goes ahead of others, whether a newer one replaces it
+/// while it waits, and how much of its answer is read.
+enum class WriteIntent : std::uint8_t {
+  /// A workload's admission (quota reserved). Its body overrides everything a pending
+  /// explanation of the same object says: when such an explanation, conditional on the
+  /// same version, is in flight, the admission waits for its answer; when one landed (its
+  /// new version not yet seen by the caller), the admission goes out conditional on the
+  /// version the explanation made instead of being refused (409) for the one it replaced.
+  Admission,
+  Eviction,       ///< a workload holding quota must stop
+  CheckDecision,  ///< Kueue's Workload controller on admission checks (Admitted, deactivation)
+  JobStep,        ///< a step of a workload integration (suspend, start, create a Workload, ...)
+  Read,           ///< WriteVerb::Get: settling a write whose answer was lost, catching up
+  PendingExplanation,  ///< a pending workload's QuotaReserved=False reason and message
+  QueueStatus,         ///< ClusterQueue and LocalQueue status
+  Event,               ///< a Kubernetes Event (the one kind the writer may drop)
+};
+
+struct WritePolicy {
+  /// Sent ahead of everything not urgent (admissions, evictions, job steps, reads).
+  bool urgent = false;
+  /// While it waits for budget, a later write of the same intent, object and verb
+  /// replaces it (status rewrites); a later urgent write of the object cancels it (both
+  /// are computed from the same cached object, and the waiting one, sent after, would
+  /// only be refused or, sent first, get the urgent one refused).
+  bool coalesce = false;
+  enum class Answer : std::uint8_t {
+    Whole,         ///< decoded whole (WriteOutcome::object)
+    MetadataOnly,  ///< only its metadata is decoded: the caller reads the version it made
+    Unread,        ///< nobody reads it: a successful answer is not decoded at all
+  };
+  Answer answer = Answer::Whole;
+  bool follows_in_flight_rewrite = false;  ///< see WriteIntent::Admission
+};
+
+constexpr WritePolicy write_policy_of(WriteIntent intent) {
+  using A = WritePolicy::Answer;
+  switch (intent) {
+    case WriteIntent::Admission: return {true, false, A::MetadataOnly, true};
+    case WriteIntent::Eviction:
+    case WriteIntent::CheckDecision: return {true, false, A::MetadataOnly, false};
+    case WriteIntent::JobStep:
+    case WriteIntent::Read: return {true, false, A::Whole, false};
+    case WriteIntent::PendingExplanation: return {false, true, A::MetadataOnly, false};
+    case WriteIntent::QueueStatus:
+    case WriteIntent::Event: return {false, true, A::Unread, false};
+  }
+  return {};
+}
+
 struct WriteRequest {
+  WriteIntent intent = WriteIntent::JobStep;
   ObjectKind kind = ObjectKind::Workload;
   WriteVerb verb = WriteVerb::MergePatchStatus;
   std::string ns;
   std::string name;
   std::shared_ptr<const json::value> body;
+  /// For a Create: the body as JSON text already (used instead of `body`; the Event
+  /// recorder writes its Events so, never building them as documents).
+  std::shared_ptr<const std::string> body_text;
   /// Patches: written as metadata.resourceVersion, so the server refuses (409) a write
   /// based on a state that changed since it was decided. Empty: unconditional.
   std::string precondition_rv;
-  /// A later coalescable request for the same object and verb replaces this one while
-  /// it waits for budget (status rewrites); admissions are never coalesced. A later
-  /// urgent request for the same object and verb also cancels it (answered superseded):
-  /// both are computed from the same cached object, and the waiting one, sent after,
-  /// would only be refused or, sent first, get the urgent one refused.
-  bool coalesce = false;
-  /// Sent ahead of everything coalescable (admissions, evictions, job starts).
-  bool urgent = false;
   /// The shard whose tree this write acts on. With sharding, the writer sends it only
   /// while this replica holds the shard, and answers NotOwner otherwise (the fence that
   /// keeps a replica that lost a lease from writing). Empty: not tree-scoped.
   std::optional<std::uint32_t> shard;
-  /// The caller reads only the metadata of WriteOutcome::object (its resourceVersion):
-  /// the rest of the answer is not decoded.
-  bool metadata_only_answer = false;
-  /// For a Create: the body as JSON text already (used instead of `body`; the Event
-  /// recorder writes its Events so, never building them as documents).
-  std::shared_ptr<const std::string> body_text;
-  /// Nobody reads the answer: a successful one is not decoded at all and
-  /// WriteOutcome::object stays null (refusals are decoded as always).
-  bool answer_unread = false;
-  /// Urgent and conditional, and its body overrides everything a coalescable rewrite of
-  /// the same object changes (an admission over a pending explanation): had the rewrite
-  /// still been waiting, this write would have cancelled it. When such a rewrite,
-  /// conditional on the same version, is already in flight, this write waits for its
-  /// answer; when such a rewrite landed (then, or before this write was asked for, its
-  /// new version not yet seen by the caller), this write goes out conditional on the
-  /// version the rewrite made instead of being refused (409) for the version it replaced.
-  bool follows_in_flight_rewrite = false;
-  /// Set by the writer as it sends the write (WriterOptions::normal_writes_in_background):
-  /// the client gives it only the budget other writes leave.
-  bool background = false;
-  /// Set by the writer as it sends a write of a shard: the end of the shard's Lease
-  /// validity. The client does not send it after that (a write handed over just before
-  /// this replica was frozen, or held by the rate limiter past its Lease) and answers
-  /// NotOwner, so the fence holds up to the socket and not only up to the writer.
-  std::optional<std::chrono::steady_clock::time_point> send_before;
+
+  WritePolicy policy() const { return write_policy_of(intent); }
 };
 
 struct WriteOutcome {

@@ -72,7 +72,7 @@ struct ScriptedApi {
   }
 
   WriteTransport transport() {
-    return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+    return [this](const WriteRequest& req, const SendOptions&, std::function<void(WriteOutcome)> done) {
       if (req.verb == WriteVerb::Get) {
         ++reads;
         held_reads.emplace_back(req, std::move(done));
@@ -649,7 +649,8 @@ TEST_F(ControllerProtocolTest, APendingReasonRefusedAfterItsNewerVersionArrivedI
   // the version that caused it: nothing else would bring the rewrite, so it happens now.
   hold_the_explanation_of_big();
   EXPECT_EQ(api_.pending_writes("big")[0]->precondition_rv, "10");
-  EXPECT_TRUE(api_.pending_writes("big")[0]->metadata_only_answer) << "the tree reads only the version it made";
+  EXPECT_EQ(api_.pending_writes("big")[0]->policy().answer, WritePolicy::Answer::MetadataOnly)
+      << "the tree reads only the version it made";
   caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("big", "2", 11)});
   settle();
   WriteOutcome conflict;

@@ -87,7 +87,7 @@ class FakeApi {
   }
 
   WriteTransport transport() {
-    return [this](const messages::WriteRequest& req, std::function<void(messages::WriteOutcome)> done) {
+    return [this](const messages::WriteRequest& req, const SendOptions&, std::function<void(messages::WriteOutcome)> done) {
       std::optional<Fault> fault;
       for (auto it = faults_.begin(); it != faults_.end(); ++it) {
         if (it->match(req)) {

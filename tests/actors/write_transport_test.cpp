@@ -51,14 +51,15 @@ messages::WriteRequest status_write(bool urgent) {
   req.ns = "ns";
   req.name = "w";
   req.body = std::make_shared<const json::value>(json::object{{"status", json::object{}}});
-  req.urgent = urgent;
+  // Urgent, or a rewrite that may wait for the client's next throttle step.
+  req.intent = urgent ? messages::WriteIntent::Eviction : messages::WriteIntent::PendingExplanation;
   return req;
 }
 
 /// Sends `req` and waits for its outcome.
 messages::WriteOutcome write(const WriteTransport& transport, const messages::WriteRequest& req) {
   kube::client::testing::Waiter<messages::WriteOutcome> done;
-  transport(req, done.callback());
+  transport(req, SendOptions{}, done.callback());
   return done.get();
 }
 
@@ -118,7 +119,7 @@ TEST(ClientWriteTransport, AnAnswerNobodyReadsIsNotDecodedButARefusalIs) {
   messages::WriteRequest read_answer = status_write(true);
   EXPECT_FALSE(write(transport, read_answer).ok);
   messages::WriteRequest unread = status_write(true);
-  unread.answer_unread = true;
+  unread.intent = messages::WriteIntent::QueueStatus;  // nobody reads its answer
   auto landed = write(transport, unread);
   EXPECT_TRUE(landed.ok);
   EXPECT_EQ(landed.object, nullptr);

@@ -28,15 +28,16 @@ using namespace messages;
 struct HeldApi {
   struct Held {
     WriteRequest request;
+    SendOptions send;
     std::function<void(WriteOutcome)> done;
   };
   std::vector<Held> held;
   std::vector<std::string> order;  ///< "Kind/name" in the order the writer sent them
 
   WriteTransport transport() {
-    return [this](const WriteRequest& req, std::function<void(WriteOutcome)> done) {
+    return [this](const WriteRequest& req, const SendOptions& send, std::function<void(WriteOutcome)> done) {
       order.push_back(std::string(to_string(req.kind)) + "/" + req.name);
-      held.push_back(Held{req, std::move(done)});
+      held.push_back(Held{req, send, std::move(done)});
     };
   }
 
@@ -70,15 +71,18 @@ struct HeldApi {
   }
 };
 
-WriteRequest write(ObjectKind kind, std::string name, bool coalesce = true, bool urgent = false) {
+/// A status rewrite of the kind's own intent unless `intent` says otherwise.
+WriteRequest write(ObjectKind kind, std::string name, std::optional<WriteIntent> intent = std::nullopt) {
   WriteRequest r;
+  r.intent = intent ? *intent
+         : kind == ObjectKind::Event ? WriteIntent::Event
+         : kind == ObjectKind::Workload ? WriteIntent::PendingExplanation
+                                        : WriteIntent::QueueStatus;
   r.kind = kind;
   r.verb = WriteVerb::MergePatchStatus;
   r.ns = kind == ObjectKind::ClusterQueue ? "" : "ns";
   r.name = std::move(name);
   r.body = std::make_shared<const json::value>(json::object{{"status", json::object{}}});
-  r.coalesce = coalesce;
-  r.urgent = urgent;
   return r;
 }
 
@@ -187,7 +191,7 @@ TEST_F(WriterActorTest, ABacklogOfOneKindDoesNotStarveTheOthers) {
 TEST_F(WriterActorTest, UrgentWritesGoFirst) {
   send(write(ObjectKind::Workload, "first"));
   send(write(ObjectKind::ClusterQueue, "cq"));
-  send(write(ObjectKind::Workload, "admit", /*coalesce=*/false, /*urgent=*/true));
+  send(write(ObjectKind::Workload, "admit", WriteIntent::Eviction));
   drain();
   ASSERT_EQ(api_.order.size(), 3u);
   EXPECT_EQ(api_.order[1], "Workload/admit");
@@ -203,7 +207,7 @@ TEST_F(WriterActorTest, NormalWritesHoldOnlyTheirShareOfTheSlotsInFlight) {
   ASSERT_EQ(api_.order, (std::vector<std::string>{"Workload/explained-0", "Workload/explained-1"}));
   EXPECT_EQ(summary().as_object().at("normalInFlight").to_number<int>(), 2);
   // An admission does not wait behind them: it takes a free slot at once.
-  send(write(ObjectKind::Workload, "admitted", /*coalesce=*/false, /*urgent=*/true));
+  send(write(ObjectKind::Workload, "admitted", WriteIntent::Eviction));
   ASSERT_EQ(api_.order.size(), 3u);
   EXPECT_EQ(api_.order[2], "Workload/admitted");
   // Each answered explanation lets the next one go.
@@ -222,8 +226,8 @@ TEST_F(WriterActorTest, TheIntrospectionCountsTheUrgentWritesAmongThoseWritten) 
   ASSERT_TRUE(api_.answer_one());
   sched_->run();
   send(write(ObjectKind::Workload, "explained"));
-  send(write(ObjectKind::Workload, "admitted", /*coalesce=*/false, /*urgent=*/true));
-  send(write(ObjectKind::Workload, "refused", /*coalesce=*/false, /*urgent=*/true));
+  send(write(ObjectKind::Workload, "admitted", WriteIntent::Eviction));
+  send(write(ObjectKind::Workload, "refused", WriteIntent::Eviction));
   ASSERT_TRUE(api_.answer_one());  // "explained" went out at once
   sched_->run();
   ASSERT_TRUE(api_.answer_one());  // "admitted"
@@ -251,7 +255,7 @@ TEST_F(WriterActorTest, OverdueQueueStatusGetsATurnAfterAStreakOfUrgentWrites) {
   send(write(ObjectKind::ClusterQueue, "cq"));
   send(write(ObjectKind::LocalQueue, "lq"));
   now_ += std::chrono::seconds(6);
-  for (int i = 0; i < 7; ++i) send(write(ObjectKind::Workload, "admit-" + std::to_string(i), false, true));
+  for (int i = 0; i < 7; ++i) send(write(ObjectKind::Workload, "admit-" + std::to_string(i), WriteIntent::Eviction));
   drain();
   EXPECT_EQ(api_.order,
             (std::vector<std::string>{"Workload/busy", "Workload/admit-0", "Workload/admit-1", "Workload/admit-2",
@@ -264,8 +268,8 @@ TEST_F(WriterActorTest, NormalWritesGoInTheBackgroundExceptAnOverdueQueueStatus)
   send(write(ObjectKind::Workload, "explained"));  // in the background, holding the normal slot
   send(write(ObjectKind::ClusterQueue, "cq"));     // no normal slot left: it waits
   now_ += std::chrono::seconds(6);                 // and is overdue now
-  send(write(ObjectKind::Workload, "admit-0", false, true));
-  send(write(ObjectKind::Workload, "admit-1", false, true));
+  send(write(ObjectKind::Workload, "admit-0", WriteIntent::Eviction));
+  send(write(ObjectKind::Workload, "admit-1", WriteIntent::Eviction));
   send(write(ObjectKind::LocalQueue, "lq"));  // not overdue: waits for the normal slot
   // The overdue status took its turn after one urgent write although the explanation,
   // still waiting for a token the urgent writes leave, holds the normal slot.
@@ -275,18 +279,18 @@ TEST_F(WriterActorTest, NormalWritesGoInTheBackgroundExceptAnOverdueQueueStatus)
   ASSERT_EQ(api_.order.size(), 5u);
   EXPECT_EQ(api_.order[4], "LocalQueue/lq");
   std::vector<bool> background;
-  for (const auto& h : api_.held) background.push_back(h.request.background);
+  for (const auto& h : api_.held) background.push_back(h.send.background);
   EXPECT_EQ(background, (std::vector<bool>{true, false, false, false, true}));
   EXPECT_EQ(summary().as_object().at("normalInFlight").to_number<int>(), 0);
 }
 
 TEST_F(WriterActorTest, WithoutTheOptionEveryWriteKeepsItsPlaceInLine) {
   send(write(ObjectKind::Workload, "explained"));
-  send(write(ObjectKind::Workload, "admitted", false, true));
+  send(write(ObjectKind::Workload, "admitted", WriteIntent::Eviction));
   drain();
   ASSERT_EQ(api_.held.size(), 2u);
-  EXPECT_FALSE(api_.held[0].request.background);
-  EXPECT_FALSE(api_.held[1].request.background);
+  EXPECT_FALSE(api_.held[0].send.background);
+  EXPECT_FALSE(api_.held[1].send.background);
 }
 
 TEST_F(WriterActorTest, QueueStatusNotYetOverdueWaitsForTheUrgentWrites) {
@@ -294,7 +298,7 @@ TEST_F(WriterActorTest, QueueStatusNotYetOverdueWaitsForTheUrgentWrites) {
   send(write(ObjectKind::Workload, "busy"));
   send(write(ObjectKind::ClusterQueue, "cq"));
   now_ += std::chrono::seconds(4);
-  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Workload, "admit-" + std::to_string(i), false, true));
+  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Workload, "admit-" + std::to_string(i), WriteIntent::Eviction));
   drain();
   ASSERT_EQ(api_.order.size(), 7u);
   EXPECT_EQ(api_.order[5], "Workload/admit-4");
@@ -305,7 +309,7 @@ TEST_F(WriterActorTest, AnUrgentWriteCancelsTheWaitingRewriteOfTheSameObject) {
   send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
   send(write(ObjectKind::Workload, "a"));     // a pending explanation, waiting
   send(write(ObjectKind::Workload, "b"));
-  send(write(ObjectKind::Workload, "a", /*coalesce=*/false, /*urgent=*/true));  // its admission
+  send(write(ObjectKind::Workload, "a", WriteIntent::Eviction));  // its admission
   drain();
   EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Workload/a", "Workload/b"}));
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded, landed"), 1);
@@ -321,9 +325,8 @@ WriteRequest explanation(std::string name, std::string rv) {
   return r;
 }
 WriteRequest admission(std::string name, std::string rv) {
-  WriteRequest r = write(ObjectKind::Workload, std::move(name), /*coalesce=*/false, /*urgent=*/true);
+  WriteRequest r = write(ObjectKind::Workload, std::move(name), WriteIntent::Admission);
   r.precondition_rv = std::move(rv);
-  r.follows_in_flight_rewrite = true;
   return r;
 }
 
@@ -399,7 +402,7 @@ TEST_F(WriterActorTest, AnAdmissionDecidedOnAnotherVersionIsNotRebased) {
 TEST_F(WriterActorTest, ARewriteSupersededByAnUrgentWriteHearsWhetherThatWriteLanded) {
   send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
   send(write(ObjectKind::Workload, "a"));     // a pending explanation, waiting
-  send(write(ObjectKind::Workload, "a", /*coalesce=*/false, /*urgent=*/true));  // its admission
+  send(write(ObjectKind::Workload, "a", WriteIntent::Eviction));  // its admission
   EXPECT_TRUE(outcomes_.empty()) << "the explanation was answered before the admission settled";
   ASSERT_TRUE(api_.answer_one());  // busy; the admission goes out
   sched_->run();
@@ -419,7 +422,7 @@ TEST_F(WriterActorTest, EventsBeyondTheBoundAreDroppedOldestFirst) {
   options.max_queued_events = 2;
   respawn(options);
   send(write(ObjectKind::Workload, "busy"));  // occupies the single slot
-  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Event, "e" + std::to_string(i), false));
+  for (int i = 0; i < 5; ++i) send(write(ObjectKind::Event, "e" + std::to_string(i)));
   send(write(ObjectKind::ClusterQueue, "cq"));  // other kinds are never dropped
   drain();
   EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/busy", "Event/e3", "ClusterQueue/cq", "Event/e4"}));
@@ -491,8 +494,8 @@ TEST_F(WriterActorTest, AnOverdueStatusDoesNotOvertakeTheBackgroundRewriteOfItsQ
   send(numbered(ObjectKind::ClusterQueue, "cq", 1));  // in the background
   send(numbered(ObjectKind::ClusterQueue, "cq", 2));
   now_ += std::chrono::seconds(6);  // overdue now
-  send(write(ObjectKind::Workload, "admit-0", false, true));
-  send(write(ObjectKind::Workload, "admit-1", false, true));
+  send(write(ObjectKind::Workload, "admit-0", WriteIntent::Eviction));
+  send(write(ObjectKind::Workload, "admit-1", WriteIntent::Eviction));
   ASSERT_EQ(api_.order, (std::vector<std::string>{"ClusterQueue/cq", "Workload/admit-0", "Workload/admit-1"}));
   ASSERT_TRUE(api_.answer_one());  // cq 1 landed
   sched_->run();
@@ -506,10 +509,10 @@ TEST_F(WriterActorTest, AWaitingRewriteCancelledByAnUrgentWriteIsNotSentAfterThe
   respawn_with_two_in_flight();
   send(numbered(ObjectKind::Workload, "a", 1));  // an explanation in flight
   send(numbered(ObjectKind::Workload, "a", 2));  // waits for it
-  send(write(ObjectKind::Workload, "a", false, true));  // the admission cancels the waiting one
+  send(write(ObjectKind::Workload, "a", WriteIntent::Eviction));  // the admission cancels the waiting one
   drain();
   EXPECT_EQ(api_.order, (std::vector<std::string>{"Workload/a", "Workload/a"}));
-  EXPECT_FALSE(api_.held[1].request.coalesce);
+  EXPECT_FALSE(api_.held[1].request.policy().coalesce);
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a superseded, landed"), 1);
   EXPECT_EQ(std::count(outcomes_.begin(), outcomes_.end(), "Workload/a ok"), 2);
   EXPECT_EQ(summary().as_object().at("parkedBehindRewrite").to_number<int>(), 0);
@@ -521,7 +524,7 @@ TEST_F(WriterActorTest, EveryRequestIsAnsweredOnceInEveryLane) {
   int sent = 0;
   for (int round = 0; round < 4; ++round) {
     for (ObjectKind k : kinds) {
-      send(write(k, "o" + std::to_string(round), /*coalesce=*/false));
+      send(write(k, "o" + std::to_string(round)));
       ++sent;
     }
   }
@@ -541,22 +544,22 @@ TEST_F(WriterActorTest, AShardsWriteCarriesTheEndOfItsLeaseToTheClient) {
   held.valid_until = std::chrono::steady_clock::now() + std::chrono::hours(1);
   caf::anon_send(writer_, held);
   sched_->run();
-  WriteRequest admission = write(ObjectKind::Workload, "admit", false, true);
+  WriteRequest admission = write(ObjectKind::Workload, "admit", WriteIntent::Eviction);
   admission.shard = 2u;
   send(admission);
   send(write(ObjectKind::Event, "not-tree-scoped"));
   ASSERT_EQ(api_.held.size(), 2u);
   // Sent after the Lease ended (the process frozen meanwhile), the client drops it.
-  ASSERT_TRUE(api_.held[0].request.send_before.has_value());
-  EXPECT_EQ(*api_.held[0].request.send_before, held.valid_until);
-  EXPECT_FALSE(api_.held[1].request.send_before.has_value());
+  ASSERT_TRUE(api_.held[0].send.send_before.has_value());
+  EXPECT_EQ(*api_.held[0].send.send_before, held.valid_until);
+  EXPECT_FALSE(api_.held[1].send.send_before.has_value());
   drain();
 }
 
 TEST_F(WriterActorTest, ADrainIsAnsweredOnlyOnceTheTreeScopedWritesInFlightCompleted) {
   // Graceful stop: nothing is held any more, then the drain; the Lease is released on its
   // answer, so a write sent earlier must have landed (or failed) by then.
-  WriteRequest admission = write(ObjectKind::Workload, "admit", false, true);
+  WriteRequest admission = write(ObjectKind::Workload, "admit", WriteIntent::Eviction);
   admission.shard = 2u;
   send(admission);  // in flight, held by the API
   ShardOwnership nothing;
