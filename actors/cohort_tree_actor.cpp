@@ -17,10 +17,8 @@
 
 #include "actors/cluster_queue_actor.hpp"
 #include "actors/explain_json.hpp"
-#include "actors/explanation_pacer.hpp"
-#include "actors/read_back.hpp"
+#include "actors/tree_writes.hpp"
 #include "core/engine/engine.hpp"
-#include "kube/jobs/workload_status.hpp"
 
 namespace kueuepp::actors {
 
@@ -28,61 +26,16 @@ using namespace messages;
 
 namespace {
 
-/// What a tree keeps of a Workload's document: the packed text (shared with the router
-/// and the job actor), and what it reads on every event or publish without unpacking.
-/// The document is unpacked only to compute a write.
-struct CachedWorkload {
-  PackedPtr packed;
-  std::string resource_version;
-  std::string queue_name;  ///< spec.queueName
-  std::int32_t priority = 0;  ///< spec.priority
-  bool finished = false;
-  bool holds_quota = false;
-};
-
-/// A status write that did not settle: its answer was lost, so it may have landed, or it
-/// was refused in a way that no newer version will retry (a 429, a 5xx). Kept until a
-/// read of the workload says what happened; an admission's quota stays held till then.
-struct Unsettled {
-  enum What : int { Admission = 0, Eviction = 1, Checks = 2 };
-  What what = Admission;
-  std::string based_on;  ///< the resourceVersion the write was conditional on
-  core::AdmissionDecision admission;  ///< Admission
-  core::Time decided_at{};            ///< Admission: the round's time, for its Events
-  PackedPtr written_on;               ///< Admission: the version written on, for its Events
-  core::EvictionDecision eviction;    ///< Eviction
-  core::AdmissionCheckDecision checks;  ///< Checks
-  std::uint32_t reads = 0;  ///< reads that failed so far (the next one waits longer)
-  bool reading = false;
-};
-
 struct TreeState {
   std::string name;
   CohortTreeOptions options;
   CohortTreeLinks links;
   std::unique_ptr<core::Engine> engine;
-  std::unordered_map<std::string, CachedWorkload> workloads;  ///< latest version per workload key
   std::map<std::string, ObjectPtr, std::less<>> cluster_queues;
   std::map<std::string, ObjectPtr> local_queues;  ///< ns/name -> object
   std::map<std::string, cluster_queue_actor> cq_actors;
-  std::set<std::string> writing_admissions;
-  /// Workloads whose pending-status write was refused (409): rewritten from the engine's
-  /// current explanation when the newer object arrives.
-  std::set<std::string, std::less<>> recheck_pending;
-  /// Workloads with a pending-status write outstanding -> whether a newer explanation
-  /// was decided meanwhile. One write per workload at a time: while the budget is short
-  /// the engine explains faster than the writer writes, and a patch computed for every
-  /// explanation would mostly be superseded before it is sent.
-  std::unordered_map<std::string, bool> pending_writes;
-  /// How often each workload's explanation is rewritten (see ExplanationPacer).
-  ExplanationPacer pacer;
-  /// Evictions not written yet: refused (409: the object changed since the eviction
-  /// patch was computed) or held back while the workload's admission is being written.
-  /// Each is rewritten on the newer object when it arrives, if it still holds quota.
-  std::map<std::string, core::EvictionDecision, std::less<>> recheck_evictions;
-  /// Writes not settled yet (see Unsettled), by workload key and what they were.
-  std::map<std::pair<std::string, int>, Unsettled> unsettled;
-  std::uint64_t read_backs = 0;
+  /// The write path: decisions into writes, their outcomes into what the engine forgets.
+  std::unique_ptr<TreeWrites> writes;
   /// Whether this replica acts on the tree (holds its shard); see TreeOwnership.
   bool active = true;
   std::optional<std::uint32_t> shard;
@@ -107,7 +60,6 @@ struct TreeState {
   std::uint64_t rounds = 0;
   std::uint64_t admitted = 0;
   std::uint64_t preempted = 0;
-  std::uint64_t rolled_back = 0;
   std::int64_t last_round_us = 0;
 };
 
@@ -277,10 +229,7 @@ void on_evicted(Self self, const core::EvictionDecision& ev, const ObjectPtr& wl
   report(self, std::move(e));
 }
 
-void rewrite_pending(Self self, const std::string& key);
-void write_eviction(Self self, core::EvictionDecision ev);
-void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core::Time now);
-void mark_dirty(Self self);
+void carry(Self self, WriteEffects fx);
 
 /// What the tree keeps of a workload's version: read from its model, since the change's
 /// object may be only the metadata (see messages::ObjectChanged).
@@ -288,59 +237,9 @@ CachedWorkload cached(const TreeObjectChange& c, const core::Workload& wl) {
   CachedWorkload w;
   w.packed = c.packed ? c.packed : pack(*c.object);  // a change made elsewhere, as in tests
   w.resource_version = std::string(c.object->resource_version());
-  w.queue_name = wl.queue_name;
-  w.priority = wl.priority.value_or(0);
   w.finished = wl.condition_true("Finished");
   w.holds_quota = !w.finished && wl.admission.has_value();
   return w;
-}
-
-/// A packed workload as a document again; null (logged) if that fails.
-ObjectPtr unpacked(const TreeState& st, const std::string& key, const PackedPtr& packed) {
-  auto object = packed->unpack();
-  if (!object) {
-    spdlog::error("tree {}: workload {}: {}", st.name, key, object.error().message);
-    return nullptr;
-  }
-  return std::make_shared<const client_object>(std::move(*object));
-}
-
-/// The cached workload `key` as a document, for computing a write; null when unknown.
-ObjectPtr unpacked(const TreeState& st, const std::string& key) {
-  auto it = st.workloads.find(key);
-  return it == st.workloads.end() ? nullptr : unpacked(st, key, it->second.packed);
-}
-
-/// The version a write was computed from, as its answer handler keeps it: packed, since
-/// writes can wait for the API budget by the thousand (a decoded copy each was 38 MB of
-/// the 300 MB heap at the large-scale perf shape's peak).
-struct WrittenOn {
-  PackedPtr packed;
-  std::string resource_version;
-
-  /// `object`, sharing the packed text of `cached` when that is the version `object` was
-  /// unpacked from; packed now otherwise (null `cached`: a modified copy).
-  WrittenOn(const ObjectPtr& object, const CachedWorkload* cached)
-      : packed(cached != nullptr && cached->resource_version == object->resource_version() ? cached->packed
-                                                                                            : pack(*object)),
-        resource_version(object->resource_version()) {}
-};
-
-const CachedWorkload* cached_of(const TreeState& st, const std::string& key) {
-  auto it = st.workloads.find(key);
-  return it == st.workloads.end() ? nullptr : &it->second;
-}
-
-/// Whether the cached workload `key` holds quota as stored.
-bool holds_quota(const TreeState& st, const std::string& key) {
-  auto it = st.workloads.find(key);
-  return it != st.workloads.end() && it->second.holds_quota;
-}
-
-/// The resourceVersion of the cached workload `key`; empty when unknown.
-std::string_view cached_version(const TreeState& st, const std::string& key) {
-  auto it = st.workloads.find(key);
-  return it == st.workloads.end() ? std::string_view() : std::string_view(it->second.resource_version);
 }
 
 /// Applies one change to the engine.
@@ -368,14 +267,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
       case ObjectKind::AdmissionCheck: e.remove_admission_check(c.key); break;
       case ObjectKind::Workload:
         e.remove_workload(c.key);
-        st.workloads.erase(c.key);
-        st.writing_admissions.erase(c.key);
-        st.recheck_pending.erase(c.key);
-        st.recheck_evictions.erase(c.key);
-        for (int what : {Unsettled::Admission, Unsettled::Eviction, Unsettled::Checks}) {
-          st.unsettled.erase({c.key, what});
-        }
-        st.pacer.forget(c.key);
+        st.writes->forget(c.key);
         break;
       case ObjectKind::Job:
       case ObjectKind::Event: break;
@@ -388,19 +280,13 @@ void apply_change(Self self, const TreeObjectChange& c) {
         if constexpr (std::is_same_v<T, core::Workload>) {
           log_status(st, e.apply(model), "workload", c.key);
           if (!c.object) {  // the router could not unpack it (logged there): nothing to write from
-            st.workloads.erase(c.key);
+            st.writes->forget(c.key);
             return;
           }
           CachedWorkload now_known = cached(c, model);
-          auto [known, added] = st.workloads.try_emplace(c.key);
-          if (!added && !known->second.finished && now_known.finished) report_finished(self, model);
-          known->second = std::move(now_known);
-          if (st.recheck_pending.erase(c.key) != 0) rewrite_pending(self, c.key);
-          if (auto r = st.recheck_evictions.find(c.key); r != st.recheck_evictions.end()) {
-            core::EvictionDecision ev = std::move(r->second);
-            st.recheck_evictions.erase(r);
-            if (known->second.holds_quota) write_eviction(self, std::move(ev));
-          }
+          const CachedWorkload* before = st.writes->cached(c.key);
+          if (before != nullptr && !before->finished && now_known.finished) report_finished(self, model);
+          carry(self, st.writes->on_version(c.key, std::move(now_known), now_of(st)));
         } else {
           // Every version is applied, our own status writes included: the engine's
           // re-evaluation of parked workloads on a queue change is also what gives the
@@ -458,466 +344,57 @@ void after_batch(Self self) {
   schedule_publish(self);
 }
 
-void split_key(const std::string& key, std::string& ns, std::string& name) {
-  auto slash = key.find('/');
-  ns = key.substr(0, slash);
-  name = slash == std::string::npos ? std::string() : key.substr(slash + 1);
+/// Settles one write's outcome in the write path, and carries out what follows.
+void settle_write(Self self, std::uint64_t ticket, const WriteOutcome& outcome) {
+  auto& st = self->state;
+  carry(self, st.writes->on_outcome(ticket, outcome, now_of(st)));
 }
 
-/// Writes one decision's status patch, conditional on the cached version it was computed
-/// from; `on_done` gets the outcome. The intent says how it stands among the tree's other
-/// writes (WriteIntent): an admission decided while the pending explanation of the same
-/// version is on its way follows it rather than being refused for the version it replaces.
-void write_workload_status(Self self, const std::string& key, json::value patch, WriteIntent intent,
-                           std::function<void(const WriteOutcome&)> on_done) {
+void send_write(Self self, PlannedWrite w) {
   auto& st = self->state;
-  WriteRequest req;
-  req.intent = intent;
-  req.kind = ObjectKind::Workload;
-  req.verb = WriteVerb::MergePatchStatus;
-  split_key(key, req.ns, req.name);
-  req.body = std::make_shared<const json::value>(std::move(patch));
-  req.shard = st.shard;
-  req.precondition_rv = std::string(cached_version(st, key));
-  self->request(st.links.writer, caf::infinite, std::move(req))
-      .then([on_done](WriteOutcome& outcome) { on_done(outcome); },
-            [on_done, key](caf::error& err) {
+  if (w.request.verb != WriteVerb::Get) w.request.shard = st.shard;  // a read needs no fence
+  const std::uint64_t ticket = w.ticket;
+  self->request(st.links.writer, caf::infinite, std::move(w.request))
+      .then([self, ticket](WriteOutcome& outcome) { settle_write(self, ticket, outcome); },
+            [self, ticket](caf::error& err) {
               WriteOutcome failed;
               failed.message = "writer unreachable: " + caf::to_string(err);
               failed.maybe_landed = true;  // it may have been sent before the writer went
-              on_done(failed);
+              settle_write(self, ticket, failed);
             });
 }
 
-/// The workload as a pending decision of the same round leaves it (Requeued=True after a
-/// queue restart): an admission in that round is written on top of it, in one write,
-/// because a second merge patch of the conditions list would undo the first.
-ObjectPtr with_requeued(const ObjectPtr& object, const core::PendingDecision* requeued, core::Time now) {
-  if (requeued == nullptr) return object;
-  core::PendingDecision only = *requeued;
-  only.reason.clear();
-  auto patch = kube::jobs::pending_patch(*object, only, now);
-  if (!patch) return object;
-  auto copy = std::make_shared<kube::client::Object>(*object);
-  auto& root = copy->json().as_object();
-  if (!root["status"].is_object()) root["status"] = json::object{};
-  root["status"].as_object()["conditions"] = patch->at("status").at("conditions");
-  return copy;
-}
-
-/// A pending explanation, conditional on the version it was computed from: the whole
-/// conditions list is replaced, so written over a newer object (an admission that landed
-/// meanwhile) it would undo that. Refused, it is recomputed on the newer object.
-void write_pending_status(Self self, const std::string& key, json::value patch) {
-  auto& st = self->state;
-  std::string based_on(cached_version(st, key));
-  st.pending_writes[key] = false;
-  st.pacer.wrote(key, now_of(st));
-  write_workload_status(self, key, std::move(patch), WriteIntent::PendingExplanation, [self, key, based_on](const WriteOutcome& o) {
-    auto& s = self->state;
-    bool newer_decided = false;
-    if (auto w = s.pending_writes.find(key); w != s.pending_writes.end()) {
-      newer_decided = w->second;
-      s.pending_writes.erase(w);
-    }
-    const std::string_view current = cached_version(s, key);
-    if (o.superseded_by_urgent) {
-      // An admission or eviction of it went first. Landed, the version it brings says
-      // whether this explanation still applies (at once if that version already arrived);
-      // refused, no version follows from it: said again now, from the engine's view.
-      const bool moved_on = !current.empty() && current != based_on;
-      if (!o.superseding_write_landed || moved_on) {
-        rewrite_pending(self, key);
-      } else {
-        s.recheck_pending.insert(key);
-      }
-      return;
-    }
-    if (o.ok) {
-      if (!newer_decided) return;
-      // A newer explanation waits: compute it on the version this write made, now if
-      // that version already arrived, else when it does.
-      const bool arrived = !current.empty() && o.object && current == o.object->resource_version();
-      if (arrived) {
-        rewrite_pending(self, key);
-      } else {
-        s.recheck_pending.insert(key);
-      }
-      return;
-    }
-    if (o.http_status != 409) {
-      if (newer_decided) s.recheck_pending.insert(key);
-      return;
-    }
-    // Refused: the object changed. If the newer version already arrived (before this
-    // answer), nothing else will bring it: rewrite now, from the engine's current view.
-    const bool newer_here = !current.empty() && current != based_on;
-    if (newer_here) {
-      rewrite_pending(self, key);
-    } else {
-      s.recheck_pending.insert(key);
-    }
-  });
-}
-
-/// The engine's current explanation of a pending workload, written if the object does
-/// not show it (after a refused pending write).
-void rewrite_pending(Self self, const std::string& key) {
-  auto& st = self->state;
-  if (st.writing_admissions.count(key) != 0 || st.workloads.count(key) == 0) return;
-  if (holds_quota(st, key)) {
-    st.recheck_pending.insert(key);
-    return;
-  }
-  auto view = st.engine->workload(key, false);
-  if (!view || view->reserved || view->finished || view->pending.reason.empty()) return;
-  if (!st.pacer.may_write(key, now_of(st))) {  // rewritten from the engine's view when due
-    schedule_publish(self);
-    return;
-  }
-  ObjectPtr object = unpacked(st, key);
-  if (!object) return;
-  core::PendingDecision d;
-  d.workload = key;
-  d.reason = view->pending.reason;
-  d.message = view->pending.message;
-  auto patch = kube::jobs::pending_patch(*object, d, now_of(st));
-  if (patch) write_pending_status(self, key, std::move(*patch));
-}
-
-/// An admission landed: its Events and metrics, from the version it was written on.
-void admission_landed(Self self, const core::AdmissionDecision& a, const PackedPtr& written_on, core::Time now) {
-  if (!written_on) return;
-  if (ObjectPtr object = unpacked(self->state, a.workload, written_on)) on_admitted(self, a, object, now);
-}
-
-/// An admission known not to have landed: the quota the engine assumed is given back and
-/// the workload competes again (Kueue's assume/forget); `hold` keeps it out of rounds
-/// until a newer version of it is applied.
-void roll_back_admission(Self self, const std::string& key, bool hold) {
-  auto& st = self->state;
-  ++st.rolled_back;
-  (void)st.engine->forget_admission(key, hold);
-  mark_dirty(self);
-}
-
-/// An admission check decision landed: Kueue's Event and metrics for it.
-void check_decision_landed(Self self, const core::AdmissionCheckDecision& d, const ObjectPtr& written, core::Time now) {
+/// A write landed: Kueue's Events and metrics for it.
+void report_landed(Self self, const Landed& landed) {
   using Kind = core::AdmissionCheckDecision::Kind;
-  if (d.kind == Kind::Admit) on_checks_admitted(self, d, written, now);
-  if (d.kind == Kind::Deactivate) {
-    record_event(self, *written, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
-  }
+  std::visit(
+      [&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, core::AdmissionDecision>) on_admitted(self, d, landed.object, landed.decided_at);
+        if constexpr (std::is_same_v<D, core::EvictionDecision>) on_evicted(self, d, landed.object);
+        if constexpr (std::is_same_v<D, core::AdmissionCheckDecision>) {
+          if (d.kind == Kind::Admit) on_checks_admitted(self, d, landed.object, landed.decided_at);
+          if (d.kind == Kind::Deactivate) {
+            record_event(self, *landed.object, "AdmissionCheckRejected", "Deactivated due to " + d.message, true);
+          }
+        }
+      },
+      landed.decision);
 }
 
-/// An eviction refused (409) for the version `based_on`: written again on the newer
-/// version, now if it arrived, else when it does, if the workload still holds quota.
-void evict_on_newer_version(Self self, const core::EvictionDecision& ev, std::string_view based_on) {
-  auto& st = self->state;
-  const std::string_view current = cached_version(st, ev.workload);
-  const bool newer_here = !current.empty() && current != based_on;
-  if (newer_here) {
-    if (holds_quota(st, ev.workload)) write_eviction(self, ev);
-  } else {
-    st.recheck_evictions[ev.workload] = ev;
-  }
-}
-
-void send_read_back(Self self, const std::pair<std::string, int>& id);
-
-/// Settles an unsettled write by reading its workload: at once for the first read of a
-/// lost answer, later for a refusal or a failed read (read_back_delay).
-void read_back(Self self, const std::string& key, Unsettled u) {
-  auto& st = self->state;
-  const std::pair<std::string, int> id{key, static_cast<int>(u.what)};
-  const auto delay = read_back_delay(u.reads);
-  st.unsettled.insert_or_assign(id, std::move(u));
-  if (delay.count() == 0) {
-    send_read_back(self, id);
-  } else {
-    self->delayed_send(self, delay, ReadBackDue{key, id.second});
-  }
-}
-
-/// What the read says, carried out.
-void settle(Self self, const std::string& key, const Unsettled& u, const ObjectPtr& read) {
-  auto& st = self->state;
-  switch (u.what) {
-    case Unsettled::Admission: {
-      st.writing_admissions.erase(key);
-      const ReadVerdict v = judge_admission(*read, u.admission, u.based_on);
-      if (v == ReadVerdict::Landed) {
-        spdlog::info("tree {}: admission of {} landed (read back)", st.name, key);
-        admission_landed(self, u.admission, u.written_on, u.decided_at);
-        return;
-      }
-      // Overtaken: the newer version it read may not have arrived yet; until it does,
-      // another attempt would be refused.
-      const bool hold = v == ReadVerdict::Overtaken && cached_version(st, key) != read->resource_version();
-      spdlog::info("tree {}: admission of {} did not land (read back at version {}); requeued", st.name, key,
-                   read->resource_version());
-      roll_back_admission(self, key, hold);
-      return;
-    }
-    case Unsettled::Eviction: {
-      const ReadVerdict v = judge_eviction(*read, u.based_on);
-      if (v == ReadVerdict::Landed) {
-        if (read->condition_true("Evicted")) on_evicted(self, u.eviction, read);
-      } else if (v == ReadVerdict::NotLanded) {
-        if (holds_quota(st, key)) write_eviction(self, u.eviction);
-      } else {
-        evict_on_newer_version(self, u.eviction, u.based_on);
-      }
-      return;
-    }
-    case Unsettled::Checks: {
-      const ReadVerdict v = judge_by_version(*read, u.based_on);
-      if (v == ReadVerdict::NotLanded) {
-        write_check_decision(self, u.checks, now_of(st));
-        return;
-      }
-      using Kind = core::AdmissionCheckDecision::Kind;
-      const bool shows = (u.checks.kind == Kind::Admit && read->condition_true("Admitted")) ||
-                         (u.checks.kind == Kind::Deactivate && read->condition_true("DeactivationTarget"));
-      if (shows) check_decision_landed(self, u.checks, read, u.decided_at);
-      return;
-    }
-  }
-}
-
-void on_read_back(Self self, const std::pair<std::string, int>& id, const WriteOutcome& o) {
-  auto& st = self->state;
-  auto it = st.unsettled.find(id);
-  if (it == st.unsettled.end()) return;  // the workload went meanwhile
-  Unsettled& u = it->second;
-  u.reading = false;
-  if (o.ok && o.object) {
-    Unsettled done = std::move(u);
-    st.unsettled.erase(it);
-    settle(self, id.first, done, o.object);
-    return;
-  }
-  if (o.http_status == 404) {
-    // Gone: its DELETED event removes it; what the write would have held goes with it.
-    const Unsettled done = std::move(u);
-    st.unsettled.erase(it);
-    if (done.what == Unsettled::Admission) {
-      st.writing_admissions.erase(id.first);
-      roll_back_admission(self, id.first, false);
-    }
-    return;
-  }
-  ++u.reads;
-  spdlog::info("tree {}: reading {} back failed ({} {}); again in {} ms", st.name, id.first, o.http_status,
-               o.reason.empty() ? o.message : o.reason, read_back_delay(u.reads).count());
-  self->delayed_send(self, read_back_delay(u.reads), ReadBackDue{id.first, id.second});
-}
-
-void send_read_back(Self self, const std::pair<std::string, int>& id) {
-  auto& st = self->state;
-  auto it = st.unsettled.find(id);
-  if (it == st.unsettled.end() || it->second.reading) return;
-  it->second.reading = true;
-  ++st.read_backs;
-  WriteRequest req;
-  req.kind = ObjectKind::Workload;
-  req.verb = WriteVerb::Get;
-  split_key(id.first, req.ns, req.name);
-  req.intent = WriteIntent::Read;  // urgent: quota may be held until it is answered
-  self->request(st.links.writer, caf::infinite, std::move(req))
-      .then([self, id](WriteOutcome& o) { on_read_back(self, id, o); },
-            [self, id](caf::error& err) {
-              WriteOutcome failed;
-              failed.message = "writer unreachable: " + caf::to_string(err);
-              on_read_back(self, id, failed);
-            });
-}
-
-/// Writes an eviction, conditional on the version its patch was computed from: the patch
-/// replaces the whole conditions list, and computed from a version that predates the
-/// workload's admission (still being written, or written but not yet seen on the watch)
-/// it would drop QuotaReserved and Admitted while the admission stays. Refused, it is
-/// computed again on the newer version.
-void write_eviction(Self self, core::EvictionDecision ev) {
-  auto& st = self->state;
-  const std::string key = ev.workload;
-  if (st.writing_admissions.count(key) != 0) {
-    st.recheck_evictions[key] = std::move(ev);
-    return;
-  }
-  ObjectPtr object = unpacked(st, key);
-  if (!object) return;
-  auto patch = kube::jobs::eviction_patch(*object, ev, now_of(st));
-  if (!patch) return;
-  WrittenOn on(object, cached_of(st, key));
-  object.reset();
-  write_workload_status(self, key, std::move(*patch), WriteIntent::Eviction, [self, key, ev, on](const WriteOutcome& o) {
-    auto& s = self->state;
-    if (o.ok) {
-      if (ObjectPtr wl = unpacked(s, key, on.packed)) on_evicted(self, ev, wl);
-      return;
-    }
-    if (o.superseded || o.http_status == 404 || o.reason == "NotOwner") return;
-    if (o.http_status == 409) {
-      evict_on_newer_version(self, ev, on.resource_version);
-      return;
-    }
-    // No newer version will ask for it again: the workload is read back, and evicted on
-    // what the read shows (at once for a lost answer, after a pause for a refusal).
-    spdlog::info("tree {}: eviction of {} not settled ({} {}{}); reading it back", s.name, key, o.http_status,
-                 o.reason.empty() ? o.message : o.reason, o.maybe_landed ? ", it may have landed" : "");
-    Unsettled u;
-    u.what = Unsettled::Eviction;
-    u.based_on = on.resource_version;
-    u.eviction = ev;
-    u.reads = o.maybe_landed ? 0 : 1;
-    read_back(self, key, std::move(u));
-  });
-}
-
-/// Kueue's Workload controller on the admission checks of a workload holding quota: the
-/// list synced, Admitted=True, or DeactivationTarget for a Rejected check. Conditional on
-/// the version the patch is computed from; a refused write is not retried here, as the
-/// newer version that refused it makes the engine ask again if it is still due.
-void write_check_decision(Self self, const core::AdmissionCheckDecision& d, core::Time now) {
-  auto& st = self->state;
-  using Kind = core::AdmissionCheckDecision::Kind;
-  // An admission being written says it all; its version brings the rest.
-  if (st.writing_admissions.count(d.workload) != 0) return;
-  if (!holds_quota(st, d.workload)) return;
-  ObjectPtr object = unpacked(st, d.workload);
-  if (!object) return;
-  kube::jobs::StatusPatch patch;
-  switch (d.kind) {
-    case Kind::SyncChecks: patch = kube::jobs::admission_checks_patch(*object, d.checks, now); break;
-    case Kind::Admit: patch = kube::jobs::admitted_patch(*object, now); break;
-    case Kind::Deactivate: patch = kube::jobs::deactivation_target_patch(*object, d.message, now); break;
-  }
-  if (!patch) return;
-  WrittenOn on(object, cached_of(st, d.workload));
-  object.reset();
-  write_workload_status(self, d.workload, std::move(*patch), WriteIntent::CheckDecision, [self, d, on, now](const WriteOutcome& o) {
-    if (!o.ok) {
-      if (o.superseded || o.http_status == 409 || o.http_status == 404 || o.reason == "NotOwner") return;
-      // A newer version makes the engine ask again; none may come: read it back.
-      spdlog::info("tree {}: admission checks of {} not settled ({} {}); reading it back", self->state.name,
-                   d.workload, o.http_status, o.reason.empty() ? o.message : o.reason);
-      Unsettled u;
-      u.what = Unsettled::Checks;
-      u.based_on = on.resource_version;
-      u.checks = d;
-      u.decided_at = now;
-      u.reads = o.maybe_landed ? 0 : 1;
-      read_back(self, d.workload, std::move(u));
-      return;
-    }
-    if (ObjectPtr written = unpacked(self->state, d.workload, on.packed)) check_decision_landed(self, d, written, now);
-  });
+/// Carries out what the write path asks: its writes and reads sent, what landed
+/// reported, a round asked for when quota came free.
+void carry(Self self, WriteEffects fx) {
+  for (auto& w : fx.writes) send_write(self, std::move(w));
+  for (auto& r : fx.delayed_reads) self->delayed_send(self, r.after, ReadBackDue{std::move(r.key), r.what});
+  for (const auto& l : fx.landed) report_landed(self, l);
+  if (fx.dirty) mark_dirty(self);
+  if (fx.publish) schedule_publish(self);
 }
 
 void carry_out(Self self, core::Decisions decisions) {
   auto& st = self->state;
-  core::Time now = now_of(st);
-  std::map<std::string, const core::PendingDecision*, std::less<>> requeued;
-  for (const auto& p : decisions.pending) {
-    if (!p.requeued_reason.empty()) requeued[p.workload] = &p;
-  }
-  std::set<std::string, std::less<>> admitted_now;
-  for (auto& a : decisions.admissions) {
-    ObjectPtr current = unpacked(st, a.workload);
-    if (!current) continue;
-    admitted_now.insert(a.workload);
-    auto r = requeued.find(a.workload);
-    ObjectPtr base = with_requeued(current, r == requeued.end() ? nullptr : r->second, now);
-    auto patch = kube::jobs::admission_patch(*base, a, now);
-    if (!patch) continue;  // the object already records exactly this admission
-    st.writing_admissions.insert(a.workload);
-    std::string key = a.workload;
-    // A base with the Requeued condition added is not the cached version: packed apart.
-    WrittenOn on(base, base == current ? cached_of(st, key) : nullptr);
-    base.reset();
-    current.reset();
-    write_workload_status(self, key, std::move(*patch), WriteIntent::Admission, [self, key, a, on, now](const WriteOutcome& o) {
-      auto& s = self->state;
-      if (o.maybe_landed) {
-        // It may have landed: giving its quota to another workload now could admit both.
-        spdlog::info("tree {}: admission of {}: no answer ({} {}); its quota stays held until a read says whether "
-                     "it landed",
-                     s.name, key, o.http_status, o.reason.empty() ? o.message : o.reason);
-        Unsettled u;
-        u.what = Unsettled::Admission;
-        u.based_on = on.resource_version;
-        u.admission = a;
-        u.decided_at = now;
-        u.written_on = on.packed;
-        read_back(self, key, std::move(u));
-        return;  // still being written: explanations and evictions of it wait
-      }
-      s.writing_admissions.erase(key);
-      if (o.ok) {
-        admission_landed(self, a, on.packed, now);
-        return;
-      }
-      // A conflict on the very version this decision saw means a newer object is on
-      // its way: until it is applied, another attempt would be refused the same way, as
-      // fast as the API server answers.
-      const bool stale = o.http_status == 409 && cached_version(s, key) == on.resource_version;
-      if (o.reason == "NotOwner") {
-        // The shard is going away: the next round belongs to whoever holds it next (and
-        // here, to the ownership change that brings it back).
-        spdlog::debug("tree {}: admission of {} not written: {}", s.name, key, o.message);
-        ++s.rolled_back;
-        (void)s.engine->forget_admission(key, false);
-        return;
-      }
-      spdlog::info("tree {}: admission of {} not written ({} {}); requeued{}", s.name, key, o.http_status,
-                   o.reason.empty() ? o.message : o.reason, stale ? " once its newer version arrives" : "");
-      roll_back_admission(self, key, stale);
-    });
-  }
-  for (auto& ev : decisions.evictions) write_eviction(self, std::move(ev));
-  // The same workload reviewed twice in a round (two versions applied) asks twice: the
-  // latest decision of each kind is the one carried out.
-  std::map<std::pair<std::string, int>, const core::AdmissionCheckDecision*> checks;
-  for (const auto& c : decisions.checks) checks[{c.workload, static_cast<int>(c.kind)}] = &c;
-  for (const auto& [key, c] : checks) {
-    if (admitted_now.count(c->workload) == 0) write_check_decision(self, *c, now);
-  }
-  // A round runs many cycles: a workload told "no longer fits after processing another
-  // workload" in one is told how much quota it needs in the next. Only its last words of
-  // the round are written (a Requeued condition still goes out with the words it came with).
-  std::unordered_map<std::string_view, std::size_t> last_words;
-  for (std::size_t i = 0; i < decisions.pending.size(); ++i) last_words[decisions.pending[i].workload] = i;
-  for (std::size_t i = 0; i < decisions.pending.size(); ++i) {
-    auto& p = decisions.pending[i];
-    if (p.requeued_reason.empty() && last_words[p.workload] != i) continue;
-    // Admitted in this same round, or an admission of it is being written: that write
-    // says everything, and a pending write would only invalidate its resourceVersion.
-    if (admitted_now.count(p.workload) != 0 || st.writing_admissions.count(p.workload) != 0) continue;
-    // Still holding quota as stored (an eviction not yet written or not yet completed):
-    // a pending explanation now would mark it QuotaReserved=False beside its admission.
-    if (st.workloads.count(p.workload) == 0) continue;
-    if (holds_quota(st, p.workload)) {  // written once a version without the admission arrives
-      st.recheck_pending.insert(p.workload);
-      continue;
-    }
-    // A Requeued condition (a restarted queue) is not part of the engine's view that a
-    // deferred rewrite starts from: those go out at once (rare).
-    if (auto w = st.pending_writes.find(p.workload); w != st.pending_writes.end() && p.requeued_reason.empty()) {
-      w->second = true;  // written from the engine's view once the outstanding one settled
-      continue;
-    }
-    // Words that change again within the interval are written once, when it ends.
-    if (p.requeued_reason.empty() && !st.pacer.may_write(p.workload, now)) {
-      schedule_publish(self);
-      continue;
-    }
-    ObjectPtr object = unpacked(st, p.workload);
-    if (!object) continue;
-    auto patch = kube::jobs::pending_patch(*object, p, now);
-    if (!patch) continue;
-    write_pending_status(self, p.workload, std::move(*patch));
-  }
+  carry(self, st.writes->plan(std::move(decisions), now_of(st)));
 }
 
 void run_round(Self self, core::Time now) {
@@ -1075,8 +552,7 @@ LocalQueueCountsByCq local_queue_counts(const TreeState& st) {
 void write_due_explanations(Self self) {
   auto& st = self->state;
   if (!st.active) return;  // another replica writes this tree
-  for (const std::string& key : st.pacer.take_due(now_of(st))) rewrite_pending(self, key);
-  if (st.pacer.deferred() > 0) schedule_publish(self);
+  carry(self, st.writes->due_explanations(now_of(st)));
 }
 
 void publish(Self self) {
@@ -1095,14 +571,14 @@ void publish(Self self) {
 std::string introspection_summary(const TreeState& st) {
   json::object o;
   o["clusterQueues"] = st.cq_actors.size();
-  o["workloads"] = st.workloads.size();
+  o["workloads"] = st.writes->cached_count();
   o["rounds"] = st.rounds;
   o["admitted"] = st.admitted;
   o["preempted"] = st.preempted;
-  o["rolledBack"] = st.rolled_back;
-  o["admissionWritesInFlight"] = st.writing_admissions.size();
-  o["unsettledWrites"] = st.unsettled.size();
-  o["readBacks"] = st.read_backs;
+  o["rolledBack"] = st.writes->rolled_back();
+  o["admissionWritesInFlight"] = st.writes->admissions_in_flight();
+  o["unsettledWrites"] = st.writes->unsettled();
+  o["readBacks"] = st.writes->read_backs();
   o["lastRoundMicros"] = st.last_round_us;
   o["batchesWithoutRound"] = st.batches_without_round;
   o["classWalks"] = st.engine->class_walks();
@@ -1120,7 +596,7 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
     init.options = options;
     init.links = links;
     init.engine = std::make_unique<core::Engine>(options.engine);
-    init.pacer = ExplanationPacer(options.explanation_interval);
+    init.writes = std::make_unique<TreeWrites>(*init.engine, tree, options.explanation_interval);
     self->send(links.introspection, ActorRegistered{"cohort-tree", tree, self->address(),
                                                     caf::actor_cast<caf::strong_actor_ptr>(self)});
     self->send(links.scheduler, TreeRegistered{tree, caf::actor_cast<cohort_tree_actor>(self)});
@@ -1155,7 +631,7 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
         },
         [self](ReadBackDue& due) {
           ++self->state.handled;
-          send_read_back(self, {due.key, due.what});
+          carry(self, self->state.writes->read_due(due.key, due.what));
         },
         [self](Explain& q) -> ExplainReply {
           ++self->state.handled;

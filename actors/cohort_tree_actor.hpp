@@ -4,10 +4,10 @@
 // cohorts, LocalQueues and Workloads (plus the cluster-wide objects every tree needs).
 // Changes arrive in batches between rounds, so a round always sees one consistent
 // state and its decisions are carried out as one unit: admissions are assumed in the
-// engine at once and written asynchronously, each conditional on the Workload's
-// resourceVersion the decision was based on; a failed write is rolled back
-// (forget_admission) and the workload requeued. Trees never share state, so their
-// rounds run concurrently on the actor scheduler's threads.
+// engine at once and written asynchronously by the tree's write path (tree_writes.hpp:
+// each write conditional on the version it was decided on; only a write known not to
+// have landed is rolled back). Trees never share state, so their rounds run concurrently
+// on the actor scheduler's threads.
 
 #include <functional>
 #include <string>

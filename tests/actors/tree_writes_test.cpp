@@ -1,0 +1,239 @@
+// The write path of a cohort tree on its own: a real engine, decisions turned into
+// planned writes, and outcomes fed back by hand (no actors, no writer).
+
+#include "actors/tree_writes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/engine/engine.hpp"
+#include "kube/apiserver/patch/patch.hpp"
+#include "kube/objects/decoders.hpp"
+
+namespace kueuepp::actors {
+namespace {
+
+using messages::ObjectPtr;
+using messages::WriteIntent;
+using messages::WriteOutcome;
+
+json::value parse(const std::string& text) {
+  auto v = json::parse(text);
+  EXPECT_TRUE(v.has_value()) << text;
+  return v ? *v : json::value(json::object{});
+}
+
+core::Time t0() { return *core::parse_rfc3339("2026-01-01T00:00:00Z"); }
+
+ObjectPtr workload(const std::string& name, int rv, int priority = 0, const std::string& status = "") {
+  return std::make_shared<const kube::client::Object>(parse(
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" + name +
+      R"(","namespace":"ns","uid":"uid-)" + name + R"(","resourceVersion":")" + std::to_string(rv) +
+      R"(","creationTimestamp":"2025-12-31T23:59:50Z","generation":1},)" +
+      (status.empty() ? std::string() : R"("status":)" + status + ",") + R"("spec":{"priority":)" +
+      std::to_string(priority) +
+      R"(,"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}]}})"));
+}
+
+const std::string kAdmitted =
+    R"({"admission":{"clusterQueue":"cq","podSetAssignments":[{"name":"main","flavors":{"cpu":"default"},"resourceUsage":{"cpu":"1"},"count":1}]},)"
+    R"("conditions":[{"type":"QuotaReserved","status":"True","reason":"QuotaReserved","message":"m","lastTransitionTime":"2026-01-01T00:00:00Z"},)"
+    R"({"type":"Admitted","status":"True","reason":"Admitted","message":"m","lastTransitionTime":"2026-01-01T00:00:00Z"}]})";
+
+WriteOutcome ok_at(int rv) {
+  WriteOutcome o;
+  o.ok = true;
+  o.http_status = 200;
+  o.object = std::make_shared<const kube::client::Object>(
+      parse(R"({"metadata":{"resourceVersion":")" + std::to_string(rv) + R"("}})"));
+  return o;
+}
+
+WriteOutcome refused(int status, std::string reason) {
+  WriteOutcome o;
+  o.http_status = status;
+  o.reason = std::move(reason);
+  return o;
+}
+
+WriteOutcome lost() {
+  WriteOutcome o;
+  o.maybe_landed = true;
+  o.message = "connection reset";
+  return o;
+}
+
+WriteOutcome read_of(ObjectPtr object) {
+  WriteOutcome o;
+  o.ok = true;
+  o.http_status = 200;
+  o.object = std::move(object);
+  return o;
+}
+
+class TreeWritesTest : public ::testing::Test {
+ protected:
+  TreeWritesTest() : writes_(engine_, "test", std::chrono::milliseconds(0)) {
+    engine_.apply(*kube::decode_resource_flavor(
+        parse(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"default"}})")));
+    engine_.apply(*kube::decode_cluster_queue(parse(
+        R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq","generation":1},)"
+        R"("spec":{"namespaceSelector":{},"preemption":{"withinClusterQueue":"LowerPriority"},)"
+        R"("resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":"1"}]}]}]}})")));
+    engine_.apply(*kube::decode_local_queue(parse(
+        R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"lq","namespace":"ns"},"spec":{"clusterQueue":"cq"}})")));
+    engine_.apply(*kube::decode_namespace(parse(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"}})")));
+  }
+
+  /// The workload's version, as the tree applies a watch event.
+  WriteEffects see(const ObjectPtr& wl) {
+    auto model = kube::decode_workload(wl->json());
+    EXPECT_TRUE(model.has_value());
+    (void)engine_.apply(*model);
+    CachedWorkload c;
+    c.packed = messages::pack(*wl);
+    c.resource_version = std::string(wl->resource_version());
+    c.finished = model->condition_true("Finished");
+    c.holds_quota = !c.finished && model->admission.has_value();
+    return writes_.on_version(wl->key(), std::move(c), t0());
+  }
+
+  WriteEffects round() {
+    engine_.run_cycle(t0());
+    return writes_.plan(engine_.take_decisions(), t0());
+  }
+
+  static const PlannedWrite* find(const WriteEffects& fx, WriteIntent intent) {
+    for (const auto& w : fx.writes) {
+      if (w.request.intent == intent) return &w;
+    }
+    return nullptr;
+  }
+
+  core::Engine engine_;
+  TreeWrites writes_;
+};
+
+TEST_F(TreeWritesTest, AnAdmissionIsPlannedOnTheVersionItWasDecidedOn) {
+  see(workload("a", 10));
+  WriteEffects fx = round();
+  const PlannedWrite* w = find(fx, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->request.name, "a");
+  EXPECT_EQ(w->request.precondition_rv, "10");
+  EXPECT_EQ(writes_.admissions_in_flight(), 1u);
+  WriteEffects done = writes_.on_outcome(w->ticket, ok_at(11), t0());
+  ASSERT_EQ(done.landed.size(), 1u) << "counted once it landed";
+  EXPECT_FALSE(done.dirty);
+  EXPECT_EQ(writes_.admissions_in_flight(), 0u);
+}
+
+TEST_F(TreeWritesTest, ARefusedAdmissionIsForgottenAndItsQuotaFreed) {
+  see(workload("a", 10));
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  const std::uint64_t ticket = w->ticket;
+  WriteEffects done = writes_.on_outcome(ticket, refused(422, "Invalid"), t0());
+  EXPECT_TRUE(done.dirty) << "a round may use the quota again";
+  EXPECT_EQ(writes_.rolled_back(), 1u);
+  EXPECT_FALSE(engine_.workload("ns/a", false)->reserved);
+}
+
+TEST_F(TreeWritesTest, ALostAdmissionAnswerHoldsTheQuotaAndReadsTheWorkloadBack) {
+  ObjectPtr a = workload("a", 10);
+  see(a);
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects after_loss = writes_.on_outcome(w->ticket, lost(), t0());
+  EXPECT_FALSE(after_loss.dirty);
+  EXPECT_TRUE(engine_.workload("ns/a", false)->reserved) << "its quota stays held";
+  const PlannedWrite* read = find(after_loss, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->request.verb, messages::WriteVerb::Get);
+  // Another workload arriving meanwhile is not admitted: the quota is taken.
+  see(workload("b", 12));
+  WriteEffects next = round();
+  EXPECT_EQ(find(next, WriteIntent::Admission), nullptr);
+  // The read shows the admission: it landed.
+  WriteEffects settled = writes_.on_outcome(read->ticket, read_of(workload("a", 11, 0, kAdmitted)), t0());
+  EXPECT_EQ(settled.landed.size(), 1u);
+  EXPECT_FALSE(settled.dirty);
+  EXPECT_EQ(writes_.unsettled(), 0u);
+  EXPECT_TRUE(engine_.workload("ns/a", false)->reserved);
+}
+
+TEST_F(TreeWritesTest, AReadBackShowingTheOldVersionRollsTheAdmissionBack) {
+  ObjectPtr a = workload("a", 10);
+  see(a);
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects after_loss = writes_.on_outcome(w->ticket, lost(), t0());
+  const PlannedWrite* read = find(after_loss, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  WriteEffects settled = writes_.on_outcome(read->ticket, read_of(a), t0());
+  EXPECT_TRUE(settled.dirty);
+  EXPECT_TRUE(settled.landed.empty());
+  EXPECT_FALSE(engine_.workload("ns/a", false)->reserved);
+}
+
+TEST_F(TreeWritesTest, AFailedReadIsTriedAgainAfterAPause) {
+  see(workload("a", 10));
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects after_loss = writes_.on_outcome(w->ticket, lost(), t0());
+  const PlannedWrite* read = find(after_loss, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  WriteEffects failed = writes_.on_outcome(read->ticket, refused(503, "ServiceUnavailable"), t0());
+  ASSERT_EQ(failed.delayed_reads.size(), 1u);
+  EXPECT_EQ(failed.delayed_reads[0].after, std::chrono::milliseconds(200));
+  const DelayedRead due = failed.delayed_reads[0];
+  WriteEffects again = writes_.read_due(due.key, due.what);
+  EXPECT_NE(find(again, WriteIntent::Read), nullptr);
+  EXPECT_TRUE(engine_.workload("ns/a", false)->reserved);
+}
+
+TEST_F(TreeWritesTest, AnEvictionRefusedForAStaleVersionIsWrittenOnTheNewerOne) {
+  see(workload("low", 10, 1, kAdmitted));
+  see(workload("high", 11, 100));
+  WriteEffects fx = round();
+  const PlannedWrite* ev = find(fx, WriteIntent::Eviction);
+  ASSERT_NE(ev, nullptr);
+  EXPECT_EQ(ev->request.precondition_rv, "10");
+  EXPECT_TRUE(writes_.on_outcome(ev->ticket, refused(409, "Conflict"), t0()).writes.empty())
+      << "nothing to write it on until the newer version arrives";
+  WriteEffects on_newer = see(workload("low", 12, 1, kAdmitted));
+  const PlannedWrite* again = find(on_newer, WriteIntent::Eviction);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->request.precondition_rv, "12");
+}
+
+TEST_F(TreeWritesTest, AnExplanationIsNotWrittenBesideAnAdmissionBeingWritten) {
+  see(workload("a", 10));
+  WriteEffects fx = round();
+  ASSERT_NE(find(fx, WriteIntent::Admission), nullptr);
+  core::Decisions words;
+  words.pending.push_back(core::PendingDecision{"ns/a", "Pending", "waits", "", ""});
+  WriteEffects explained = writes_.plan(std::move(words), t0());
+  EXPECT_EQ(find(explained, WriteIntent::PendingExplanation), nullptr);
+}
+
+TEST_F(TreeWritesTest, AForgottenWorkloadsOutcomesChangeNothing) {
+  see(workload("a", 10));
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  const std::uint64_t ticket = w->ticket;
+  engine_.remove_workload("ns/a");
+  writes_.forget("ns/a");
+  WriteEffects done = writes_.on_outcome(ticket, refused(409, "Conflict"), t0());
+  EXPECT_TRUE(done.empty());
+  EXPECT_EQ(writes_.rolled_back(), 0u);
+}
+
+}  // namespace
+}  // namespace kueuepp::actors
