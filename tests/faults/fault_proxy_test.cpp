@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -31,6 +32,7 @@
 #include "kube/client/blocking_client.hpp"
 #include "kube/client/client.hpp"
 #include "kube/json/json.hpp"
+#include "kube/json/yaml.hpp"
 #include "tests/faults/fault_decider.hpp"
 #include "tests/faults/fault_proxy.hpp"
 
@@ -113,12 +115,16 @@ class FaultProxyTest : public ::testing::Test {
     kube::server::ApiServerOptions options;
     options.listen = "127.0.0.1:0";
     options.fsync = false;
+    options.crd_paths = crd_paths();
     auto server = kube::server::ApiServer::start(options);
     ASSERT_TRUE(server) << server.error().message;
     server_ = std::move(*server);
     direct_client_ = make_client(server_->url());
     direct_ = std::make_unique<kc::BlockingClient>(*direct_client_);
   }
+
+  /// The Kueue CRDs cost time to load: only the tests of Kueue kinds ask for them.
+  virtual std::vector<std::string> crd_paths() const { return {}; }
 
   void TearDown() override {
     for (auto& c : clients_) c->shutdown();
@@ -531,6 +537,55 @@ TEST_F(FaultProxyTest, ConcurrentClientsAndAWatchSeeEverything) {
               std::stoll(std::string(log->events[i].resource_version())));
   }
   EXPECT_EQ(proxy_->stats().faults_of(FaultKind::delay), (kClients * kEach + 1) / 7);
+}
+
+class FaultProxyKueueTest : public FaultProxyTest {
+ protected:
+  std::vector<std::string> crd_paths() const override {
+    const char* env = std::getenv("KUEUEPP_SOURCE_DIR");
+    return {std::string(env != nullptr && *env != '\0' ? env : KUEUEPP_SOURCE_DIR) + "/deploy/crds"};
+  }
+};
+
+TEST_F(FaultProxyKueueTest, ADroppedWorkloadStatusAnswerStillLanded) {
+  start_proxy(R"({"seed": 7, "rules": [{"match": {"methods": ["PATCH"],
+      "path": "/apis/kueue.x-k8s.io/v1beta2/namespaces/.*/workloads/.*/status"}, "fault": "drop_answer", "first": 1}]})");
+  auto workload = json::parse_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: wl, namespace: default}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox, resources: {requests: {cpu: "1"}}}]}}
+)");
+  ASSERT_TRUE(workload) << workload.error().message;
+  auto created = direct_->create(kc::resources::kWorkload, kc::Object(std::move(*workload)));
+  ASSERT_TRUE(created) << created.error().describe();
+
+  auto condition = [](const std::string& reason) {
+    auto patch = json::parse(R"({"status": {"conditions": [{"type": "QuotaReserved", "status": "False",
+        "reason": ")" + reason + R"(", "message": "m", "lastTransitionTime": "2026-01-01T00:00:00Z"}]}})");
+    EXPECT_TRUE(patch);
+    return patch ? std::move(*patch) : json::value();
+  };
+  kc::PatchOptions status;
+  status.status_subresource = true;
+  auto lost = api_->patch(kc::resources::kWorkload, kNs, "wl", kc::PatchType::Merge, condition("Pending"), status);
+  ASSERT_FALSE(lost);
+  EXPECT_TRUE(lost.error().is_transport()) << lost.error().describe();
+  auto seen = direct_->get(kc::resources::kWorkload, kNs, "wl");
+  ASSERT_TRUE(seen) << seen.error().describe();
+  auto cond = seen->condition("QuotaReserved");
+  ASSERT_TRUE(cond) << "the status patch landed although its answer was lost";
+  EXPECT_EQ(cond->reason, "Pending");
+  // Only the first: the next status patch and a patch of the object itself are answered.
+  EXPECT_TRUE(api_->patch(kc::resources::kWorkload, kNs, "wl", kc::PatchType::Merge, condition("Waiting"), status));
+  auto labels = json::parse(R"({"metadata": {"labels": {"x": "y"}}})");
+  EXPECT_TRUE(api_->patch(kc::resources::kWorkload, kNs, "wl", kc::PatchType::Merge, *labels));
+  EXPECT_EQ(proxy_->stats().faults_of(FaultKind::drop_answer), 1u);
 }
 
 // -- bad peers ---------------------------------------------------------------------------------
