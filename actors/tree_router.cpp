@@ -51,18 +51,11 @@ Expected<ModelObject> decode_packed_workload(const kube::client::PackedObject& p
 std::string TreeRouter::key_of(const kube::client::Object& object) { return object.key(); }
 
 bool TreeRouter::is_global(ObjectKind kind) {
-  switch (kind) {
-    case ObjectKind::ResourceFlavor:
-    case ObjectKind::Namespace:
-    case ObjectKind::PriorityClass:
-    case ObjectKind::WorkloadPriorityClass:
-    case ObjectKind::AdmissionCheck: return true;
-    default: return false;
-  }
+  return messages::kind_traits(kind).route == messages::KindTraits::Route::Everyone;
 }
 
 bool TreeRouter::is_topology(ObjectKind kind) {
-  return kind == ObjectKind::ClusterQueue || kind == ObjectKind::Cohort || kind == ObjectKind::LocalQueue;
+  return messages::kind_traits(kind).route == messages::KindTraits::Route::Topology;
 }
 
 bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::PackedPtr packed, bool deleted,
@@ -342,7 +335,7 @@ void TreeRouter::on_relisted(const messages::ObjectsRelisted& event, Output& out
 }
 
 void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& out) {
-  if (event.kind == ObjectKind::Job || !event.object) return;
+  if (messages::kind_traits(event.kind).route == messages::KindTraits::Route::None || !event.object) return;
   std::string key = key_of(*event.object);
   const std::optional<std::string> link_before =
       is_topology(event.kind) ? topology_link(event.kind, key) : std::nullopt;
@@ -371,7 +364,7 @@ void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& o
 }
 
 void TreeRouter::on_relisted_impl(const messages::ObjectsRelisted& event, Output& out) {
-  if (event.kind == ObjectKind::Job || !event.items) return;
+  if (messages::kind_traits(event.kind).route == messages::KindTraits::Route::None || !event.items) return;
   Table& t = table(event.kind);
   std::set<std::string> fresh;
   for (const auto& object : *event.items) fresh.insert(key_of(*object));

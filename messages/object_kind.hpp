@@ -1,10 +1,15 @@
 #pragma once
 
-// The Kubernetes kinds the controller watches or writes, as a compact tag for messages.
-// kAllObjectKinds lists the watched ones.
+// The Kubernetes kinds the controller watches or writes, as a compact tag for messages,
+// and one table of what the controller does with each (kind_traits): every question
+// about a kind is answered there rather than by a switch of its own.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+#include "kube/client/resource.hpp"
 
 namespace kueuepp::messages {
 
@@ -22,28 +27,65 @@ enum class ObjectKind : std::uint8_t {
   Event,  ///< written only (core/v1 Events), never watched
 };
 
-inline constexpr ObjectKind kAllObjectKinds[] = {
-    ObjectKind::ResourceFlavor, ObjectKind::ClusterQueue,          ObjectKind::Cohort,
-    ObjectKind::LocalQueue,     ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass,
-    ObjectKind::Namespace,      ObjectKind::AdmissionCheck,        ObjectKind::Workload,
-    ObjectKind::Job,
+inline constexpr std::size_t kObjectKinds = static_cast<std::size_t>(ObjectKind::Event) + 1;
+
+struct KindTraits {
+  ObjectKind kind;
+  std::string_view name;
+  bool watched;
+  /// Kept by the ten thousand: watch events carry the object as packed text with only
+  /// its metadata decoded (kube::client::PackedObject, messages::CachedObject).
+  bool packed;
+  /// How the snapshot actor routes it to the cohort trees.
+  enum class Route : std::uint8_t {
+    None,      ///< not the trees' business (Jobs; Events are never watched)
+    Everyone,  ///< every tree needs it (flavors, namespaces, priority classes, checks)
+    Topology,  ///< it places ClusterQueues in trees (ClusterQueues, Cohorts, LocalQueues)
+    Workload,  ///< to the tree of its queue
+  };
+  Route route;
+  const kube::client::ResourceDescriptor* resource;  ///< the API resource it is read and written as
 };
 
-constexpr std::string_view to_string(ObjectKind kind) {
-  switch (kind) {
-    case ObjectKind::ResourceFlavor: return "ResourceFlavor";
-    case ObjectKind::ClusterQueue: return "ClusterQueue";
-    case ObjectKind::Cohort: return "Cohort";
-    case ObjectKind::LocalQueue: return "LocalQueue";
-    case ObjectKind::WorkloadPriorityClass: return "WorkloadPriorityClass";
-    case ObjectKind::PriorityClass: return "PriorityClass";
-    case ObjectKind::Namespace: return "Namespace";
-    case ObjectKind::AdmissionCheck: return "AdmissionCheck";
-    case ObjectKind::Workload: return "Workload";
-    case ObjectKind::Job: return "Job";
-    case ObjectKind::Event: return "Event";
+inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
+    {ObjectKind::ResourceFlavor, "ResourceFlavor", true, false, KindTraits::Route::Everyone, &kube::client::resources::kResourceFlavor},
+    {ObjectKind::ClusterQueue, "ClusterQueue", true, false, KindTraits::Route::Topology, &kube::client::resources::kClusterQueue},
+    {ObjectKind::Cohort, "Cohort", true, false, KindTraits::Route::Topology, &kube::client::resources::kCohort},
+    {ObjectKind::LocalQueue, "LocalQueue", true, false, KindTraits::Route::Topology, &kube::client::resources::kLocalQueue},
+    {ObjectKind::WorkloadPriorityClass, "WorkloadPriorityClass", true, false, KindTraits::Route::Everyone, &kube::client::resources::kWorkloadPriorityClass},
+    {ObjectKind::PriorityClass, "PriorityClass", true, false, KindTraits::Route::Everyone, &kube::client::resources::kPriorityClass},
+    {ObjectKind::Namespace, "Namespace", true, false, KindTraits::Route::Everyone, &kube::client::resources::kNamespace},
+    {ObjectKind::AdmissionCheck, "AdmissionCheck", true, false, KindTraits::Route::Everyone, &kube::client::resources::kAdmissionCheck},
+    {ObjectKind::Workload, "Workload", true, true, KindTraits::Route::Workload, &kube::client::resources::kWorkload},
+    {ObjectKind::Job, "Job", true, true, KindTraits::Route::None, &kube::client::resources::kJob},
+    {ObjectKind::Event, "Event", false, false, KindTraits::Route::None, &kube::client::resources::kEvent},
+}};
+
+constexpr const KindTraits& kind_traits(ObjectKind kind) { return kKindTraits[static_cast<std::size_t>(kind)]; }
+
+// The table is in the enum's order (kind_traits indexes it).
+static_assert([] {
+  for (std::size_t i = 0; i < kObjectKinds; ++i) {
+    if (static_cast<std::size_t>(kKindTraits[i].kind) != i) return false;
   }
-  return "Unknown";
-}
+  return true;
+}());
+
+/// The watched kinds, in the enum's order.
+inline constexpr auto kAllObjectKinds = [] {
+  std::array<ObjectKind, kObjectKinds - 1> out{};
+  std::size_t n = 0;
+  for (const auto& t : kKindTraits) {
+    if (t.watched) out[n++] = t.kind;
+  }
+  return out;
+}();
+static_assert([] {
+  std::size_t n = 0;
+  for (const auto& t : kKindTraits) n += t.watched ? 1 : 0;
+  return n == kAllObjectKinds.size();
+}());
+
+constexpr std::string_view to_string(ObjectKind kind) { return kind_traits(kind).name; }
 
 }  // namespace kueuepp::messages

@@ -21,7 +21,7 @@ using ObjectPtr = std::shared_ptr<const kube::client::Object>;
 using PackedPtr = std::shared_ptr<const kube::client::PackedObject>;
 
 /// Whether the watch actor packs objects of `kind` (see PackedObject).
-constexpr bool travels_packed(ObjectKind kind) { return kind == ObjectKind::Workload || kind == ObjectKind::Job; }
+constexpr bool travels_packed(ObjectKind kind) { return kind_traits(kind).packed; }
 
 /// The complete current state of one kind (first list, or re-list after 410 Gone):
 /// the receiver replaces everything it knew of this kind.

@@ -21,6 +21,7 @@ const ResourceDescriptor kWorkload{"kueue.x-k8s.io", "v1beta2", "workloads", "Wo
 const ResourceDescriptor kWorkloadPriorityClass{"kueue.x-k8s.io", "v1beta2",
                                                 "workloadpriorityclasses",
                                                 "WorkloadPriorityClass", false};
+const ResourceDescriptor kAdmissionCheck{"kueue.x-k8s.io", "v1beta2", "admissionchecks", "AdmissionCheck", false};
 const ResourceDescriptor kJob{"batch", "v1", "jobs", "Job", true};
 const ResourceDescriptor kNamespace{"", "v1", "namespaces", "Namespace", false};
 const ResourceDescriptor kPod{"", "v1", "pods", "Pod", true};
@@ -34,9 +35,9 @@ const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclas
 
 std::span<const ResourceDescriptor* const> known_resources() {
   using namespace resources;
-  static const std::array<const ResourceDescriptor*, 14> all = {
+  static const std::array<const ResourceDescriptor*, 15> all = {
       &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
-      &kWorkloadPriorityClass, &kJob, &kNamespace, &kPod, &kConfigMap,
+      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kNamespace, &kPod, &kConfigMap,
       &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};
   return all;
 }

@@ -30,6 +30,7 @@ extern const ResourceDescriptor kLocalQueue;
 extern const ResourceDescriptor kCohort;
 extern const ResourceDescriptor kWorkload;
 extern const ResourceDescriptor kWorkloadPriorityClass;
+extern const ResourceDescriptor kAdmissionCheck;
 // built-in
 extern const ResourceDescriptor kJob;             ///< batch/v1
 extern const ResourceDescriptor kNamespace;       ///< v1
