@@ -235,7 +235,7 @@ void carry(Self self, WriteEffects fx);
 /// object may be only the metadata (see messages::ObjectChanged).
 CachedWorkload cached(const TreeObjectChange& c, const core::Workload& wl) {
   CachedWorkload w;
-  w.packed = c.packed ? c.packed : pack(*c.object);  // a change made elsewhere, as in tests
+  w.packed = c.object.packed_text();
   w.resource_version = std::string(c.object->resource_version());
   w.finished = wl.condition_true("Finished");
   w.holds_quota = !w.finished && wl.admission.has_value();
@@ -294,10 +294,10 @@ void apply_change(Self self, const TreeObjectChange& c) {
           // engine explains only the member it evaluated).
           e.apply(model);
           if constexpr (std::is_same_v<T, core::ClusterQueue>) {
-            st.cluster_queues[c.key] = c.object;
+            st.cluster_queues[c.key] = c.object.decoded();
             ensure_cq_actor(self, c.key);
           }
-          if constexpr (std::is_same_v<T, core::LocalQueue>) st.local_queues[c.key] = c.object;
+          if constexpr (std::is_same_v<T, core::LocalQueue>) st.local_queues[c.key] = c.object.decoded();
         }
       },
       *c.model);

@@ -344,19 +344,19 @@ std::string cached_version(const JobState& st, ObjectKind kind, const std::strin
 
 /// Stores a version of a Job or Workload unless the cache holds a newer one: the watch
 /// and the answers to this actor's own writes and reads arrive in no common order, and an
-/// older version acted on (an admission since withdrawn) could start a Job. `packed`:
-/// `object` whole (which may then be only its metadata). False when not stored.
-bool remember(JobState& st, ObjectKind kind, const ObjectPtr& object, PackedPtr packed) {
+/// older version acted on (an admission since withdrawn) could start a Job. False when
+/// not stored.
+bool remember(JobState& st, ObjectKind kind, const CachedObject& object) {
   std::string key = object->key();
   if (kube::client::older_resource_version(object->resource_version(), cached_version(st, kind, key))) {
     ++st.stale_events;
     return false;
   }
   if (kind == ObjectKind::Workload) {
-    st.workloads[key] = known_workload(*object, std::move(packed));
-    index_workload(st, object, false);
+    st.workloads[key] = known_workload(*object, object.packed_text());
+    index_workload(st, object.decoded(), false);
   } else {
-    st.jobs[key] = known_job(*object, std::move(packed));
+    st.jobs[key] = known_job(*object, object.packed_text());
   }
   return true;
 }
@@ -430,7 +430,7 @@ void on_write_done(Self self, const std::string& key, const ReadTarget& target, 
         if (gone) {
           forget(st, target.kind, o.object, o.object->resource_version());
         } else {
-          remember(st, target.kind, o.object, pack(*o.object));
+          remember(st, target.kind, CachedObject::packed_from(o.object));
         }
       } else if (Table* t = table_for(st, target.kind)) {
         if (gone) {
@@ -466,7 +466,7 @@ void reread(Self self, const std::string& key, std::vector<ReadTarget> reads) {
       auto& s = self->state;
       bool fresh = true;
       if (o.ok && o.object) {
-        if (r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) remember(s, r.kind, o.object, pack(*o.object));
+        if (r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) remember(s, r.kind, CachedObject::packed_from(o.object));
       } else if (o.http_status == 404) {
         // Gone, unless a newer one arrived while the read was out.
         if ((r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) &&
@@ -577,11 +577,11 @@ void reconcile(Self self, const std::string& job_key) {
   carry_out(self, job_key, reconcile_job(*keep, std::span<const kube::client::Object* const>(views), ctx), shard.shard);
 }
 
-/// A Workload whose Job is gone (deleted while we were down, or just now).
-/// `packed`, when given, is `wl` whole: `wl` may then be only its metadata (a packed
-/// watch event), and the whole is unpacked only when a release is due.
-void release_orphan_workload(Self self, const kube::client::Object& wl, const PackedPtr& packed = nullptr) {
+/// A Workload whose Job is gone (deleted while we were down, or just now). Its metadata
+/// says whether a release is due; only then is the whole unpacked.
+void release_orphan_workload(Self self, const CachedObject& version) {
   auto& st = self->state;
+  const kube::client::Object& wl = *version;
   if (!st.synced) return;
   auto ref = owner_job(wl);
   if (!ref) return;
@@ -591,12 +591,14 @@ void release_orphan_workload(Self self, const kube::client::Object& wl, const Pa
   if (!wl.being_deleted()) return;
   std::string key = "workload:" + wl.key();
   if (st.in_flight.count(key) != 0) return;
-  ObjectPtr whole = packed ? unpacked(packed, "workload", wl.key()) : nullptr;
-  if (packed && !whole) return;
-  const kube::client::Object& doc = whole ? *whole : wl;
-  auto shard = workload_shard(st, doc);
+  auto whole = version.document();
+  if (!whole) {
+    spdlog::error("job integration: workload {}: {}", wl.key(), whole.error().message);
+    return;
+  }
+  auto shard = workload_shard(st, **whole);
   if (!shard.acts) return;
-  carry_out(self, key, release_orphan(doc), shard.shard);
+  carry_out(self, key, release_orphan(**whole), shard.shard);
 }
 
 void look_again(Self self, const std::string& key) {
@@ -604,7 +606,7 @@ void look_again(Self self, const std::string& key) {
   if (is_job_key(key)) {
     reconcile(self, key);
   } else if (auto it = st.workloads.find(key.substr(9)); it != st.workloads.end()) {
-    if (ObjectPtr wl = unpacked(it->second, it->first)) release_orphan_workload(self, *wl);
+    if (ObjectPtr wl = unpacked(it->second, it->first)) release_orphan_workload(self, wl);
   }
 }
 
@@ -649,18 +651,18 @@ void reconcile_all(Self self) {
   for (const auto& key : deleting) {
     if (auto wl = unpacked(st.workloads.find(key)->second, key)) wls.push_back(std::move(wl));
   }
-  for (const auto& wl : wls) release_orphan_workload(self, *wl);
+  for (const auto& wl : wls) release_orphan_workload(self, wl);
   for (const auto& [name, wpc] : st.wpcs) propagate_priority(self, *wpc);
 }
 
 /// Stores (or forgets) one version in its table; false for kinds this actor ignores.
 /// Also false for a Job or Workload version older than the one cached (see remember).
 bool store(JobState& st, const ObjectChanged& event) {
-  const ObjectPtr& object = event.object;
+  const ObjectPtr& object = event.object.decoded();
   std::string key = object->key();
   if (event.kind == ObjectKind::Workload || event.kind == ObjectKind::Job) {
     if (event.deleted) return forget(st, event.kind, object, object->resource_version());
-    return remember(st, event.kind, object, packed_of(event));
+    return remember(st, event.kind, event.object);
   }
   Table* t = table_for(st, event.kind);
   if (t == nullptr) return false;
@@ -676,7 +678,7 @@ void on_change(Self self, const ObjectChanged& event) {
   auto& st = self->state;
   if (!event.object || !store(st, event)) return;
   const ObjectKind kind = event.kind;
-  const ObjectPtr& object = event.object;
+  const ObjectPtr& object = event.object.decoded();  // only the metadata of a packed kind
   const bool deleted = event.deleted;
   std::string key = object->key();
   switch (kind) {
@@ -686,14 +688,14 @@ void on_change(Self self, const ObjectChanged& event) {
         st.steps.erase(job_key);
         reconcile(self, job_key);
       }
-      if (!deleted) release_orphan_workload(self, *object, packed_of(event));
+      if (!deleted) release_orphan_workload(self, event.object);
       break;
     case ObjectKind::Job:
       st.steps.erase(key);
       if (!deleted) {
         reconcile(self, key);
       } else {
-        for (const auto& wl : workloads_of(st, *object)) release_orphan_workload(self, *wl);
+        for (const auto& wl : workloads_of(st, *object)) release_orphan_workload(self, wl);
       }
       break;
     case ObjectKind::WorkloadPriorityClass:
@@ -726,22 +728,18 @@ void on_relist(Self self, ObjectsRelisted& event) {
   if (event.kind == ObjectKind::Workload) {
     st.workloads.clear();
     st.workloads_of_job.clear();
-    for (std::size_t i = 0; i < event.items->size(); ++i) {
-      const ObjectPtr& object = (*event.items)[i];
-      st.workloads[object->key()] = known_workload(*object, packed_of(event, i));
-      index_workload(st, object, false);
+    for (const CachedObject& object : *event.items) {
+      st.workloads[object->key()] = known_workload(*object, object.packed_text());
+      index_workload(st, object.decoded(), false);
     }
   } else if (event.kind == ObjectKind::Job) {
     st.jobs.clear();
-    for (std::size_t i = 0; i < event.items->size(); ++i) {
-      const ObjectPtr& object = (*event.items)[i];
-      st.jobs[object->key()] = known_job(*object, packed_of(event, i));
-    }
+    for (const CachedObject& object : *event.items) st.jobs[object->key()] = known_job(*object, object.packed_text());
   } else {
     Table* t = table_for(st, event.kind);
     if (t == nullptr) return;
     t->clear();
-    for (const auto& object : *event.items) (*t)[object->key()] = object;
+    for (const auto& object : *event.items) (*t)[object->key()] = object.decoded();
   }
   st.listed.insert(event.kind);
   if (!st.synced) {

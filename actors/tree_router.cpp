@@ -58,8 +58,7 @@ bool TreeRouter::is_topology(ObjectKind kind) {
   return messages::kind_traits(kind).route == messages::KindTraits::Route::Topology;
 }
 
-bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::PackedPtr packed, bool deleted,
-                       Output& out) {
+bool TreeRouter::store(ObjectKind kind, const messages::CachedObject& object, bool deleted, Output& out) {
   std::string key = key_of(*object);
   Table& t = table(kind);
   if (deleted) {
@@ -68,13 +67,13 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::Packe
     track_routing(kind, key);
     return false;
   }
-  // A packed workload is read from its text: the event's document may be only its metadata.
-  auto model = kind == ObjectKind::Workload && packed ? decode_packed_workload(*packed) : decode(kind, object->json());
+  // Workloads are kept packed (their decoded documents were most of the controller's
+  // memory, and routing reads only e.route), and read from their text: a packed event's
+  // decoded part is only its metadata.
   Entry& e = t[key];
-  // Workloads are kept packed: their decoded documents were most of the controller's
-  // memory, and routing reads only e.route.
-  e.packed = std::move(packed);
-  e.json = e.packed ? nullptr : object;
+  e.object = object.packed_if(messages::travels_packed(kind));
+  auto model = kind == ObjectKind::Workload && e.object.is_packed() ? decode_packed_workload(*e.object.text())
+                                                                    : decode(kind, e.object->json());
   track_routing(kind, key);
   if (!model) {
     // Keep the JSON (for introspection) but nothing the engine could misread.
@@ -92,7 +91,7 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::Packe
     e.route.queue_name = wl.queue_name;
     e.route.admitted_to.reset();
     if (wl.admission) e.route.admitted_to = wl.admission->cluster_queue;
-    fresh_[key] = Fresh{std::move(shared), object};
+    fresh_[key] = std::move(shared);
   } else {
     e.model = std::move(shared);
   }
@@ -102,9 +101,9 @@ bool TreeRouter::store(ObjectKind kind, const ObjectPtr& object, messages::Packe
 std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const std::string& key,
                                                         const Entry& entry) const {
   if (entry.model) return entry.model;
-  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.model;
-  if (kind == ObjectKind::Workload && entry.packed) {
-    auto model = decode_packed_workload(*entry.packed);  // decoded before: it decodes again
+  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second;
+  if (kind == ObjectKind::Workload && entry.object.is_packed()) {
+    auto model = decode_packed_workload(*entry.object.text());  // decoded before: it decodes again
     if (!model) return nullptr;
     return std::make_shared<const ModelObject>(std::move(*model));
   }
@@ -115,21 +114,13 @@ std::shared_ptr<const ModelObject> TreeRouter::model_of(ObjectKind kind, const s
   return std::make_shared<const ModelObject>(std::move(*model));
 }
 
-ObjectPtr TreeRouter::object_of(const std::string& key, const Entry& entry) const {
-  if (entry.json) return entry.json;
-  if (auto it = fresh_.find(key); it != fresh_.end()) return it->second.object;
-  return document_of(key, entry);
-}
-
 ObjectPtr TreeRouter::document_of(const std::string& key, const Entry& entry) const {
-  if (entry.json) return entry.json;
-  if (!entry.packed) return nullptr;
-  auto object = entry.packed->unpack();
+  auto object = entry.object.document();
   if (!object) {
     spdlog::error("router: {}: {}", key, object.error().message);
     return nullptr;
   }
-  return std::make_shared<const kube::client::Object>(std::move(*object));
+  return *object;
 }
 
 std::string TreeRouter::root_of_cohort(const std::string& cohort) const {
@@ -240,8 +231,7 @@ void TreeRouter::send(const std::string& tree, ObjectKind kind, const std::strin
   auto it = t.find(key);
   if (!removed && it != t.end() && it->second.usable) change.model = model_of(kind, key, it->second);
   if (change.model) {
-    change.object = object_of(key, it->second);
-    change.packed = it->second.packed;
+    change.object = it->second.object;
   } else {
     change.removed = true;
   }
@@ -339,9 +329,7 @@ void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& o
   std::string key = key_of(*event.object);
   const std::optional<std::string> link_before =
       is_topology(event.kind) ? topology_link(event.kind, key) : std::nullopt;
-  store(event.kind, event.object,
-        messages::travels_packed(event.kind) && !event.deleted ? messages::packed_of(event) : nullptr, event.deleted,
-        out);
+  store(event.kind, event.object, event.deleted, out);
   if (is_global(event.kind)) {
     for (const auto& tree : trees_) send(tree, event.kind, key, event.deleted, out);
     return;
@@ -376,10 +364,7 @@ void TreeRouter::on_relisted_impl(const messages::ObjectsRelisted& event, Output
     t.erase(key);
     track_routing(event.kind, key);
   }
-  for (std::size_t i = 0; i < event.items->size(); ++i) {
-    store(event.kind, (*event.items)[i],
-          messages::travels_packed(event.kind) ? messages::packed_of(event, i) : nullptr, false, out);
-  }
+  for (const auto& object : *event.items) store(event.kind, object, false, out);
 
   if (is_global(event.kind)) {
     for (const auto& tree : trees_) {

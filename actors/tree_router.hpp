@@ -89,8 +89,7 @@ class TreeRouter {
     std::optional<std::string> admitted_to;  ///< status.admission.clusterQueue
   };
   struct Entry {
-    messages::ObjectPtr json;     ///< null for the kinds that travel packed
-    messages::PackedPtr packed;   ///< for the kinds that travel packed (workloads)
+    messages::CachedObject object;  ///< packed for the kinds that travel packed (workloads)
     std::shared_ptr<const messages::ModelObject> model;  ///< null for workloads (see fresh_)
     bool usable = false;  ///< decoded without error
     WorkloadRoute route;  ///< workloads only
@@ -101,8 +100,7 @@ class TreeRouter {
   const Table& table(messages::ObjectKind kind) const { return tables_[static_cast<std::size_t>(kind)]; }
 
   /// Decodes and stores (or erases); returns false when the object is unusable.
-  bool store(messages::ObjectKind kind, const messages::ObjectPtr& object, messages::PackedPtr packed, bool deleted,
-             Output& out);
+  bool store(messages::ObjectKind kind, const messages::CachedObject& object, bool deleted, Output& out);
   static bool is_global(messages::ObjectKind kind);
   static bool is_topology(messages::ObjectKind kind);
 
@@ -128,21 +126,12 @@ class TreeRouter {
   /// asks for them after every queue event, and a scan of every workload there cost a
   /// third of the controller's CPU on a deep queue.
   std::set<std::string, std::less<>> unrouted_;
-  /// Workloads (model and the event's object) of the current event, for the sends it
-  /// causes; emptied after each event. A later send (a queue moved trees) decodes the
-  /// packed text again.
-  struct Fresh {
-    std::shared_ptr<const messages::ModelObject> model;
-    messages::ObjectPtr object;  ///< as the event had it: only the metadata when it came packed
-  };
-  KeyMap<Fresh> fresh_;
+  /// Workloads' models of the current event, for the sends it causes; emptied after each
+  /// event. A later send (a queue moved trees) decodes the packed text again.
+  KeyMap<std::shared_ptr<const messages::ModelObject>> fresh_;
   std::shared_ptr<const messages::ModelObject> model_of(messages::ObjectKind kind, const std::string& key,
                                                         const Entry& entry) const;
-  /// What a tree gets with a change: the kept document, the current event's object (for
-  /// a workload that came packed, only its metadata: trees read the rest from the model
-  /// and the packed text), or the packed text unpacked (null if that fails).
-  messages::ObjectPtr object_of(const std::string& key, const Entry& entry) const;
-  /// The entry's whole document: kept, or unpacked (null if that fails).
+  /// The entry's whole document: kept, or unpacked (null if that fails, logged).
   messages::ObjectPtr document_of(const std::string& key, const Entry& entry) const;
   void on_changed_impl(const messages::ObjectChanged& event, Output& out);
   void on_relisted_impl(const messages::ObjectsRelisted& event, Output& out);

@@ -54,16 +54,16 @@ void send_batch(const watch_actor& self, ObjectKind kind, IoBatch& batch) {
 /// from the decoder: their `object` is only apiVersion, kind and metadata (see
 /// ObjectChanged).
 void gather(IoBatch& batch, ObjectKind kind, kube::client::InformerEvent event) {
+  auto decoded = std::make_shared<const kube::client::Object>(std::move(event.object));
   batch.changes.push_back(ObjectChanged{kind, event.type == kube::client::InformerEvent::Type::Deleted,
-                                        std::make_shared<const kube::client::Object>(std::move(event.object)),
-                                        std::move(event.packed)});
+                                        CachedObject(std::move(decoded), std::move(event.packed))});
 }
 
 /// Runs on the io thread: a relist as a typed message to the actor.
 void send_relisted(const watch_actor& self, ObjectKind kind, kube::client::InformerEvent event) {
-  auto items = std::make_shared<std::vector<ObjectPtr>>();
+  auto items = std::make_shared<std::vector<CachedObject>>();
   items->reserve(event.items.size());
-  for (auto& item : event.items) items->push_back(std::make_shared<const kube::client::Object>(std::move(item)));
+  for (auto& item : event.items) items->emplace_back(std::make_shared<const kube::client::Object>(std::move(item)));
   caf::anon_send(self, ObjectsRelisted{kind, std::move(items)});
 }
 
@@ -71,15 +71,13 @@ void send_relisted(const watch_actor& self, ObjectKind kind, kube::client::Infor
 // actor's thread rather than the io thread that decodes every watch stream.
 void pack(ObjectsRelisted& event) {
   if (!travels_packed(event.kind) || !event.items) return;
-  auto packed = std::make_shared<std::vector<PackedPtr>>();
+  auto packed = std::make_shared<std::vector<CachedObject>>();
   packed->reserve(event.items->size());
-  for (std::size_t i = 0; i < event.items->size(); ++i) packed->push_back(packed_of(event, i));
-  event.packed = std::move(packed);
+  for (const auto& item : *event.items) packed->push_back(item.packed_if(true));
+  event.items = std::move(packed);
 }
 
-void pack(ObjectChanged& event) {
-  if (travels_packed(event.kind) && !event.deleted && !event.packed) event.packed = packed_of(event);
-}
+void pack(ObjectChanged& event) { event.object = event.object.packed_if(travels_packed(event.kind) && !event.deleted); }
 
 /// Forwards the gathered changes: one message per subscriber, the last one moved.
 void flush(Self self) {

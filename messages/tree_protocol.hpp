@@ -23,9 +23,9 @@ struct TreeObjectChange {
   /// `namespace/name` for namespaced kinds, `name` otherwise.
   std::string key;
   std::shared_ptr<const ModelObject> model;  ///< null when removed
-  ObjectPtr object;                          ///< the JSON document (null when removed)
-  /// `object` packed, for the kinds that travel packed (what the tree keeps of them).
-  PackedPtr packed;
+  /// The version (empty when removed): packed for the kinds that travel packed, whose
+  /// trees read the rest from the model and keep the text.
+  CachedObject object;
 };
 
 /// Changes for one tree, applied in order and atomically between rounds.

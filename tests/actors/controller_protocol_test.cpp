@@ -219,7 +219,7 @@ class ControllerProtocolTest : public DeterministicActorTest {
   }
 
   void relist(ObjectKind kind, std::vector<ObjectPtr> items) {
-    caf::anon_send(snapshot_, ObjectsRelisted{kind, std::make_shared<const std::vector<ObjectPtr>>(std::move(items))});
+    caf::anon_send(snapshot_, ObjectsRelisted{kind, std::make_shared<const std::vector<CachedObject>>(items.begin(), items.end())});
   }
 
   void cluster(const std::string& cpu_quota, const std::string& preemption = "") {

@@ -63,7 +63,7 @@ class FakeApi {
 
   /// What a watch delivers for the stored object now.
   messages::ObjectChanged watch_event(messages::ObjectKind kind, const std::string& ns, const std::string& name) const {
-    return messages::ObjectChanged{kind, false, get(kind, ns, name), nullptr};
+    return messages::ObjectChanged{kind, false, get(kind, ns, name)};
   }
 
   /// Every stored object of `kind`.

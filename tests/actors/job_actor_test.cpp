@@ -112,7 +112,8 @@ class JobActorTest : public DeterministicActorTest {
     job_ = spawn_job_actor(sys, JobIntegrationOptions{}, JobLinks{writer_, introspection_, events_, metrics_actor{}}, clock);
     for (ObjectKind k : {ObjectKind::Job, ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
                          ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass}) {
-      caf::anon_send(job_, ObjectsRelisted{k, std::make_shared<const std::vector<ObjectPtr>>(api_.list(k)), nullptr});
+      auto listed = api_.list(k);
+      caf::anon_send(job_, ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
     }
     run();
   }

@@ -103,8 +103,8 @@ ObjectChanged packed_change(ObjectKind kind, const ObjectPtr& whole) {
   auto event = decoder.decode(R"({"type":"MODIFIED","object":)" + json::dump(whole->json()) + "}");
   EXPECT_TRUE(event && event->packed);
   if (!event) return {};
-  return ObjectChanged{kind, false, std::make_shared<const kube::client::Object>(std::move(event->object)),
-                       event->packed};
+  return ObjectChanged{kind, false,
+                       messages::CachedObject(std::make_shared<const kube::client::Object>(std::move(event->object)), event->packed)};
 }
 
 TEST(TreeRouter, AWorkloadThatCamePackedIsRoutedAndDecodedFromItsText) {
@@ -126,7 +126,7 @@ TEST(TreeRouter, AWorkloadThatCamePackedIsRoutedAndDecodedFromItsText) {
   auto out = change(r, ObjectKind::LocalQueue, local_queue("lq", "a"));
   EXPECT_EQ(summary(out.batches["cq/a"]), (std::vector<std::string>{"+LocalQueue/ns/lq", "+Workload/ns/w"}));
   const auto& seeded = out.batches["cq/a"].at(1);
-  ASSERT_TRUE(seeded.model && seeded.packed);
+  ASSERT_TRUE(seeded.model && seeded.object.is_packed());
   EXPECT_EQ(std::get<core::Workload>(*seeded.model).pod_sets.size(), 1u);
 
   // A new version in its own event: the tree gets the model read from the text, the
@@ -135,7 +135,7 @@ TEST(TreeRouter, AWorkloadThatCamePackedIsRoutedAndDecodedFromItsText) {
   r.on_changed(packed_change(ObjectKind::Workload, workload("w", "lq")), next);
   ASSERT_EQ(next.batches["cq/a"].size(), 1u);
   const auto& sent = next.batches["cq/a"].front();
-  ASSERT_TRUE(sent.model && sent.packed && sent.object);
+  ASSERT_TRUE(sent.model && sent.object.is_packed());
   EXPECT_EQ(std::get<core::Workload>(*sent.model).queue_name, "lq");
   EXPECT_EQ(std::get<core::Workload>(*sent.model).uid, "u-w");
   EXPECT_EQ(sent.object->name(), "w");
@@ -184,7 +184,7 @@ TEST(TreeRouter, TheUnroutedWorkloadsFollowEveryChangeOfTheirQueuesAndThemselves
   EXPECT_EQ(r.unrouted_workload_keys(), (Keys{"ns/w2"}));
   // A relist without it forgets it.
   TreeRouter::Output out;
-  auto items = std::make_shared<std::vector<ObjectPtr>>();
+  auto items = std::make_shared<std::vector<messages::CachedObject>>();
   r.on_relisted(messages::ObjectsRelisted{ObjectKind::Workload, items}, out);
   EXPECT_TRUE(r.unrouted_workload_keys().empty());
   EXPECT_EQ(r.unrouted_workloads(), 0u);
