@@ -21,53 +21,67 @@ bool read_int(std::string_view s, std::size_t pos, std::size_t len, int& out) {
 
 }  // namespace
 
-Expected<Time> parse_rfc3339(std::string_view s) {
-  auto bad = [&] {
-    return fail("time \"" + std::string(s) + "\" is not RFC 3339 (expected e.g. 2026-01-01T00:00:00Z)");
-  };
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
-  if (s.size() < 20 || !read_int(s, 0, 4, y) || s[4] != '-' || !read_int(s, 5, 2, mo) ||
-      s[7] != '-' || !read_int(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
-      !read_int(s, 11, 2, h) || s[13] != ':' || !read_int(s, 14, 2, mi) || s[16] != ':' ||
-      !read_int(s, 17, 2, se)) {
-    return bad();
+std::optional<Rfc3339Fields> scan_rfc3339(std::string_view s) {
+  Rfc3339Fields f;
+  if (s.size() < 20 || !read_int(s, 0, 4, f.year) || s[4] != '-' || !read_int(s, 5, 2, f.month) ||
+      s[7] != '-' || !read_int(s, 8, 2, f.day) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+      !read_int(s, 11, 2, f.hour) || s[13] != ':' || !read_int(s, 14, 2, f.minute) || s[16] != ':' ||
+      !read_int(s, 17, 2, f.second)) {
+    return std::nullopt;
   }
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return bad();
+  f.separator = s[10];
   std::size_t pos = 19;
-  std::int64_t micros = 0;
   if (pos < s.size() && s[pos] == '.') {
     ++pos;
-    int digits = 0;
+    std::int64_t scale = 100000000;
     while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
-      if (digits < 6) micros = micros * 10 + (s[pos] - '0');
-      ++digits;
+      f.nanos += (s[pos] - '0') * scale;  // digits past the ninth add 0
+      scale /= 10;
+      ++f.fraction_digits;
       ++pos;
     }
-    if (digits == 0) return bad();
-    for (int k = digits; k < 6; ++k) micros *= 10;
+    if (f.fraction_digits == 0) return std::nullopt;
   }
-  std::int64_t offset_minutes = 0;
   if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
     ++pos;
   } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
     int oh = 0, om = 0;
     if (!read_int(s, pos + 1, 2, oh) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
         !read_int(s, pos + 4, 2, om)) {
-      return bad();
+      return std::nullopt;
     }
-    offset_minutes = (oh * 60 + om) * (s[pos] == '-' ? -1 : 1);
+    f.offset_minutes = (oh * 60 + om) * (s[pos] == '-' ? -1 : 1);
     pos += 6;
   } else {
-    return bad();
+    return std::nullopt;
   }
-  if (pos != s.size()) return bad();
+  if (pos != s.size()) return std::nullopt;
+  return f;
+}
+
+bool Rfc3339Fields::in_range() const {
   using namespace std::chrono;
-  year_month_day ymd{year(y), month(static_cast<unsigned>(mo)), day(static_cast<unsigned>(d))};
-  if (!ymd.ok()) return bad();
-  sys_days days(ymd);
-  Time t = time_point_cast<microseconds>(days) + hours(h) + minutes(mi) + seconds(se) +
-           microseconds(micros) - minutes(offset_minutes);
-  return t;
+  const year_month_day ymd{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                           std::chrono::day(static_cast<unsigned>(day))};
+  return ymd.ok() && hour <= 23 && minute <= 59 && second <= 60;
+}
+
+std::chrono::sys_seconds Rfc3339Fields::utc_seconds() const {
+  using namespace std::chrono;
+  // Months first, so that month 0 or 13 carries into the year around it.
+  const int months = year * 12 + (month - 1);
+  const int y = months >= 0 ? months / 12 : (months - 11) / 12;
+  const int m = months - y * 12;
+  const sys_days first{std::chrono::year(y) / std::chrono::month(static_cast<unsigned>(m + 1)) / 1};
+  return first + days(day - 1) + hours(hour) + minutes(minute) + seconds(second) - minutes(offset_minutes);
+}
+
+Expected<Time> parse_rfc3339(std::string_view s) {
+  auto f = scan_rfc3339(s);
+  if (!f || !f->in_range()) {
+    return fail("time \"" + std::string(s) + "\" is not RFC 3339 (expected e.g. 2026-01-01T00:00:00Z)");
+  }
+  return Time(f->utc_seconds()) + std::chrono::microseconds(f->nanos / 1000);
 }
 
 namespace {

@@ -2,7 +2,8 @@
 
 // Kubernetes timestamps: metav1.Time (RFC 3339, seconds: `2024-01-01T00:00:00Z`) and
 // metav1.MicroTime (exactly 6 fractional digits: `2024-01-01T00:00:00.000000Z`, which
-// Lease renewTime/acquireTime and events.k8s.io eventTime require).
+// Lease renewTime/acquireTime and events.k8s.io eventTime require). On system_clock
+// time points; the text is read and written by core/model/time.hpp.
 
 #include <chrono>
 #include <optional>

@@ -46,6 +46,10 @@ bool is_date(std::string_view s) {
 // strfmt.IsDateTime: split on the first two 't'/'T' (case-insensitively), a valid date
 // before the first and `HH:MM:SS(.frac)?(z|±hh:mm)` between them, with hour <= 23 and
 // minute, second <= 59. (Hand-written: it runs for every timestamp of every object.)
+// Not core::scan_rfc3339 (core/model/time.hpp), on purpose: go-openapi's grammar accepts
+// a different set, which this keeps exactly. It takes any one character before the
+// fraction ("10:00:00,5Z"), ignores whatever follows a second 'T' ("...ZTjunk"), and
+// refuses second 60; core reads RFC 3339 itself.
 bool is_date_time(std::string_view str) {
   if (str.size() < 4) return false;
   auto is_t = [](char c) { return c == 't' || c == 'T'; };

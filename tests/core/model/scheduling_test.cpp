@@ -4,7 +4,6 @@
 
 #include "core/model/labels.hpp"
 #include "core/model/resources.hpp"
-#include "core/model/time.hpp"
 
 namespace kueuepp::core {
 namespace {
@@ -99,40 +98,6 @@ TEST(PodRequests, PodLevelResourcesOverrideContainerTotals) {
 TEST(PodRequests, RequestAboveLimitIsReported) {
   ContainerResources c{{{"cpu", q("2")}}, {{"cpu", q("1")}}, false};
   EXPECT_EQ(request_exceeding_limit(c), "cpu");
-}
-
-TEST(Time, ParsesAndFormatsRfc3339) {
-  auto t = parse_rfc3339("2026-01-01T00:00:00Z");
-  ASSERT_TRUE(t.has_value());
-  EXPECT_EQ(format_rfc3339(*t), "2026-01-01T00:00:00Z");
-  auto micro = parse_rfc3339("2024-01-01T10:20:30.123456Z");
-  ASSERT_TRUE(micro.has_value());
-  EXPECT_EQ(format_rfc3339_micro(*micro), "2024-01-01T10:20:30.123456Z");
-  auto offset = parse_rfc3339("2026-01-01T02:00:00+02:00");
-  ASSERT_TRUE(offset.has_value());
-  EXPECT_EQ(*offset, *t);
-  EXPECT_FALSE(parse_rfc3339("2026-13-01T00:00:00Z").has_value());
-  EXPECT_FALSE(parse_rfc3339("yesterday").has_value());
-  EXPECT_FALSE(parse_rfc3339("2026-02-30T00:00:00Z").has_value());
-}
-
-TEST(Time, FormatsEveryFieldAtItsWidthAndRoundTrips) {
-  for (const char* text : {"1969-12-31T23:59:59.000042Z", "0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z",
-                           "2024-02-29T07:08:09.100000Z", "1970-01-01T00:00:00.000001Z"}) {
-    auto t = parse_rfc3339(text);
-    ASSERT_TRUE(t.has_value()) << text;
-    EXPECT_EQ(format_rfc3339_micro(*t), text);
-    EXPECT_EQ(format_rfc3339(*t), std::string(text).substr(0, 19) + "Z");
-  }
-  // Every second of a leap day, and microseconds across the range, come back as they went.
-  Time day = *parse_rfc3339("2028-02-29T00:00:00Z");
-  for (std::int64_t s = 0; s < 86400; s += 7) {
-    Time t = day + std::chrono::seconds(s) + std::chrono::microseconds((s * 7919) % 1000000);
-    auto back = parse_rfc3339(format_rfc3339_micro(t));
-    ASSERT_TRUE(back.has_value()) << format_rfc3339_micro(t);
-    EXPECT_EQ(*back, t);
-    EXPECT_EQ(*parse_rfc3339(format_rfc3339(t)), std::chrono::floor<std::chrono::seconds>(t));
-  }
 }
 
 }  // namespace

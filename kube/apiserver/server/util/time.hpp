@@ -1,7 +1,8 @@
 #pragma once
 
 // Timestamps as kube-apiserver writes and reads them: metav1.Time (RFC 3339, whole
-// seconds, UTC) and metav1.MicroTime (exactly six fractional digits).
+// seconds, UTC) and metav1.MicroTime (exactly six fractional digits). The text itself is
+// read and written by core/model/time.hpp; here are the clock and the server's checks.
 
 #include <chrono>
 #include <optional>
@@ -16,18 +17,14 @@ std::string now_rfc3339();
 /// Now as metav1.MicroTime: "2024-01-01T00:00:00.000000Z".
 std::string now_micro_time();
 
-/// A time point formatted as metav1.Time.
-std::string format_rfc3339(std::chrono::system_clock::time_point t);
-
-/// True for an RFC 3339 timestamp Go's time.RFC3339 layout accepts (any fraction, Z or
-/// a numeric offset).
-bool is_rfc3339(std::string_view text);
-
 /// True when `text` matches Go's "2006-01-02T15:04:05.000000Z07:00": exactly six
-/// fractional digits (what metav1.MicroTime requires when decoding).
+/// fractional digits (what metav1.MicroTime requires when decoding). Only the shape is
+/// checked, not the ranges of the fields.
 bool is_micro_time(std::string_view text);
 
-/// Parses an RFC 3339 timestamp (nullopt when malformed).
+/// Parses an RFC 3339 timestamp (nullopt when malformed), for printer columns. Only the
+/// shape is checked: fields out of range carry over (month 13 is January of the next
+/// year), and the fraction is truncated to microseconds.
 std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view text);
 
 /// A duration as kubectl prints ages ("45s", "3m10s", "5h", "12d").
