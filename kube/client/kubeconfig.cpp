@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "kube/client/detail/base64.hpp"
+#include "core/base64.hpp"
 #include "kube/client/detail/files.hpp"
 #include "kube/json/yaml.hpp"
 
@@ -33,7 +33,7 @@ Expected<std::string> decoded_field(const json::value& v, std::string_view key,
                                     std::string_view where) {
   const std::string_view text = json::get_string(v, key);
   if (text.empty()) return std::string();
-  auto decoded = detail::base64_decode(text);
+  auto decoded = core::base64_decode_lenient(text);
   if (!decoded) {
     return fail(std::string(where) + ": field " + std::string(key) +
                 " is not valid base64; it must hold the base64 of a PEM file");

@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "core/base64.hpp"
 #include "kube/apiserver/schema/regex.hpp"
 
 namespace kueuepp::kube::schema {
@@ -128,11 +129,10 @@ bool format_valid(Format format, std::string_view s) {
       return is_date_time(s);
     case Format::Date:
       return is_date(s);
-    case Format::Byte: {
-      static const Regex rx = *Regex::compile(
-          R"(^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$)");
-      return rx.search(s);
-    }
+    case Format::Byte:
+      // go-openapi's `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$`
+      // accepts exactly the padded standard base64 core decodes, but not the empty string.
+      return !s.empty() && !core::base64_error_at(s).has_value();
     case Format::Uuid:
       return matches(R"((?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$)", s);
     case Format::Uuid3:

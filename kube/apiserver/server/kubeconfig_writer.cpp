@@ -8,13 +8,13 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
-#include "kube/apiserver/server/util/base64.hpp"
+#include "core/base64.hpp"
 
 namespace kueuepp::kube::server {
 
 std::string render_kubeconfig(const KubeconfigContent& c) {
   std::string cluster = fmt::format("    server: {}\n", c.server);
-  if (!c.ca_pem.empty()) cluster += fmt::format("    certificate-authority-data: {}\n", base64_encode(c.ca_pem));
+  if (!c.ca_pem.empty()) cluster += fmt::format("    certificate-authority-data: {}\n", core::base64_encode(c.ca_pem));
   std::string user = c.bearer_token.empty() ? "  user: {}\n" : fmt::format("  user:\n    token: {}\n", c.bearer_token);
   return fmt::format(
       "apiVersion: v1\n"

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "kube/apiserver/server/util/base64.hpp"
+#include "core/base64.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -24,7 +24,7 @@ std::string storage_version_hash(const ResourceType& t) {
   std::size_t h = std::hash<std::string>{}(t.group + "/" + t.storage_version + "/" + t.kind);
   std::string bytes(8, '\0');
   for (int i = 0; i < 8; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<char>((h >> (8 * i)) & 0xff);
-  return base64_encode(bytes);
+  return core::base64_encode(bytes);
 }
 
 json::value group_entry(const ResourceRegistry::GroupVersions& g) {

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/base64.hpp"
 #include "kube/json/json.hpp"
-#include "kube/apiserver/server/util/base64.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -12,12 +12,12 @@ std::string encode_continue(const ContinueToken& token) {
   o["v"] = "meta.k8s.io/v1";
   o["rv"] = token.rv;
   o["start"] = token.after + std::string(1, '\0');
-  return base64url_encode(json::dump(o));
+  return core::base64url_encode(json::dump(o));
 }
 
 Expected<ContinueToken> decode_continue(std::string_view text) {
   std::size_t bad = 0;
-  auto raw = base64url_decode(text, &bad);
+  auto raw = core::base64url_decode(text, &bad);
   if (!raw) return fail(fmt::format("continue key is not valid: illegal base64 data at input byte {}", bad));
   auto doc = json::parse(*raw);
   if (!doc || !doc->is_object()) return fail("continue key is not valid: not a JSON object");

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/base64.hpp"
+
 namespace kueuepp::kube::server {
 
 namespace {
@@ -46,21 +48,7 @@ bool is_quantity(const json::value& v) {
 }
 
 /// Standard base64 with padding, as Go's encoding/json decodes []byte.
-bool is_base64(std::string_view s) {
-  if (s.size() % 4 != 0) return false;
-  std::size_t padding = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
-    if (c == '=') {
-      if (i + 2 < s.size()) return false;  // padding only in the last two places
-      ++padding;
-    } else if (!alphabet || padding > 0) {
-      return false;
-    }
-  }
-  return true;
-}
+bool is_base64(std::string_view s) { return !core::base64_error_at(s).has_value(); }
 
 /// Whether every element passes `ok`; nulls pass (Go keeps the zero value).
 template <class Pred>

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "core/base64.hpp"
 #include "kube/apiserver/server/strategy/builtin_kinds.hpp"
 #include "kube/apiserver/server/strategy/builtin_strategy.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
-#include "kube/apiserver/server/util/base64.hpp"
 #include "kube/apiserver/server/util/validation.hpp"
 
 namespace kueuepp::kube::server {
@@ -24,33 +24,6 @@ constexpr std::array kSecretFields{
     TypedField{"type", FieldType::String},
     TypedField{"immutable", FieldType::Bool},
 };
-
-bool base64_char(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
-}
-
-/// Where Go's standard base64 decoder gives up on `s` (nullopt: it decodes). Padding
-/// may only end the text, and the text comes in whole quanta of four.
-std::optional<std::size_t> base64_error_at(std::string_view s) {
-  std::size_t padding = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '=') {
-      if (i + 2 < s.size() || i % 4 < 2) return i;
-      ++padding;
-    } else if (!base64_char(s[i]) || padding > 0) {
-      return i;
-    }
-  }
-  if (s.size() % 4 != 0) return s.size() - s.size() % 4;
-  return std::nullopt;
-}
-
-/// The bytes a valid base64 text decodes to.
-std::size_t decoded_size(std::string_view s) {
-  std::size_t padding = 0;
-  while (padding < s.size() && s[s.size() - 1 - padding] == '=') ++padding;
-  return s.size() / 4 * 3 - padding;
-}
 
 std::string_view type_of(const json::object& obj) { return string_at(obj, {"type"}); }
 
@@ -114,7 +87,7 @@ class SecretStrategy final : public BuiltinStrategy {
     if (const json::object* data = data_of(obj)) {
       for (const auto& [k, v] : *data) {
         for (const auto& p : config_key_problems(k)) errs.push_back(invalid_error(fmt::format("data[{}]", std::string_view(k)), json::value(k), p));
-        if (v.is_string()) total += decoded_size(v.get_string());
+        if (v.is_string()) total += core::base64_decoded_size(v.get_string());
       }
     }
     if (total > kMaxSecretBytes) errs.push_back(too_long_error("data", kMaxSecretBytes));
@@ -166,7 +139,7 @@ class SecretStrategy final : public BuiltinStrategy {
     for (const auto& [k, v] : data->as_object()) {
       if (v.is_null()) continue;
       if (!v.is_string()) return fail_with("json: cannot unmarshal into Go struct field Secret.data of type []uint8");
-      if (auto bad = base64_error_at(v.get_string())) return fail_with(fmt::format("illegal base64 data at input byte {}", *bad));
+      if (auto bad = core::base64_error_at(v.get_string())) return fail_with(fmt::format("illegal base64 data at input byte {}", *bad));
     }
     return {};
   }
@@ -177,7 +150,7 @@ class SecretStrategy final : public BuiltinStrategy {
     if (string_data != nullptr && string_data->is_object() && !string_data->as_object().empty()) {
       json::object& data = object_member(obj, "data");
       for (const auto& [k, v] : string_data->as_object()) {
-        data[k] = base64_encode(v.is_string() ? std::string_view(v.get_string()) : std::string_view());
+        data[k] = core::base64_encode(v.is_string() ? std::string_view(v.get_string()) : std::string_view());
       }
     }
     obj.erase("stringData");
