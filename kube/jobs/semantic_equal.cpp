@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/quantity.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::jobs {
 
@@ -32,16 +33,6 @@ bool quantity_key(std::string_view key) {
   return false;
 }
 
-bool numbers_equal(const json::value& a, const json::value& b) {
-  if (a.is_double() || b.is_double()) return a.to_number<double>() == b.to_number<double>();
-  if (a.is_int64() && b.is_int64()) return a.get_int64() == b.get_int64();
-  if (a.is_uint64() && b.is_uint64()) return a.get_uint64() == b.get_uint64();
-  // Mixed signedness: equal only when both are non-negative and the same.
-  const json::value& s = a.is_int64() ? a : b;
-  const json::value& u = a.is_int64() ? b : a;
-  return s.get_int64() >= 0 && static_cast<std::uint64_t>(s.get_int64()) == u.get_uint64();
-}
-
 bool equal(const json::value& a, const json::value& b, bool quantities);
 
 bool objects_equal(const json::object& a, const json::object& b, bool quantities) {
@@ -58,7 +49,7 @@ bool objects_equal(const json::object& a, const json::object& b, bool quantities
 
 bool equal(const json::value& a, const json::value& b, bool quantities) {
   if (is_zero(a) && is_zero(b)) return true;
-  if (a.is_number() && b.is_number()) return numbers_equal(a, b);
+  if (a.is_number() && b.is_number()) return json::numbers_equal(a, b);
   if (a.kind() != b.kind()) {
     // A quantity may be written as a number or a string.
     if (quantities && (a.is_number() || a.is_string()) && (b.is_number() || b.is_string())) {

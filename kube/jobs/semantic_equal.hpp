@@ -6,6 +6,8 @@
 // "1000m") wherever a quantity is expected (requests, limits, overhead, resourceUsage,
 // total, borrowed). Kueue compares pod templates and statuses this way; a byte-wise
 // comparison would see changes where the API server merely spelled a value differently.
+// A looser relation than json::json_equal (kube/json/json_equal.hpp), whose number
+// equality it shares.
 
 #include "kube/json/json.hpp"
 

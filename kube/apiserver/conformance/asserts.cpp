@@ -1,6 +1,7 @@
 #include "kube/apiserver/conformance/asserts.hpp"
 
 #include "kube/apiserver/conformance/subset_match.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::conformance {
 
@@ -38,7 +39,7 @@ std::optional<std::string> check_assertion(const Assertion& assertion, const jso
       if (found == nullptr) {
         return "assert " + path + (eq ? " eq " : " ne ") + excerpt(*expected) + ": nothing there";
       }
-      if (json_equal(*found, *expected) == eq) return std::nullopt;
+      if (json::json_equal(*found, *expected) == eq) return std::nullopt;
       return "assert " + path + (eq ? " eq " : " ne ") + excerpt(*expected) + ": actual " + excerpt(*found);
     }
   }

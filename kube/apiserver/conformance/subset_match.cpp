@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "kube/apiserver/conformance/token_pattern.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::conformance {
 
@@ -22,19 +23,6 @@ const char* type_name(const json::value& v) {
     case boost::json::kind::object: return "an object";
   }
   return "a value";
-}
-
-bool numbers_equal(const json::value& a, const json::value& b) {
-  if (a.is_double() || b.is_double()) {
-    const double x = a.is_double() ? a.get_double() : a.is_int64() ? static_cast<double>(a.get_int64()) : static_cast<double>(a.get_uint64());
-    const double y = b.is_double() ? b.get_double() : b.is_int64() ? static_cast<double>(b.get_int64()) : static_cast<double>(b.get_uint64());
-    return x == y;
-  }
-  if (a.is_int64() && b.is_int64()) return a.get_int64() == b.get_int64();
-  if (a.is_uint64() && b.is_uint64()) return a.get_uint64() == b.get_uint64();
-  const json::value& s = a.is_int64() ? a : b;  // one int64, one uint64
-  const json::value& u = a.is_int64() ? b : a;
-  return s.get_int64() >= 0 && static_cast<std::uint64_t>(s.get_int64()) == u.get_uint64();
 }
 
 Difference diff(const Keys& keys, std::string message) {
@@ -58,7 +46,7 @@ class Matcher {
       return diff(keys, expected_actual(rec, act));
     }
     if (rec.is_number()) {
-      if (act.is_number() && numbers_equal(rec, act)) return std::nullopt;
+      if (act.is_number() && json::numbers_equal(rec, act)) return std::nullopt;
       return diff(keys, expected_actual(rec, act));
     }
     if (rec.is_bool()) {
@@ -152,29 +140,6 @@ std::string excerpt(const json::value& v, std::size_t max) {
   std::string text = json::dump(v);
   if (text.size() > max) text = text.substr(0, max) + "...";
   return text;
-}
-
-bool json_equal(const json::value& a, const json::value& b) {
-  if (a.is_number() && b.is_number()) return numbers_equal(a, b);
-  if (a.kind() != b.kind()) return false;
-  if (const json::object* oa = a.if_object()) {
-    const json::object& ob = b.get_object();
-    if (oa->size() != ob.size()) return false;
-    for (const auto& [k, v] : *oa) {
-      auto it = ob.find(k);
-      if (it == ob.end() || !json_equal(v, it->value())) return false;
-    }
-    return true;
-  }
-  if (const json::array* aa = a.if_array()) {
-    const json::array& ab = b.get_array();
-    if (aa->size() != ab.size()) return false;
-    for (std::size_t i = 0; i < aa->size(); ++i) {
-      if (!json_equal((*aa)[i], ab[i])) return false;
-    }
-    return true;
-  }
-  return a == b;
 }
 
 std::optional<std::size_t> unmatched_left(std::size_t left, std::size_t right,

@@ -4,7 +4,7 @@
 // actual one (objects: every recorded key present and matching, a recorded null also
 // matching an absent key; arrays: same length and pairwise, or — under a `contains`
 // path — each recorded element matching a distinct actual element in any order;
-// strings: equal or token pattern; numbers: numerically equal).
+// strings: equal or token pattern; numbers: numerically equal, json::numbers_equal).
 
 #include <optional>
 #include <string>
@@ -27,9 +27,6 @@ struct Difference {
 /// `contains` holds the (parsed) contains paths of the step.
 std::optional<Difference> first_difference(const json::value& recorded, const json::value& actual,
                                            const std::vector<JsonPath>& contains);
-
-/// JSON equality with numbers compared numerically (for asserts).
-bool json_equal(const json::value& a, const json::value& b);
 
 /// Compact JSON, cut to `max` characters (for messages).
 std::string excerpt(const json::value& v, std::size_t max = 160);

@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "kube/apiserver/patch/json_equal.hpp"
+#include "kube/apiserver/patch/json_order.hpp"
 #include "kube/apiserver/patch/patch.hpp"
 
 namespace kueuepp::kube::patch::detail {

@@ -11,9 +11,10 @@
 #include <utility>
 
 #include "kube/apiserver/patch/errors.hpp"
-#include "kube/apiserver/patch/json_equal.hpp"
+#include "kube/apiserver/patch/json_order.hpp"
 #include "kube/apiserver/patch/json_pointer.hpp"
 #include "kube/apiserver/patch/patch.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::patch {
 namespace {
@@ -212,7 +213,7 @@ Expected<void, PatchError> do_test(json::value& doc, const JsonPointer& path, co
                                    const OpContext& ctx) {
   auto target = locate(doc, path, path.tokens.size(), ctx);
   if (!target) return unexpected(std::move(target).error());
-  if (!detail::json_equal(**target, expected)) {
+  if (!json::json_equal(**target, expected)) {
     return ctx.fail(Cause::TestFailed, path.text,
                     "test failed: the value is " + quote_value(**target) + ", not " + quote_value(expected));
   }

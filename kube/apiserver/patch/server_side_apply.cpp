@@ -15,10 +15,11 @@
 #include <vector>
 
 #include "kube/apiserver/patch/errors.hpp"
-#include "kube/apiserver/patch/json_equal.hpp"
+#include "kube/apiserver/patch/json_order.hpp"
 #include "kube/apiserver/patch/managed_fields.hpp"
 #include "kube/apiserver/patch/patch.hpp"
 #include "kube/apiserver/patch/typed_ops.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::patch {
 namespace {
@@ -161,7 +162,7 @@ Expected<json::value, PatchError> server_side_apply(const ApplyRequest& request)
   ManagedEntry* mine = detail::find_entry(entries, applier);
   mine->fields = mine->fields.minus(detail::meta_fields());
   // The applier's time moves only when the object changes (upstream: no-op applies keep it).
-  if (!detail::json_equal(live, merged)) mine->time = std::string(request.timestamp);
+  if (!json::json_equal(live, merged)) mine->time = std::string(request.timestamp);
   detail::drop_empty(entries);
 
   detail::encode_managed_fields(merged, std::move(entries));

@@ -10,8 +10,9 @@
 #include <utility>
 
 #include "kube/apiserver/patch/errors.hpp"
-#include "kube/apiserver/patch/json_equal.hpp"
+#include "kube/apiserver/patch/json_order.hpp"
 #include "kube/apiserver/patch/strategic_merge.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::patch::detail::smp {
 namespace {
@@ -49,7 +50,7 @@ Expected<long, PatchError> find_by_key(const json::array& list, std::string_view
       return merge_failed(ctx, key, "element " + std::to_string(i) + " is a " + kind_name(list[i]) + ", not an object");
     }
     const json::value* k = json::find(list[i], merge_key);
-    if (k != nullptr && json_equal(*k, value)) return static_cast<long>(i);
+    if (k != nullptr && json::json_equal(*k, value)) return static_cast<long>(i);
   }
   return -1L;
 }
@@ -59,7 +60,7 @@ void append_unique(json::array& list, const json::array& more) {
   for (const auto& v : more) {
     bool seen = false;
     for (const auto& have : list) {
-      if (json_equal(have, v)) {
+      if (json::json_equal(have, v)) {
         seen = true;
         break;
       }
@@ -69,7 +70,7 @@ void append_unique(json::array& list, const json::array& more) {
   // The live list may itself hold duplicates; upstream's union removes them as well.
   for (std::size_t i = 0; i < list.size(); ++i) {
     for (std::size_t j = i + 1; j < list.size();) {
-      if (json_equal(list[i], list[j])) {
+      if (json::json_equal(list[i], list[j])) {
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(j));
       } else {
         ++j;
@@ -85,7 +86,7 @@ void delete_values(json::array& list, const json::array& remove) {
   for (auto& v : list) {
     bool drop = false;
     for (const auto& r : remove) {
-      if (json_equal(v, r)) {
+      if (json::json_equal(v, r)) {
         drop = true;
         break;
       }

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "kube/apiserver/patch/errors.hpp"
-#include "kube/apiserver/patch/json_equal.hpp"
+#include "kube/apiserver/patch/json_order.hpp"
 
 namespace kueuepp::kube::patch {
 namespace detail::smp {

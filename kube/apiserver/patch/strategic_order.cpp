@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "kube/apiserver/patch/errors.hpp"
-#include "kube/apiserver/patch/json_equal.hpp"
 #include "kube/apiserver/patch/strategic_merge.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::patch::detail::smp {
 namespace {
@@ -57,11 +57,11 @@ json::array sort_by(json::array items, const json::array& order, std::string_vie
 }
 
 bool matches(const json::value& a, const json::value& b, std::string_view merge_key) {
-  if (merge_key.empty()) return json_equal(a, b);
+  if (merge_key.empty()) return json::json_equal(a, b);
   const json::value* ka = json::find(a, merge_key);
   const json::value* kb = json::find(b, merge_key);
   if (ka == nullptr || kb == nullptr) return ka == kb;  // upstream compares nil == nil
-  return json_equal(*ka, *kb);
+  return json::json_equal(*ka, *kb);
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "kube/apiserver/patch/json_equal.hpp"
 #include "kube/apiserver/patch/typed_ops.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::patch::detail {
 namespace {
@@ -75,7 +75,7 @@ class Comparer {
         if (skipped(m.key())) continue;
         // An unchanged member (most of them on a typical write) has nothing to report:
         // one allocation-free equality check spares building its path. Boost.JSON's
-        // equality is stricter than json_equal, so this never skips a member the walk
+        // equality is stricter than json::json_equal, so this never skips a member the walk
         // would find changed.
         if (other != nullptr && json::equal(m.value(), *other)) continue;
         path_.push_field(m.key());
@@ -156,7 +156,7 @@ class Comparer {
           report(ChangeSink::Change::Added);
         } else if (after == nullptr) {
           report(ChangeSink::Change::Removed);
-        } else if (!json_equal(*before, *after)) {
+        } else if (!json::json_equal(*before, *after)) {
           report(ChangeSink::Change::Modified);
         }
         return;
@@ -287,7 +287,7 @@ class Comparer {
         node(nb == 1 ? o.before[0] : nullptr, na == 1 ? o.after[0] : nullptr);
       } else if (nb >= 2 && na >= 2) {
         bool same = nb == na;
-        for (std::size_t i = 0; same && i < nb; ++i) same = json_equal(*o.before[i], *o.after[i]);
+        for (std::size_t i = 0; same && i < nb; ++i) same = json::json_equal(*o.before[i], *o.after[i]);
         if (!same) report(ChangeSink::Change::Modified);
       } else if (nb >= 2) {
         if (na == 1) node(nullptr, o.after[0]);

@@ -16,6 +16,7 @@
 #include "kube/apiserver/schema/unchanged_parts.hpp"
 #include "kube/apiserver/schema/json_text.hpp"
 #include "kube/apiserver/schema/validators.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::schema {
 namespace {
@@ -47,7 +48,7 @@ const json::value* correlate(const Node& list, const json::value* old, const jso
       auto a = o->find(k);
       auto b = c->find(k);
       bool ha = a != o->end(), hb = b != c->end();
-      if (ha != hb || (ha && !json_equal(a->value(), b->value()))) {
+      if (ha != hb || (ha && !json::json_equal(a->value(), b->value()))) {
         same = false;
         break;
       }

@@ -7,6 +7,7 @@
 #include "kube/apiserver/schema/unchanged_parts.hpp"
 #include "kube/apiserver/schema/json_text.hpp"
 #include "kube/apiserver/schema/validators.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::schema {
 namespace {
@@ -18,9 +19,9 @@ namespace fe = field_errors;
 bool same(const json::value& a, const json::value& b) {
   bool a_compound = a.is_object() || a.is_array();
   bool b_compound = b.is_object() || b.is_array();
-  if (a_compound || b_compound) return a_compound && b_compound && json_equal(a, b);
+  if (a_compound || b_compound) return a_compound && b_compound && json::json_equal(a, b);
   if (a.is_double() != b.is_double()) return false;
-  return json_equal(a, b);
+  return json::json_equal(a, b);
 }
 
 // Indices of the second occurrence of each repeated value.

@@ -17,6 +17,7 @@
 #include "kube/apiserver/schema/utf8.hpp"
 #include "kube/apiserver/schema/json_text.hpp"
 #include "kube/apiserver/schema/validators.hpp"
+#include "kube/json/json_equal.hpp"
 
 namespace kueuepp::kube::schema {
 namespace {
@@ -307,7 +308,7 @@ class Validator {
     if (!s.enum_values || s.enum_values->empty()) return;
     if (!v.is_null()) {
       for (const auto& e : *s.enum_values) {
-        if (json_equal(v, e)) return;
+        if (json::json_equal(v, e)) return;
       }
     }
     report([&] {
@@ -337,7 +338,7 @@ class Validator {
     if (s.unique_items) {
       for (std::size_t i = 1; i < a.size(); ++i) {
         bool dup = false;
-        for (std::size_t j = 0; j < i && !dup; ++j) dup = json_equal(a[i], a[j]);
+        for (std::size_t j = 0; j < i && !dup; ++j) dup = json::json_equal(a[i], a[j]);
         if (dup) {
           report([&] { return fe::invalid(field(), "\"\"", name() + " in body shouldn't contain duplicates"); });
           break;

@@ -41,8 +41,4 @@ struct CelRun {
 CelRun validate_cel(const Node& root, const json::value& object, const json::value* old_object,
                     const UnchangedParts* unchanged, std::uint64_t budget, std::vector<FieldError>& out);
 
-/// Structural JSON equality as Go's reflect.DeepEqual on decoded JSON, except that
-/// numbers compare by value (1 == 1.0), like go-openapi's enum check after conversion.
-bool json_equal(const json::value& a, const json::value& b);
-
 }  // namespace kueuepp::kube::schema
