@@ -28,8 +28,8 @@ std::string status_message(int expected, const ActualResponse& actual, const jso
   return out;
 }
 
-void apply_ignores(json::value& v, const std::vector<JsonPath>& ignore) {
-  for (const JsonPath& p : ignore) remove_matching(v, p);
+void apply_ignores(json::value& v, const std::vector<TracePath>& ignore) {
+  for (const TracePath& p : ignore) remove_matching(v, p);
 }
 
 std::string event_types(const json::array& events) {

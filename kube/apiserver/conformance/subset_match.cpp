@@ -35,7 +35,7 @@ std::string expected_actual(const json::value& recorded, const json::value& actu
 
 class Matcher {
  public:
-  explicit Matcher(const std::vector<JsonPath>& contains) : contains_(contains) {}
+  explicit Matcher(const std::vector<TracePath>& contains) : contains_(contains) {}
 
   std::optional<Difference> compare(const json::value& rec, const json::value& act, Keys& keys) {
     if (rec.is_object()) return compare_object(rec.get_object(), act, keys);
@@ -79,7 +79,7 @@ class Matcher {
   }
 
   bool is_contains(const Keys& keys) const {
-    for (const JsonPath& p : contains_) {
+    for (const TracePath& p : contains_) {
       if (location_matches(p, keys)) return true;
     }
     return false;
@@ -131,7 +131,7 @@ class Matcher {
                           std::to_string(actual.size()) + " actual elements)");
   }
 
-  const std::vector<JsonPath>& contains_;
+  const std::vector<TracePath>& contains_;
 };
 
 }  // namespace
@@ -165,7 +165,7 @@ std::optional<std::size_t> unmatched_left(std::size_t left, std::size_t right,
 }
 
 std::optional<Difference> first_difference(const json::value& recorded, const json::value& actual,
-                                           const std::vector<JsonPath>& contains) {
+                                           const std::vector<TracePath>& contains) {
   Matcher matcher(contains);
   Keys keys;
   return matcher.compare(recorded, actual, keys);

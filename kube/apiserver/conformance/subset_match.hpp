@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/apiserver/conformance/json_path.hpp"
+#include "kube/apiserver/conformance/trace_path.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::kube::conformance {
@@ -26,7 +26,7 @@ struct Difference {
 /// The first difference, or nullopt when `recorded` is a subset of `actual`.
 /// `contains` holds the (parsed) contains paths of the step.
 std::optional<Difference> first_difference(const json::value& recorded, const json::value& actual,
-                                           const std::vector<JsonPath>& contains);
+                                           const std::vector<TracePath>& contains);
 
 /// Compact JSON, cut to `max` characters (for messages).
 std::string excerpt(const json::value& v, std::size_t max = 160);

@@ -12,15 +12,15 @@ std::string where(const std::string& file, std::size_t step) {
   return file + " step " + std::to_string(step);
 }
 
-Expected<std::vector<JsonPath>> path_list(const json::value& step, std::string_view key, PathUse use,
+Expected<std::vector<TracePath>> path_list(const json::value& step, std::string_view key, PathUse use,
                                           const std::string& at) {
-  std::vector<JsonPath> out;
+  std::vector<TracePath> out;
   const json::value* list = json::find(step, key);
   if (list == nullptr || list->is_null()) return out;
   if (!list->is_array()) return fail(at + ": " + std::string(key) + " must be a list of paths");
   for (const json::value& p : list->get_array()) {
     if (!p.is_string()) return fail(at + ": " + std::string(key) + " holds a non-string path");
-    auto path = parse_path(p.get_string(), use);
+    auto path = parse_trace_path(p.get_string(), use);
     if (!path) return fail(at + ": " + path.error().message);
     out.push_back(std::move(*path));
   }
@@ -84,7 +84,7 @@ Expected<TraceStep> parse_step(const json::value& s, std::size_t number, const s
   if (const json::value* captures = json::find(s, "capture"); captures && captures->is_object()) {
     for (const auto& [name, p] : captures->get_object()) {
       if (!p.is_string()) return fail(at + ": capture " + std::string(name) + " needs a path");
-      auto path = parse_path(p.get_string(), PathUse::Exact);
+      auto path = parse_trace_path(p.get_string(), PathUse::Exact);
       if (!path) return fail(at + ": capture " + std::string(name) + ": " + path.error().message);
       step.captures.emplace_back(std::string(name), std::move(*path));
     }
@@ -100,7 +100,7 @@ Expected<TraceStep> parse_step(const json::value& s, std::size_t number, const s
     for (const json::value& a : asserts->get_array()) {
       Assertion assertion;
       assertion.path_text = std::string(json::get_string(a, "path"));
-      auto path = parse_path(assertion.path_text, PathUse::Exact);
+      auto path = parse_trace_path(assertion.path_text, PathUse::Exact);
       if (!path) return fail(at + ": assert: " + path.error().message);
       assertion.path = std::move(*path);
       auto op = parse_op(json::get_string(a, "op"));

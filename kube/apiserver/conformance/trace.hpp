@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/expected.hpp"
-#include "kube/apiserver/conformance/json_path.hpp"
+#include "kube/apiserver/conformance/trace_path.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::kube::conformance {
@@ -18,7 +18,7 @@ namespace kueuepp::kube::conformance {
 struct Assertion {
   enum class Op { Eq, Ne, Absent, Present, Empty };
   std::string path_text;
-  JsonPath path;
+  TracePath path;
   Op op = Op::Present;
   json::value value;  ///< for eq/ne, before placeholder substitution
 };
@@ -44,9 +44,9 @@ struct TraceStep {
   std::optional<json::array> events;
   std::optional<std::vector<std::string>> warnings;
 
-  std::vector<std::pair<std::string, JsonPath>> captures;  ///< name → exact path
-  std::vector<JsonPath> ignore;
-  std::vector<JsonPath> contains;
+  std::vector<std::pair<std::string, TracePath>> captures;  ///< name → exact path
+  std::vector<TracePath> ignore;
+  std::vector<TracePath> contains;
   std::vector<Assertion> asserts;
   std::optional<Poll> poll;
 };

@@ -4,7 +4,7 @@
 
 #include "kube/apiserver/server/strategy/kueue_webhooks.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
-#include "kube/apiserver/server/util/json_path.hpp"
+#include "kube/apiserver/server/util/kubectl_jsonpath.hpp"
 #include "kube/apiserver/server/util/time.hpp"
 
 namespace kueuepp::kube::server {
@@ -174,7 +174,7 @@ class CustomResourceStrategy final : public Strategy {
     json::array out;
     json::value root = obj;
     for (const auto& c : v_.columns) {
-      auto found = json_path_select(root, c.json_path);
+      auto found = kubectl_jsonpath_select(root, c.json_path);
       if (found.empty()) {
         out.emplace_back(nullptr);
         continue;

@@ -123,7 +123,7 @@ TEST(StepCheck, AssertsRunOnTheActualBodyWithPlaceholders) {
 TEST(Asserts, EmptyCoversAbsentNullAndEmptyValues) {
   Assertion a;
   a.path_text = "v";
-  a.path = *parse_path("v", PathUse::Exact);
+  a.path = *parse_trace_path("v", PathUse::Exact);
   a.op = Assertion::Op::Empty;
   for (const char* doc : {R"({})", R"({"v":null})", R"({"v":""})", R"({"v":[]})", R"({"v":{}})"}) {
     EXPECT_FALSE(check_assertion(a, *json::parse(doc), {})) << doc;

@@ -9,8 +9,8 @@ json::value parse(std::string_view text) { return *json::parse(text); }
 
 std::optional<Difference> diff(std::string_view recorded, std::string_view actual,
                                std::vector<std::string> contains = {}) {
-  std::vector<JsonPath> paths;
-  for (const auto& c : contains) paths.push_back(*parse_path(c, PathUse::Contains));
+  std::vector<TracePath> paths;
+  for (const auto& c : contains) paths.push_back(*parse_trace_path(c, PathUse::Contains));
   return first_difference(parse(recorded), parse(actual), paths);
 }
 

@@ -1,4 +1,4 @@
-#include "kube/apiserver/server/util/json_path.hpp"
+#include "kube/apiserver/server/util/kubectl_jsonpath.hpp"
 
 #include <charconv>
 #include <string>
@@ -51,7 +51,7 @@ std::vector<const json::value*> apply_bracket(const std::vector<const json::valu
 
 }  // namespace
 
-std::vector<const json::value*> json_path_select(const json::value& root, std::string_view path) {
+std::vector<const json::value*> kubectl_jsonpath_select(const json::value& root, std::string_view path) {
   if (!path.empty() && path.front() == '{' && path.back() == '}') path = path.substr(1, path.size() - 2);
   std::vector<const json::value*> cur{&root};
   std::size_t i = 0;

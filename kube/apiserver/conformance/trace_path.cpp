@@ -1,4 +1,4 @@
-#include "kube/apiserver/conformance/json_path.hpp"
+#include "kube/apiserver/conformance/trace_path.hpp"
 
 #include <charconv>
 
@@ -57,7 +57,7 @@ void remove_key(json::value& v, std::string_view key) {
   }
 }
 
-void remove_at(json::value& v, const JsonPath& path, std::size_t i) {
+void remove_at(json::value& v, const TracePath& path, std::size_t i) {
   const PathSegment& seg = path[i];
   const bool last = i + 1 == path.size();
   switch (seg.kind) {
@@ -88,8 +88,8 @@ void remove_at(json::value& v, const JsonPath& path, std::size_t i) {
 
 }  // namespace
 
-Expected<JsonPath> parse_path(std::string_view text, PathUse use) {
-  JsonPath path;
+Expected<TracePath> parse_trace_path(std::string_view text, PathUse use) {
+  TracePath path;
   if (text.empty()) return path;
   std::string current;
   bool escaped_any = false;
@@ -148,7 +148,7 @@ std::string render_path(const std::vector<std::string>& keys) {
   return out;
 }
 
-const json::value* lookup(const json::value& document, const JsonPath& path) {
+const json::value* lookup(const json::value& document, const TracePath& path) {
   const json::value* cur = &document;
   for (const PathSegment& seg : path) {
     if (seg.kind != PathSegment::Kind::Key) return nullptr;
@@ -158,7 +158,7 @@ const json::value* lookup(const json::value& document, const JsonPath& path) {
   return cur;
 }
 
-void remove_matching(json::value& document, const JsonPath& path) {
+void remove_matching(json::value& document, const TracePath& path) {
   if (path.empty()) {
     document = nullptr;
     return;
@@ -166,7 +166,7 @@ void remove_matching(json::value& document, const JsonPath& path) {
   remove_at(document, path, 0);
 }
 
-bool location_matches(const JsonPath& pattern, const std::vector<std::string>& keys) {
+bool location_matches(const TracePath& pattern, const std::vector<std::string>& keys) {
   if (pattern.size() != keys.size()) return false;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (pattern[i].kind == PathSegment::Kind::Star) continue;
