@@ -2,20 +2,24 @@
 
 // Plain HTTP messages as the client's raw layer sees them: no Beast types, so callers
 // (the conformance replayer, tests) get exact control of headers and bodies without
-// pulling Beast into their translation units.
+// pulling Beast into their translation units. Requests going out; the API server's
+// requests coming in are kube/apiserver/server/http/http_types.hpp. Both hold their
+// header fields as kube/http/headers.hpp does.
 
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
+
+#include "kube/http/headers.hpp"
 
 namespace kueuepp::kube::client {
 
-/// Header fields in order; names compare case-insensitively (see find_header).
-using Headers = std::vector<std::pair<std::string, std::string>>;
+using http::find_header;
+using http::find_headers;
+using http::Headers;
+using http::iequals;
 
 struct HttpRequest {
   std::string method = "GET";
@@ -37,14 +41,5 @@ struct HttpResponse {
   Headers headers;
   std::string body;
 };
-
-/// The first value of header `name` (case-insensitive), or nullopt.
-std::optional<std::string_view> find_header(const Headers& headers, std::string_view name);
-
-/// Every value of header `name` (case-insensitive), in order.
-std::vector<std::string_view> find_headers(const Headers& headers, std::string_view name);
-
-/// ASCII case-insensitive equality (HTTP field names).
-bool iequals(std::string_view a, std::string_view b);
 
 }  // namespace kueuepp::kube::client

@@ -53,7 +53,7 @@ class ObservedResponder final : public Responder {
     inner_->respond(std::move(response));
   }
 
-  std::shared_ptr<StreamSink> stream(int status, std::string content_type, HeaderList headers) override {
+  std::shared_ptr<StreamSink> stream(int status, std::string content_type, http::Headers headers) override {
     report(status);
     return inner_->stream(status, std::move(content_type), std::move(headers));
   }

@@ -25,8 +25,8 @@ std::string ResourceRequest::field_manager() const {
 
 bool ResourceRequest::dry_run() const { return query.get_or("dryRun", "") == "All"; }
 
-HeaderList warning_headers(const std::vector<std::string>& warnings) {
-  HeaderList out;
+http::Headers warning_headers(const std::vector<std::string>& warnings) {
+  http::Headers out;
   for (const auto& w : warnings) {
     std::string escaped;
     for (char c : w) {

@@ -45,7 +45,7 @@ struct ResourceRequest {
 using RequestPtr = std::shared_ptr<ResourceRequest>;
 
 /// `299 - "text"` Warning headers.
-HeaderList warning_headers(const std::vector<std::string>& warnings);
+http::Headers warning_headers(const std::vector<std::string>& warnings);
 
 /// Sends an error as a Status (in YAML when the client asked for YAML).
 void respond_error(Responder& responder, const ApiError& error, Representation rep = Representation::Json);

@@ -2,34 +2,34 @@
 
 // The HTTP exchange as the API layer sees it, free of Beast/Asio types: a parsed request,
 // a complete response, and the streaming side used by watches. The network layer
-// (kube/apiserver/server/net/) implements Responder and StreamSink.
+// (kube/apiserver/server/net/) implements Responder and StreamSink. Requests coming in;
+// the client's requests going out are kube/client/http_types.hpp. Both hold their header
+// fields as kube/http/headers.hpp does.
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
+
+#include "kube/http/headers.hpp"
 
 namespace kueuepp::kube::server {
 
-using HeaderList = std::vector<std::pair<std::string, std::string>>;
-
 struct HttpRequest {
-  std::string method;   ///< "GET", "POST", ...
-  std::string target;   ///< path and query as sent
-  HeaderList headers;   ///< names lowercased
+  std::string method;      ///< "GET", "POST", ...
+  std::string target;      ///< path and query as sent
+  http::Headers headers;   ///< names lowercased
   std::string body;
-  std::string remote;   ///< peer address, for the request log
+  std::string remote;      ///< peer address, for the request log
 
-  /// The first header named `name` (lowercase), or "".
-  std::string_view header(std::string_view name) const;
+  /// The first header named `name` (case-insensitive), or "".
+  std::string_view header(std::string_view name) const { return http::find_header(headers, name).value_or(""); }
 };
 
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
-  HeaderList headers;  ///< extra headers (Warning, Retry-After, ...)
+  http::Headers headers;  ///< extra headers (Warning, Retry-After, ...)
   std::string body;
   /// When set, the body instead of `body`: text someone else keeps (a stored version's
   /// serialization), sent as it is rather than copied into each answer.
@@ -58,7 +58,7 @@ class Responder {
  public:
   virtual ~Responder() = default;
   virtual void respond(HttpResponse response) = 0;
-  virtual std::shared_ptr<StreamSink> stream(int status, std::string content_type, HeaderList headers) = 0;
+  virtual std::shared_ptr<StreamSink> stream(int status, std::string content_type, http::Headers headers) = 0;
 };
 using ResponderPtr = std::shared_ptr<Responder>;
 

@@ -124,7 +124,7 @@ class HttpSession : public Session,
     });
   }
 
-  std::shared_ptr<StreamSink> stream(int status, std::string content_type, HeaderList headers) override {
+  std::shared_ptr<StreamSink> stream(int status, std::string content_type, kueuepp::http::Headers headers) override {
     answered_ = true;
     streaming_ = true;
     stream_header_.emplace(static_cast<http::status>(status), 11);

@@ -1,16 +1,17 @@
-#include "kube/client/http_types.hpp"
+#include "kube/http/headers.hpp"
 
-#include <cctype>
+namespace kueuepp::http {
 
-namespace kueuepp::kube::client {
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
+    if (lower(a[i]) != lower(b[i])) return false;
   }
   return true;
 }
@@ -30,4 +31,4 @@ std::vector<std::string_view> find_headers(const Headers& headers, std::string_v
   return values;
 }
 
-}  // namespace kueuepp::kube::client
+}  // namespace kueuepp::http
