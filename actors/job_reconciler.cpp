@@ -2,11 +2,8 @@
 
 #include <algorithm>
 
+#include "kube/jobs/batch_job.hpp"
 #include "kube/jobs/constants.hpp"
-#include "kube/jobs/equivalence.hpp"
-#include "kube/jobs/job_start_stop.hpp"
-#include "kube/jobs/job_status.hpp"
-#include "kube/jobs/workload_builder.hpp"
 #include "kube/jobs/workload_requeue.hpp"
 #include "kube/jobs/workload_status.hpp"
 
@@ -18,12 +15,13 @@ namespace jobs = kube::jobs;
 
 namespace {
 
-bool has_reservation(const Object& wl) {
-  const auto* a = wl.find({"status", "admission"});
-  return a != nullptr && !a->is_null() && wl.condition_true("QuotaReserved");
-}
+using jobs::holds_quota_reservation;
+using jobs::is_admitted;
 
-bool is_admitted(const Object& wl) { return has_reservation(wl) && wl.condition_true("Admitted"); }
+/// The kind of job the context reconciles (batch/v1 Job unless it says otherwise).
+const jobs::JobIntegration& kind_of(const JobContext& ctx) {
+  return ctx.integration != nullptr ? *ctx.integration : jobs::batch_job_integration();
+}
 
 bool has_finalizer(const Object& o, std::string_view finalizer) {
   auto all = o.finalizers();
@@ -74,22 +72,15 @@ jobs::BuildOptions build_options(const Object& job, const JobContext& ctx) {
   return o;
 }
 
-/// One write of Kueue's three-step stop, or false when the Job is already stopped.
-bool stop_step(const Object& job, const Object* wl, const std::string& why, JobStep& step) {
-  auto r = jobs::stop_job(job, wl);
-  if (!r.changed) return false;
-  if (!r.suspend_patch.is_null()) {
-    step.writes.push_back(job_write(job, JobWrite::Verb::MergePatch, std::move(r.suspend_patch), "suspended: " + why));
-  } else if (r.clear_start_time) {
-    step.writes.push_back(
-        job_write(job, JobWrite::Verb::MergePatchStatus, jobs::clear_start_time_patch(), "cleared startTime"));
-  } else if (!r.restore_patch.is_null()) {
-    step.writes.push_back(
-        job_write(job, JobWrite::Verb::MergePatch, std::move(r.restore_patch), "restored the pod template"));
-    step.events.push_back(event_on(job, ObjectKind::Job, false, "Stopped", why));
-  } else {
-    return false;
-  }
+/// The next write of the job's stop (Kueue's Suspend and RestorePodSetsInfo), or false
+/// when it is already stopped and restored.
+bool stop_step(const Object& job, const Object* wl, const std::string& why, const JobContext& ctx, JobStep& step) {
+  auto next = kind_of(ctx).stop(job, wl);
+  if (!next) return false;
+  std::string what = next->what == "suspended" ? "suspended: " + why : next->what;
+  step.writes.push_back(job_write(job, next->status ? JobWrite::Verb::MergePatchStatus : JobWrite::Verb::MergePatch,
+                                  std::move(next->patch), std::move(what)));
+  if (next->last) step.events.push_back(event_on(job, ObjectKind::Job, false, "Stopped", why));
   return true;
 }
 
@@ -97,7 +88,7 @@ bool stop_step(const Object& job, const Object* wl, const std::string& why, JobS
 /// when its suspended Job changed and it holds no quota). Fields Kueue owns and the new
 /// spec lacks are cleared explicitly: a merge patch would keep them.
 std::optional<JobWrite> rebuild_in_place(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
-  auto built = jobs::build_workload(job, build_options(job, ctx));
+  auto built = kind_of(ctx).build_workload(job, build_options(job, ctx));
   if (!built) {
     step.events.push_back(event_on(job, ObjectKind::Job, true, "ErrWorkloadCompose", built.error().message));
     return std::nullopt;
@@ -117,7 +108,7 @@ std::optional<JobWrite> rebuild_in_place(const Object& job, const Object& wl, co
 /// Kueue keeps spec.priority in step with the Job's priority class (the label can change,
 /// and so can the class's value). The class reference cannot change while quota is held.
 std::optional<JobWrite> priority_sync(const Object& job, const Object& wl, const JobContext& ctx) {
-  auto prio = jobs::job_priority(job, build_options(job, ctx));
+  auto prio = kind_of(ctx).priority(job, build_options(job, ctx));
   if (!prio) return std::nullopt;  // a vanished class: keep the last known priority
   bool value_differs = wl.int_at({"spec", "priority"}).value_or(0) != prio->value;
   const auto* ref = wl.find({"spec", "priorityClassRef"});
@@ -126,7 +117,7 @@ std::optional<JobWrite> priority_sync(const Object& job, const Object& wl, const
                                                               {"name", prio->ref->name}})
                                    : json::value(nullptr);
   bool ref_differs = (ref == nullptr ? json::value(nullptr) : *ref) != want_ref;
-  if (ref_differs && has_reservation(wl)) ref_differs = false;
+  if (ref_differs && holds_quota_reservation(wl)) ref_differs = false;
   if (!value_differs && !ref_differs) return std::nullopt;
   json::object spec;
   spec["priority"] = prio->value;
@@ -137,7 +128,7 @@ std::optional<JobWrite> priority_sync(const Object& job, const Object& wl, const
 }
 
 void create_workload(const Object& job, const JobContext& ctx, JobStep& step) {
-  auto built = jobs::build_workload(job, build_options(job, ctx));
+  auto built = kind_of(ctx).build_workload(job, build_options(job, ctx));
   if (!built) {
     // Kueue creates no Workload and says why on the Job; the next change retries.
     const auto& msg = built.error().message;
@@ -155,7 +146,7 @@ void create_workload(const Object& job, const JobContext& ctx, JobStep& step) {
 
 void start(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
   jobs::FlavorLookup flavors = ctx.flavor;
-  auto started = jobs::start_job(job, wl, flavors);
+  auto started = kind_of(ctx).start(job, wl, flavors);
   if (!started) {
     if (!started.error().permanent) return;  // e.g. a flavor not seen yet: its arrival retries
     if (auto p = jobs::finished_patch(wl, "FailedToStart", started.error().message, ctx.now)) {
@@ -171,7 +162,7 @@ void start(const Object& job, const Object& wl, const JobContext& ctx, JobStep& 
 /// waitForPodsReady: the PodsReady condition follows the Job's ready pods while admitted.
 bool pods_ready_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
   if (!is_admitted(wl) || wl.condition_true("Evicted")) return false;
-  auto p = jobs::pods_ready_patch(wl, jobs::job_pods_ready(job), ctx.now);
+  auto p = jobs::pods_ready_patch(wl, kind_of(ctx).pods_ready(job), ctx.now);
   if (!p) return false;
   step.writes.push_back(workload_status_write(wl, std::move(*p), "PodsReady updated"));
   return true;
@@ -256,8 +247,7 @@ namespace {
 /// finished or deleted one is the Job's whatever its spec.
 bool matches_job(const Object& job, const Object& wl, const JobContext& ctx) {
   if (wl.condition_true("Finished") || wl.being_deleted()) return true;
-  jobs::EquivalenceOptions eq;
-  return jobs::equivalent_to_workload(job, wl, ctx.flavor, eq);
+  return kind_of(ctx).equivalent(job, wl, ctx.flavor);
 }
 
 }  // namespace
@@ -285,7 +275,7 @@ JobStep reconcile_job(const Object& job, std::span<const Object* const> workload
   };
   std::vector<Candidate> candidates;
   for (const Object* w : all) {
-    candidates.push_back({w, !w->being_deleted(), matches_job(job, *w, ctx), is_admitted(*w), has_reservation(*w)});
+    candidates.push_back({w, !w->being_deleted(), matches_job(job, *w, ctx), is_admitted(*w), holds_quota_reservation(*w)});
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     if (a.live != b.live) return a.live;
@@ -301,7 +291,7 @@ JobStep reconcile_job(const Object& job, std::span<const Object* const> workload
   const Candidate& best = candidates.front();
   if (best.matches) {
     keep = best.wl;
-  } else if (best.live && jobs::job_suspended(job) && !best.reserved) {
+  } else if (best.live && kind_of(ctx).suspended(job) && !best.reserved) {
     keep = best.wl;  // updated in place to match the Job (Kueue's toUpdate)
   }
   for (const Candidate& c : candidates) {
@@ -326,10 +316,10 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
   if (!managed_queue(job, ctx)) return step;
   if (job.being_deleted()) return wl ? release_orphan(*wl) : step;
 
+  const jobs::JobIntegration& kind = kind_of(ctx);
   if (wl != nullptr && !wl->condition_true("Finished") && !wl->being_deleted()) {
-    jobs::EquivalenceOptions eq;
-    if (!jobs::equivalent_to_workload(job, *wl, ctx.flavor, eq)) {
-      if (jobs::job_suspended(job) && !has_reservation(*wl)) {
+    if (!kind.equivalent(job, *wl, ctx.flavor)) {
+      if (kind.suspended(job) && !holds_quota_reservation(*wl)) {
         if (auto w = rebuild_in_place(job, *wl, ctx, step)) {
           step.writes.push_back(std::move(*w));
           step.events.push_back(event_on(job, ObjectKind::Job, false, "UpdatedWorkload",
@@ -350,12 +340,12 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
     return step;
   }
   if (wl != nullptr && wl->being_deleted()) {
-    if (!stop_step(job, wl, "Workload deleted", step) && has_finalizer(*wl, jobs::kResourceInUseFinalizer)) {
+    if (!stop_step(job, wl, "Workload deleted", ctx, step) && has_finalizer(*wl, jobs::kResourceInUseFinalizer)) {
       step.writes.push_back(finalizer_removal(*wl));
     }
     return step;
   }
-  if (auto finished = jobs::job_finished(job)) {
+  if (auto finished = kind.finished(job)) {
     if (wl == nullptr) return step;
     if (auto p = jobs::finished_patch(*wl, *finished, ctx.now)) {
       step.writes.push_back(workload_status_write(*wl, std::move(*p), "finished workload"));
@@ -367,7 +357,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
   if (wl == nullptr) {
     // A managed Job runs only with an admitted Workload: suspend it first (our API
     // server has no Kueue webhook to create it suspended), then queue it.
-    if (!stop_step(job, nullptr, "Not admitted by cluster queue", step)) create_workload(job, ctx, step);
+    if (!stop_step(job, nullptr, "Not admitted by cluster queue", ctx, step)) create_workload(job, ctx, step);
     return step;
   }
   if (auto w = priority_sync(job, *wl, ctx)) {
@@ -381,24 +371,24 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
     std::string why = evicted && !evicted->message.empty() ? evicted->message : "Workload evicted";
     // Without a reservation the eviction has completed: the Job must not run (it may have
     // been started from a version that still showed the admission).
-    if (stop_step(job, wl, why, step) || !has_reservation(*wl)) return step;
+    if (stop_step(job, wl, why, ctx, step) || !holds_quota_reservation(*wl)) return step;
     // Quota is released only once no pod runs any more (Kueue waits for !IsActive()).
-    if (jobs::job_active(job)) return step;
+    if (kind.active(job)) return step;
     if (auto p = jobs::eviction_completed_patch(*wl, ctx.now)) {
       step.writes.push_back(workload_status_write(*wl, std::move(*p), "released quota after eviction"));
     }
     return step;
   }
-  if (job.annotation(jobs::kStoppingAnnotation).value_or("") == "true") {
+  if (kind.stopping(job)) {
     // A stop was interrupted (e.g. by a restart): finish it.
-    stop_step(job, wl, "Not admitted by cluster queue", step);
+    stop_step(job, wl, "Not admitted by cluster queue", ctx, step);
     return step;
   }
-  if (jobs::job_suspended(job)) {
+  if (kind.suspended(job)) {
     if (is_admitted(*wl)) {
       start(job, *wl, ctx, step);
     } else if (auto q = managed_queue(job, ctx);
-               q && !has_reservation(*wl) && wl->string_at({"spec", "queueName"}) != *q) {
+               q && !holds_quota_reservation(*wl) && wl->string_at({"spec", "queueName"}) != *q) {
       step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::MergePatch,
                                      std::string(wl->namespace_name()), std::string(wl->name()),
                                      json::object{{"spec", json::object{{"queueName", *q}}}},
@@ -406,7 +396,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
     }
     return step;
   }
-  if (!is_admitted(*wl)) stop_step(job, wl, "Not admitted by cluster queue", step);
+  if (!is_admitted(*wl)) stop_step(job, wl, "Not admitted by cluster queue", ctx, step);
   return step;
 }
 

@@ -1,14 +1,16 @@
 #pragma once
 
-// Kueue's batch/v1 Job reconcile loop (../shared/reference/kueue-semantics.md section
-// 3.4) as a pure function over the cached Job and Workload: no CAF, no I/O, no clock of
-// its own. Each call returns the next step, i.e. the writes that move the pair one step
-// towards Kueue's contract; the job actor carries them out and calls again with the
-// objects the writes returned, until a call returns no writes. The building blocks
-// (workload builder, equivalence, start/stop, status patches) live in kube/jobs.
+// Kueue's job reconcile loop (jobframework's reconciler; for batch/v1 Job, section 3.4 of
+// Kueue's semantics reference) as a pure function over the cached job and Workload: no
+// CAF, no I/O, no clock of its own. What it asks of the kind of job goes through
+// kube::jobs::JobIntegration (batch/v1 Job unless the context names another kind). Each
+// call returns the next step, i.e. the writes that move the pair one step towards
+// Kueue's contract; the job actor carries them out and calls again with the objects the
+// writes returned, until a call returns no writes.
 //
-// One step at a time because Kueue's stop is three ordered writes (suspend, clear
-// startTime, restore the template) that a real API server refuses to combine.
+// One step at a time because a stop can be several ordered writes (a batch/v1 Job's:
+// suspend, clear startTime, restore the template) that a real API server refuses to
+// combine.
 
 #include <cstdint>
 #include <functional>
@@ -21,6 +23,7 @@
 #include "actors/controller.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/object.hpp"
+#include "kube/jobs/integration.hpp"
 #include "messages/metrics_protocol.hpp"
 #include "messages/object_kind.hpp"
 
@@ -71,6 +74,8 @@ struct JobContext {
   std::function<bool(const std::string& ns, const std::string& name)> local_queue_exists;
   JobIntegrationOptions options;
   core::Time now{};
+  /// The kind of job reconciled (null: batch/v1 Job).
+  const kube::jobs::JobIntegration* integration = nullptr;
 };
 
 /// The queue a Job is submitted to, or nullopt when Kueue does not manage it.

@@ -2,14 +2,11 @@
 
 #include <algorithm>
 
+#include "kube/jobs/workload_status.hpp"
+
 namespace kueuepp::actors {
 
 namespace {
-
-bool holds_reservation(const kube::client::Object& wl) {
-  const json::value* admission = wl.find({"status", "admission"});
-  return admission != nullptr && !admission->is_null() && wl.condition_true("QuotaReserved");
-}
 
 ReadVerdict by_version(const kube::client::Object& read, std::string_view based_on) {
   return read.resource_version() == based_on ? ReadVerdict::NotLanded : ReadVerdict::Overtaken;
@@ -19,7 +16,7 @@ ReadVerdict by_version(const kube::client::Object& read, std::string_view based_
 
 ReadVerdict judge_admission(const kube::client::Object& read, const core::AdmissionDecision& admission,
                             std::string_view based_on) {
-  if (holds_reservation(read) &&
+  if (kube::jobs::holds_quota_reservation(read) &&
       read.string_at({"status", "admission", "clusterQueue"}) == admission.admission.cluster_queue) {
     return ReadVerdict::Landed;
   }
@@ -27,7 +24,7 @@ ReadVerdict judge_admission(const kube::client::Object& read, const core::Admiss
 }
 
 ReadVerdict judge_eviction(const kube::client::Object& read, std::string_view based_on) {
-  if (read.condition_true("Evicted") || !holds_reservation(read)) return ReadVerdict::Landed;
+  if (read.condition_true("Evicted") || !kube::jobs::holds_quota_reservation(read)) return ReadVerdict::Landed;
   return by_version(read, based_on);
 }
 

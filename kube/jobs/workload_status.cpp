@@ -10,6 +10,15 @@
 
 namespace kueuepp::kube::jobs {
 
+bool holds_quota_reservation(const client::Object& workload) {
+  const json::value* admission = workload.find({"status", "admission"});
+  return admission != nullptr && !admission->is_null() && workload.condition_true("QuotaReserved");
+}
+
+bool is_admitted(const client::Object& workload) {
+  return holds_quota_reservation(workload) && workload.condition_true("Admitted");
+}
+
 using client::Condition;
 
 namespace {

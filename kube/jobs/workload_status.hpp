@@ -24,6 +24,11 @@
 
 namespace kueuepp::kube::jobs {
 
+/// Whether the Workload holds quota as stored: status.admission set and QuotaReserved=True.
+bool holds_quota_reservation(const client::Object& workload);
+/// Whether it is admitted: it holds quota and Admitted=True.
+bool is_admitted(const client::Object& workload);
+
 using StatusPatch = std::optional<json::value>;
 
 struct WorkloadStatusOptions {

@@ -605,3 +605,79 @@ metadata:
 
 }  // namespace
 }  // namespace kueuepp::actors
+
+namespace kueuepp::actors {
+namespace {
+
+/// A kind of job other than batch/v1 Job, to show that the reconciler asks the kind
+/// through the integration and nothing else: its jobs are suspended while
+/// `spec.paused` is true, and its stop is one write.
+class PausedKind final : public kube::jobs::JobIntegration {
+ public:
+  mutable std::vector<std::string> calls;
+
+  std::string_view framework() const override { return "example.com/paused"; }
+  const kube::client::ResourceDescriptor& resource() const override { return kube::client::resources::kJob; }
+  bool suspended(const Object& job) const override { return job.bool_at({"spec", "paused"}).value_or(false); }
+  bool stopping(const Object&) const override { return false; }
+  bool active(const Object&) const override { return false; }
+  std::optional<kube::jobs::JobFinish> finished(const Object&) const override { return std::nullopt; }
+  bool pods_ready(const Object&) const override { return false; }
+  Expected<kube::jobs::StartResult, kube::jobs::InjectionError> start(const Object& job, const Object&,
+                                                                     const kube::jobs::FlavorLookup&) const override {
+    calls.push_back("start");
+    kube::jobs::StartResult r;
+    r.changed = true;
+    r.job = job;
+    r.patch = json::object{{"spec", json::object{{"paused", false}}}};
+    r.message = "resumed";
+    return r;
+  }
+  std::optional<kube::jobs::StopStep> stop(const Object& job, const Object*) const override {
+    calls.push_back("stop");
+    if (suspended(job)) return std::nullopt;
+    return kube::jobs::StopStep{json::object{{"spec", json::object{{"paused", true}}}}, false, "suspended", true};
+  }
+  Expected<Object> build_workload(const Object&, const kube::jobs::BuildOptions&) const override {
+    calls.push_back("build");
+    return fail("not needed here");
+  }
+  Expected<kube::jobs::WorkloadPriority> priority(const Object&, const kube::jobs::BuildOptions&) const override {
+    return kube::jobs::WorkloadPriority{};
+  }
+  bool equivalent(const Object&, const Object&, const kube::jobs::FlavorLookup&) const override { return true; }
+};
+
+TEST(JobReconciler, AnotherKindIsReconciledThroughItsIntegration) {
+  FakeCluster c;
+  c.settle();
+  c.admit();
+  PausedKind kind;
+  c.ctx.integration = &kind;
+  Object job = yaml_object(R"(
+apiVersion: example.com/v1
+kind: Paused
+metadata: {name: p, namespace: ns, uid: uid-p, labels: {kueue.x-k8s.io/queue-name: user-queue}}
+spec: {paused: true}
+)");
+  // Paused and admitted: resumed through the integration's start.
+  JobStep step = reconcile_job(job, &*c.workload, c.ctx);
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].what, "started");
+  EXPECT_EQ(json::dump(step.writes[0].body), R"({"spec":{"paused":false}})");
+  EXPECT_EQ(kind.calls, (std::vector<std::string>{"start"}));
+  // Running without an admission: stopped through the integration's stop, in its one write.
+  job.json().as_object()["spec"].as_object()["paused"] = false;
+  auto& status = c.workload->json().as_object()["status"].as_object();
+  status["admission"] = nullptr;
+  step = reconcile_job(job, &*c.workload, c.ctx);
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].what, "suspended: Not admitted by cluster queue");
+  EXPECT_EQ(json::dump(step.writes[0].body), R"({"spec":{"paused":true}})");
+  ASSERT_EQ(step.events.size(), 1u) << "the integration said its one write is the last";
+  EXPECT_EQ(step.events[0].reason, "Stopped");
+  EXPECT_EQ(kind.calls.back(), "stop");
+}
+
+}  // namespace
+}  // namespace kueuepp::actors
