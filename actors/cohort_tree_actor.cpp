@@ -52,7 +52,7 @@ struct TreeState {
   /// no round was asked for.
   std::uint64_t batches_without_round = 0;
   /// Metric reports and Events gathered since the last publish, sent together with the
-  /// status (a message per report and per Event was a sixth of the controller's CAF
+  /// status (a message per report and per Event was a large share of the controller's CAF
   /// messages; metrics and Events lag by at most one status interval).
   MetricReports reports;
   std::vector<RecordEvent> events;
@@ -326,8 +326,8 @@ void carry_out(Self self, core::Decisions decisions);
 
 /// After a batch of changes: a round only if the engine has work. Most versions a tree
 /// applies are the echoes of its own status writes (workloads and queues), which leave the
-/// engine nothing to do; a round for each was two scheduler messages and a cycle that
-/// found no heads (38 % of the perf baseline's rounds).
+/// engine nothing to do; a round for each would be two scheduler messages and a cycle that
+/// finds no heads.
 void after_batch(Self self) {
   auto& st = self->state;
   if (!st.active || st.engine->has_work(now_of(st)) || st.engine->next_requeue_time() != st.reported_wake_at) {
@@ -427,8 +427,8 @@ void run_round(Self self, core::Time now) {
       idle = 0;
     } else if (!s.untried_flavors) {
       // The next cycle would repeat this one (same state, same time): heads waiting for
-      // their preemptions to complete, say. Spinning here was 99.6% of all admission
-      // attempts on the perf baseline; the event that changes things starts a new round.
+      // their preemptions to complete, say. Spinning here would be nearly every admission
+      // attempt of a deep queue; the event that changes things starts a new round.
       break;
     } else if (++idle >= 34) {  // fungibility can need a few idle cycles to try every flavor
       break;

@@ -83,8 +83,7 @@ struct ControllerOptions {
   /// How long the scheduler lets changes gather before a round (SchedulerOptions). None:
   /// a round is asked for with the scheduler's next message, so it still comes after the
   /// changes already queued, and a round in progress gathers those behind it. A window
-  /// cost a timer per round, each a wake-up or two of CAF's clock thread (44,000-49,000
-  /// of its context switches on the perf baseline at QPS 300, 13,000-14,000 without).
+  /// costs a timer per round, each a wake-up or two of CAF's clock thread.
   std::chrono::milliseconds batching_window{0};
   std::chrono::milliseconds status_interval{1000};
   /// How often a pending workload's explanation is rewritten at most (CohortTreeOptions;

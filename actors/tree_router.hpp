@@ -34,9 +34,8 @@ namespace kueuepp::actors {
 
 class TreeRouter {
  public:
-  /// Every watch event looks its object up a few times: hashed, not ordered (ordered
-  /// string maps were a quarter of this actor's time on the perf baseline). Nothing
-  /// depends on their order: what needs one sorts its keys.
+  /// Every watch event looks its object up a few times: hashed, not ordered, since this
+  /// is the actor's hot path. Nothing depends on their order: what needs one sorts its keys.
   template <class Value>
   using KeyMap = core::StringKeyMap<Value>;
 

@@ -11,8 +11,7 @@
 // mutex, which the enqueuer still holds while notifying. Here the worker that sends the
 // message usually runs the receiver itself once its handler returns, and the second
 // worker joins when a backlog forms (two trees deciding at once, a burst of watch events
-// behind a long round). On the perf baseline each worker's voluntary context switches
-// fell from about 84,000 to 40,000 and the controller's CPU time by about 4 %.
+// behind a long round), which halves the workers' context switches (docs/performance.md).
 //
 // The guarantee CAF needs is kept: a ready actor is never left without a worker that
 // will look at the queue. A worker counted awake is not waiting on the condition

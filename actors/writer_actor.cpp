@@ -52,8 +52,8 @@ struct Pending {
 constexpr std::size_t kLanes = static_cast<std::size_t>(ObjectKind::Event) + 1;
 
 /// One object's writes of one verb, as the coalescing maps key them. Looked up through
-/// CoalesceKeyRef so that a lookup copies no names (the maps are hit several times per
-/// write; as an ordered map of tuples they were 1.4 % of the controller's samples).
+/// CoalesceKeyRef so that a lookup copies no names: the maps are hit several times per
+/// write.
 struct CoalesceKeyRef {
   ObjectKind kind;
   WriteVerb verb;

@@ -98,11 +98,11 @@ struct Flags {
   std::size_t threads = 2;
   std::string log_level = "info";
   // 0: every change of a pending workload's message is written, as Kueue does. Pacing
-  // (README, "One API budget") saves writes but delayed the perf baseline's medium class.
+  // saves writes but delays admissions of a deep queue (docs/performance.md).
   std::chrono::milliseconds explanation_interval{0};
   // What arrives while a busy client's io thread sleeps shares one wake-up
-  // (ClientOptions::io_batch_interval): on the perf baseline at QPS 300, 20 ms took the
-  // controller from 31-33 s of CPU to 17-18 s, admission times within a second (README).
+  // (ClientOptions::io_batch_interval): it roughly halves the controller's CPU on a deep
+  // queue for admission times within a second (docs/performance.md).
   std::chrono::microseconds io_batch_interval{20'000};
 };
 
@@ -211,25 +211,21 @@ std::size_t slots_in_flight(double qps, std::chrono::microseconds io_batch_inter
 
 /// How many writes the controller keeps in flight: a budget's worth for the urgent writes
 /// and as many again for the writes nobody waits on (pending explanations, queue status),
-/// or they fall behind: with 3 slots for them at a 20 ms interval, 12,800 explanations were
-/// waiting when the perf baseline's creations ended (most never written, superseded by
-/// the admission), and peak RSS was 102.6 MiB against 90.0 MiB with 16 (QPS 300). QPS 300
-/// and 20 ms: 36, QPS 1000: 120.
+/// or they fall behind and pile up in memory (docs/performance.md).
 std::size_t writes_in_flight(double qps, std::chrono::microseconds io_batch_interval) {
   return slots_in_flight(qps, io_batch_interval, 2);
 }
 
 /// How often the Event client looks at its connections when busy: never more often than
 /// every 50 ms. An Event is on nobody's critical path (no admission, eviction or
-/// explanation waits for one), so its client trades latency for fewer wake-ups: on the
-/// perf baseline at QPS 300 its io thread took 1.1 s of CPU instead of 1.6 s at 20 ms,
-/// with as many Events written (README, "The controller").
+/// explanation waits for one), so its client trades latency for fewer wake-ups, with as
+/// many Events written (docs/performance.md).
 std::chrono::microseconds event_io_batch_interval(const Flags& f) {
   constexpr std::chrono::microseconds kAtLeast{50'000};
   return std::max(f.io_batch_interval, kAtLeast);
 }
 
-/// The Event writer has no urgent writes: one budget's worth (QPS 300 and 50 ms: 45).
+/// The Event writer has no urgent writes: one budget's worth.
 std::size_t event_writes_in_flight(double qps, std::chrono::microseconds io_batch_interval) {
   return slots_in_flight(qps, io_batch_interval, 1);
 }
@@ -366,9 +362,8 @@ Expected<std::unique_ptr<kube::client::Client>> make_client(std::string_view pur
   // At QPS 300 a throttled write goes out every 3.3 ms, each after a timer wake-up of the
   // io thread. Writes nobody waits on (Events, explanations, queue status) go in steps of
   // 10 ms, three or so to a wake-up; admissions keep their exact turn (a workload holds
-  // its quota until its admission is written and has run: stepping those too took the
-  // perf baseline's medium class from 33.8 / 34.0 s to 37.1 / 35.9 s, with 1,808 / 1,605
-  // evictions against 1,253 / 1,249).
+  // its quota until its admission is written and has run: stepping those too slowed
+  // admissions and caused more preemptions, docs/performance.md).
   options.throttle_granularity = std::chrono::milliseconds(10);
   options.io_batch_interval = io_batch_interval;
   // The API budget bounds admission throughput on deep queues: say which one applies.

@@ -43,10 +43,9 @@ void Engine::apply(const ClusterQueue& cq) {
   if (i >= 0 && cq_exists_[static_cast<std::size_t>(i)] && cqs_[static_cast<std::size_t>(i)].spec == cq) {
     // The same spec again (our own status writes come back this way): nothing to do.
     // Kueue requeues inadmissible workloads only when the spec changed (specUpdated in
-    // queue.Manager.UpdateClusterQueue). Rebuilding the topology here re-routed every
-    // pending workload (15% of the controller's CPU on the perf baseline), and even a
-    // flush of the tree re-evaluated every parked workload once per status write: with
-    // 1,000 queues that doubled the controller's CPU.
+    // queue.Manager.UpdateClusterQueue). Rebuilding the topology here would re-route every
+    // pending workload, and even a flush of the tree would re-evaluate every parked
+    // workload, once per status write (docs/performance.md).
     return;
   }
   if (i < 0) {

@@ -4,9 +4,9 @@
 //
 // The preemption search visits the preemptor's own queue first: with Kueue's usual
 // withinClusterQueue LowerPriority, a queue that holds nothing of lower priority has no
-// candidate, and on the 1,000-queue perf shape most searches were of that kind (a small
-// workload finding only its equals), each classifying every held workload to learn it.
-// The lowest priority answers at once. It is recomputed on demand after the set or a
+// candidate, and on many queues most searches are of that kind (a small workload finding
+// only its equals), each classifying every held workload to learn it (figures:
+// docs/performance.md). The lowest priority answers at once. It is recomputed on demand after the set or a
 // held workload's priority changed (the engine reports both).
 
 #include <cstddef>

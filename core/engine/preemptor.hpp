@@ -89,9 +89,9 @@ bool candidate_before(const WorkloadRecord& a, const WorkloadRecord& b, int pree
 
 /// candidate_before's keys of one candidate, taken once before sorting: the sort compared
 /// two workload records (scattered in memory) per step and, for the many candidates
-/// reserved within the same second, their UIDs as strings; on the 1,000-queue perf shape
-/// that sorting was a tenth of the controller's samples. `uid_prefix` holds the UID's
-/// first 8 bytes big-endian, so integers compare as the strings' prefixes do.
+/// reserved within the same second, their UIDs as strings (docs/performance.md).
+/// `uid_prefix` holds the UID's first 8 bytes big-endian, so integers compare as the
+/// strings' prefixes do.
 struct CandidateOrder {
   bool evicted = false;
   bool own = false;

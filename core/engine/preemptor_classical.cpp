@@ -160,11 +160,10 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   // An attempt removes candidates valid at the time, in order, until the preemptor fits.
   // Removals only free quota and only make more queues within their nominal quota (so
   // fewer candidates valid): if the preemptor does not fit with every candidate valid
-  // now removed, the attempt cannot succeed and is dropped, before any sorting. On the
-  // 1,000-queue perf shape 57 % of the searches sorted their candidates (about 110 on
-  // average) and then failed (a head over its nominal quota may not reclaim from the
-  // cohort, and its own queue holds too little of lower priority): sorting was 12 % of
-  // the controller's samples.
+  // now removed, the attempt cannot succeed and is dropped, before any sorting: most
+  // searches at scale are such (a head over its nominal quota may not reclaim from the
+  // cohort, and its own queue holds too little of lower priority), and sorting their
+  // candidates for nothing was a large share of the controller (docs/performance.md).
   //
   // The usage is taken out per ClusterQueue, summed: the quota tree ends in the same state
   // for a sum as for its parts in turn (a node passes up what exceeds its own quota either

@@ -204,8 +204,8 @@ class ExchangeBase : public Exchange, public std::enable_shared_from_this<Exchan
   void wait_deadline(std::uint64_t generation);
 
   // Timeouts are ours, not Beast's: a basic_stream with an expiry starts and cancels a
-  // timer wait for every read and write (two more handlers per socket operation, 4 % of
-  // the controller's CPU). One timer per exchange: a deadline for a request, an idle
+  // timer wait for every read and write (two more handlers per socket operation). One
+  // timer per exchange: a deadline for a request, an idle
   // limit checked against the last data for a stream. `deadline_generation_` tells a
   // wait that fired after being re-armed (its handler already queued) from the current one.
   Timer deadline_;
