@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <mutex>
 #include <limits>
 #include <vector>
 
@@ -63,6 +64,13 @@ struct Controller::Impl {
   shard_actor shards;  ///< null without sharding
   cpu_placement_actor placement;  ///< null unless share_one_cpu_when_light
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
+  /// Why the shard election cannot succeed until an operator acts (ShardOptions::on_blocked),
+  /// written by the shard actor, read by readiness probes.
+  struct Blocked {
+    std::mutex mutex;
+    std::string why;
+  };
+  std::shared_ptr<Blocked> blocked = std::make_shared<Blocked>();
   bool stopped = false;
 
   Impl(ControllerOptions o, kube::client::Client& c) : options(std::move(o)), client(c), config(make_config(options)) {}
@@ -81,6 +89,10 @@ struct Controller::Impl {
     o.renew_deadline = s.renew_deadline;
     o.retry_period = s.retry_period;
     o.writes = writer;
+    o.on_blocked = [blocked = blocked](const std::string& why) {
+      std::lock_guard lock(blocked->mutex);
+      blocked->why = why;
+    };
     std::vector<ownership_sink> sinks = {caf::actor_cast<ownership_sink>(writer),
                                          caf::actor_cast<ownership_sink>(snapshot),
                                          caf::actor_cast<ownership_sink>(metrics)};
@@ -242,6 +254,14 @@ Expected<std::unique_ptr<Controller>> Controller::start(ControllerOptions option
 }
 
 bool Controller::synced() const { return impl_->unsynced->load() == 0; }
+
+std::string Controller::not_ready_reason() const {
+  {
+    std::lock_guard lock(impl_->blocked->mutex);
+    if (!impl_->blocked->why.empty()) return impl_->blocked->why;
+  }
+  return synced() ? std::string() : std::string("watches are still syncing");
+}
 
 void Controller::introspect(std::string path, Responder respond) {
   if (impl_->stopped || !impl_->introspection) {

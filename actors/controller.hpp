@@ -117,8 +117,11 @@ class Controller {
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
 
-  /// True once every watch delivered its first complete list (readiness).
+  /// True once every watch delivered its first complete list.
   bool synced() const;
+  /// Why the controller is not ready ("" when it is): its watches still syncing, or its
+  /// shard election blocked until an operator acts (what to create or which flag to pass).
+  std::string not_ready_reason() const;
   /// Answers a GET of /debug/... (see introspection_actor.hpp) asynchronously.
   void introspect(std::string path, Responder respond);
   /// Answers a GET of /metrics (Prometheus text format) asynchronously.

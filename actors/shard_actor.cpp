@@ -169,6 +169,10 @@ struct ShardState {
   std::uint64_t handled = 0;
   Counters counters;
   StopProgress stop;
+  /// Why Lease writes cannot succeed until an operator acts ("": they can), and when that
+  /// was last logged (a reminder a minute, not a warning per retry).
+  std::string blocked;
+  std::optional<LocalTime> blocked_logged;
 };
 
 using Self = shard_impl::stateful_pointer<ShardState>;
@@ -208,6 +212,21 @@ void deliver(const caf::weak_actor_ptr& weak, Message message) {
 }
 
 caf::weak_actor_ptr weak_of(Self self) { return caf::actor_cast<caf::weak_actor_ptr>(self); }
+
+/// What an operator must do for a Lease write refused so ("": nothing, a retry may do).
+std::string operator_action(const ShardOptions& o, const kube::client::ApiError& e) {
+  if (e.is_not_found() && (e.details.kind == "namespaces" || e.message.find("namespaces \"") != std::string::npos)) {
+    return "the Leases' namespace \"" + o.ns + "\" does not exist: create it (kubectl create namespace " + o.ns +
+           "), or run the controller with --namespace naming an existing one (or POD_NAMESPACE set); until then "
+           "this replica acts on no cohort tree";
+  }
+  if (e.is_forbidden()) {
+    return "the controller may not write Leases in namespace \"" + o.ns + "\" (" + e.message +
+           "): bind its ServiceAccount to the Role in deploy/rbac/role.yaml there; until then this replica acts on "
+           "no cohort tree";
+  }
+  return {};
+}
 
 void log_request_failure(std::string_view op, std::string_view lease, const kube::client::ApiError& e) {
   const bool race = e.http_status == 409;
@@ -606,12 +625,35 @@ void on_read(Self self, LeaseRead& read) {
   drive_stop(self);
 }
 
+/// Lease writes are blocked for `why` (or no longer, for ""): said loudly once, reminded
+/// once a minute, and passed on for readiness.
+void note_blocked(Self self, std::string why) {
+  auto& st = self->state;
+  const LocalTime now = st.options.clock();
+  if (why == st.blocked) {
+    if (!why.empty() && st.blocked_logged && now - *st.blocked_logged >= std::chrono::minutes(1)) {
+      spdlog::error("shard election: {}", why);
+      st.blocked_logged = now;
+    }
+    return;
+  }
+  if (why.empty()) {
+    spdlog::info("shard election: Lease writes succeed again in namespace {}", st.options.ns);
+  } else {
+    spdlog::error("shard election: {}", why);
+  }
+  st.blocked = std::move(why);
+  st.blocked_logged = now;
+  if (st.options.on_blocked) st.options.on_blocked(st.blocked);
+}
+
 void on_written(Self self, LeaseWritten& written) {
   auto& st = self->state;
   auto& slot = st.slots[written.slot];
   const Instant now = instant(st);
   ElectionAction next;
   if (written.result) {
+    note_blocked(self, {});
     slot.object = std::move(*written.result);
     slot.direct_get = false;  // our write labelled it
     if (written.kind == Kind::Release) {
@@ -626,7 +668,9 @@ void on_written(Self self, LeaseWritten& written) {
     // Created by someone, yet not in our labelled list: read it by name from now on.
     if (written.kind == Kind::Create && error.is_already_exists()) slot.direct_get = true;
     ++(conflict ? st.counters.conflicts : st.counters.write_failures);
-    log_request_failure(op_name(written.kind), slot.name, error);
+    std::string why = operator_action(st.options, error);
+    if (why.empty()) log_request_failure(op_name(written.kind), slot.name, error);
+    note_blocked(self, std::move(why));
     next = slot.election.write_failed(conflict ? leader::WriteFailure::Conflict : leader::WriteFailure::Other, now);
   }
   execute(self, written.slot, next);
@@ -696,6 +740,7 @@ messages::ActorInfo introspect(Self self) {
   counters["shardsLost"] = st.counters.lost;
   summary["requests"] = std::move(counters);
   summary["stopping"] = st.stop.active;
+  if (!st.blocked.empty()) summary["blocked"] = st.blocked;
   return messages::ActorInfo{"shard", st.options.identity, self->mailbox().size(), st.handled, json::dump(summary)};
 }
 

@@ -62,6 +62,10 @@ struct ShardOptions {
   messages::writer_actor writes;
   /// The local monotonic clock (tests inject one); valid_until is on it.
   std::function<std::chrono::steady_clock::time_point()> clock;
+  /// Told, from the actor, why its Lease writes cannot succeed until an operator acts
+  /// (the Leases' namespace does not exist, the controller may not write Leases there),
+  /// and told "" once they succeed again: readiness reports it.
+  std::function<void(const std::string& why)> on_blocked;
 };
 
 /// Validates the options and spawns the actor; it starts electing at once. `client` must

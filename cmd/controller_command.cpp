@@ -302,8 +302,8 @@ ProbeHandler probe_handler(actors::Controller& controller) {
     if (path == "/healthz" || path == "/livez") {
       respond(200, "text/plain", "ok");
     } else if (path == "/readyz") {
-      bool ready = controller.synced();
-      respond(ready ? 200 : 503, "text/plain", ready ? "ok" : "watches are still syncing");
+      const std::string why = controller.not_ready_reason();
+      respond(why.empty() ? 200 : 503, "text/plain", why.empty() ? "ok" : why);
     } else if (path == "/metrics") {
       controller.scrape_metrics(std::move(respond));
     } else if (path.rfind("/debug/", 0) == 0) {

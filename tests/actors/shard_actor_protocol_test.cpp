@@ -96,8 +96,12 @@ class FakeLeases final : public kube::leader::LeaseApi {
     }
   }
 
+  /// Every create is refused so while set (a missing namespace, a forbidden write).
+  std::optional<ApiError> refuse_creates;
+
   void create(Object lease, ObjectDone done) override {
     write("create " + std::string(lease.name()), lease, [this, lease, done]() mutable {
+      if (refuse_creates) return done(unexpected(*refuse_creates));
       if (stored.count(std::string(lease.name())) != 0) return done(unexpected(status_error(409, "AlreadyExists")));
       done(store(std::move(lease)));
     });
@@ -207,6 +211,7 @@ class ShardActorProtocolTest : public DeterministicActorTest {
     auto* sched = sched_;
     o.clock = [sched] { return sched->clock().now(); };
     o.writes = writes_;
+    o.on_blocked = [this](const std::string& why) { blocked_.push_back(why); };
     // Runs inside the shard actor's handler: only the sink's pending messages are handled
     // here (the sink is moved to the front of the job queue and run alone).
     api_->before_write = [this] {
@@ -230,6 +235,8 @@ class ShardActorProtocolTest : public DeterministicActorTest {
     }
     return until && until();
   }
+
+  std::vector<std::string> blocked_;  ///< what on_blocked was told, in order
 
   std::set<std::uint32_t> held() const { return received_.empty() ? std::set<std::uint32_t>{} : received_.back().held; }
 
@@ -429,5 +436,35 @@ TEST_F(ShardActorProtocolTest, AStopWhoseRequestsHangAnswersAfterTheStopTimeout)
   actor_ = messages::shard_actor();
 }
 
+TEST_F(ShardActorProtocolTest, AMissingLeaseNamespaceIsSaidOnceWithWhatToDoAndClearedWhenItExists) {
+  ApiError missing = status_error(404, "NotFound");
+  missing.message = "namespaces \"ns\" not found";
+  missing.details.kind = "namespaces";
+  missing.details.name = "ns";
+  api_->refuse_creates = missing;
+  start();
+  advance(3s);
+  EXPECT_TRUE(held().empty());
+  ASSERT_EQ(blocked_.size(), 1u) << "told once, not at every retry";
+  EXPECT_NE(blocked_[0].find("kubectl create namespace ns"), std::string::npos) << blocked_[0];
+  EXPECT_NE(blocked_[0].find("--namespace"), std::string::npos) << blocked_[0];
+  // The namespace is created: the election goes on, and readiness hears it.
+  api_->refuse_creates.reset();
+  ASSERT_TRUE(advance(5s, [&] { return held().size() == kShards; }));
+  ASSERT_EQ(blocked_.size(), 2u);
+  EXPECT_EQ(blocked_[1], "");
+}
+
+TEST_F(ShardActorProtocolTest, AForbiddenLeaseWriteNamesTheRoleToBind) {
+  ApiError forbidden = status_error(403, "Forbidden");
+  forbidden.message = "leases.coordination.k8s.io is forbidden";
+  api_->refuse_creates = forbidden;
+  start();
+  advance(1s);
+  ASSERT_EQ(blocked_.size(), 1u);
+  EXPECT_NE(blocked_[0].find("deploy/rbac/role.yaml"), std::string::npos) << blocked_[0];
+}
+
 }  // namespace
+
 }  // namespace kueuepp::actors
