@@ -154,11 +154,13 @@ struct Controller::Impl {
     for (ObjectKind kind : kinds) {
       std::vector<object_sink> sinks;
       sinks.push_back(snapshot_sink);
-      // The job actor needs Workloads (admission, eviction) and flavors (node labels,
-      // tolerations to inject).
+      // The job actor needs Workloads (admission, eviction), flavors (node labels,
+      // tolerations to inject), queues and priority classes (Workload creation) and, to
+      // select the managed ones, Namespaces.
       if (options.jobs.enabled && (kind == ObjectKind::Workload || kind == ObjectKind::ResourceFlavor ||
                                    kind == ObjectKind::LocalQueue || kind == ObjectKind::WorkloadPriorityClass ||
-                                   kind == ObjectKind::PriorityClass)) {
+                                   kind == ObjectKind::PriorityClass ||
+                                   (kind == ObjectKind::Namespace && options.jobs.managed_namespaces))) {
         sinks.push_back(job_sink);
       }
       watch(kind, std::move(sinks));

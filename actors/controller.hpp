@@ -18,6 +18,7 @@
 #include "core/expected.hpp"
 #include "core/model/time.hpp"
 #include "core/metrics/kueue_metrics.hpp"
+#include "core/model/labels.hpp"
 
 namespace kueuepp::kube::client {
 class Client;
@@ -28,9 +29,14 @@ namespace kueuepp::actors {
 struct JobIntegrationOptions {
   /// Manage batch/v1 Jobs at all (Kueue's integrations.frameworks includes batch/job).
   bool enabled = true;
-  /// manageJobsWithoutQueueName: Jobs without the queue-name label are managed too
-  /// (queued in the namespace's LocalQueue named "default").
+  /// manageJobsWithoutQueueName: Jobs without the queue-name label are managed too:
+  /// queued in the namespace's LocalQueue named "default" when there is one, else held
+  /// suspended with a Workload that waits for a queue.
   bool manage_jobs_without_queue_name = false;
+  /// managedJobsNamespaceSelector (Kueue's ManagedJobsNamespaceSelectorAlwaysRespected):
+  /// only Jobs in the namespaces it selects are managed, labelled or not, and none in a
+  /// namespace not seen yet. Absent: every namespace.
+  std::optional<core::LabelSelector> managed_namespaces;
   /// waitForPodsReady: the PodsReady condition is kept on admitted Workloads and, past
   /// the timeout, a Workload whose pods are not ready is evicted and requeued with backoff.
   struct WaitForPodsReady {
@@ -41,6 +47,9 @@ struct JobIntegrationOptions {
     std::int32_t backoff_base_seconds = 60;
     std::int32_t backoff_max_seconds = 3600;
   } wait_for_pods_ready;
+  /// PartialAdmission gate: a Job's min-parallelism annotation becomes its pod set's
+  /// minCount.
+  bool partial_admission = true;
   /// Configuration labelKeysToCopy: Job labels copied onto its Workload.
   std::vector<std::string> label_keys_to_copy;
 };

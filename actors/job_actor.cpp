@@ -88,6 +88,8 @@ struct JobState {
   WorkloadTable workloads;
   Table flavors;
   Table local_queues;
+  /// Namespace name -> its labels (for options.managed_namespaces).
+  std::map<std::string, core::Labels, std::less<>> namespaces;
   Table wpcs;
   Table pcs;
   std::set<ObjectKind> listed;
@@ -225,6 +227,10 @@ JobContext context(Self self) {
   ctx.default_priority_class = default_priority_class(st.pcs);
   ctx.local_queue_exists = [self](const std::string& ns, const std::string& name) {
     return self->state.local_queues.count(ns + "/" + name) != 0;
+  };
+  ctx.namespace_labels = [self](const std::string& ns) -> const core::Labels* {
+    auto it = self->state.namespaces.find(ns);
+    return it == self->state.namespaces.end() ? nullptr : &it->second;
   };
   return ctx;
 }
@@ -655,6 +661,17 @@ void reconcile_all(Self self) {
   for (const auto& [name, wpc] : st.wpcs) propagate_priority(self, *wpc);
 }
 
+/// Looks again at every Job of a namespace.
+void reconcile_namespace(Self self, std::string_view ns) {
+  auto& st = self->state;
+  const std::string prefix = std::string(ns) + "/";
+  std::vector<std::string> keys;  // collected first: a reconcile may change the table
+  for (auto it = st.jobs.lower_bound(prefix); it != st.jobs.end() && it->first.starts_with(prefix); ++it) {
+    keys.push_back(it->first);
+  }
+  for (const auto& job_key : keys) reconcile(self, job_key);
+}
+
 /// Stores (or forgets) one version in its table; false for kinds this actor ignores.
 /// Also false for a Job or Workload version older than the one cached (see remember).
 bool store(JobState& st, const ObjectChanged& event) {
@@ -663,6 +680,15 @@ bool store(JobState& st, const ObjectChanged& event) {
   if (event.kind == ObjectKind::Workload || event.kind == ObjectKind::Job) {
     if (event.deleted) return forget(st, event.kind, object, object->resource_version());
     return remember(st, event.kind, event.object);
+  }
+  if (event.kind == ObjectKind::Namespace) {
+    if (event.deleted) {
+      st.namespaces.erase(key);
+    } else {
+      auto labels = object->labels();
+      st.namespaces[key] = core::Labels(labels.begin(), labels.end());
+    }
+    return true;
   }
   Table* t = table_for(st, event.kind);
   if (t == nullptr) return false;
@@ -708,15 +734,12 @@ void on_change(Self self, const ObjectChanged& event) {
       if (!deleted) reconcile_all(self);
       break;
     case ObjectKind::LocalQueue:
-      if (st.options.manage_jobs_without_queue_name && !deleted) {
-        // A new "default" LocalQueue picks up the namespace's unlabelled Jobs.
-        const std::string prefix = std::string(object->namespace_name()) + "/";
-        std::vector<std::string> keys;  // collected first: a reconcile may change the table
-        for (auto it = st.jobs.lower_bound(prefix); it != st.jobs.end() && it->first.starts_with(prefix); ++it) {
-          keys.push_back(it->first);
-        }
-        for (const auto& job_key : keys) reconcile(self, job_key);
-      }
+      // A new "default" LocalQueue picks up the namespace's unlabelled Jobs.
+      if (st.options.manage_jobs_without_queue_name && !deleted) reconcile_namespace(self, object->namespace_name());
+      break;
+    case ObjectKind::Namespace:
+      // A namespace seen, or relabelled into the selector, brings its Jobs under management.
+      if (st.options.managed_namespaces && !deleted) reconcile_namespace(self, object->name());
       break;
     default: break;
   }
@@ -735,6 +758,12 @@ void on_relist(Self self, ObjectsRelisted& event) {
   } else if (event.kind == ObjectKind::Job) {
     st.jobs.clear();
     for (const CachedObject& object : *event.items) st.jobs[object->key()] = known_job(*object, object.packed_text());
+  } else if (event.kind == ObjectKind::Namespace) {
+    st.namespaces.clear();
+    for (const CachedObject& object : *event.items) {
+      auto labels = object->labels();
+      st.namespaces[object->key()] = core::Labels(labels.begin(), labels.end());
+    }
   } else {
     Table* t = table_for(st, event.kind);
     if (t == nullptr) return;
@@ -746,6 +775,8 @@ void on_relist(Self self, ObjectsRelisted& event) {
     for (ObjectKind k : kNeeded) {
       if (st.listed.count(k) == 0) return;
     }
+    // Namespaces are needed only to select the managed ones.
+    if (st.options.managed_namespaces && st.listed.count(ObjectKind::Namespace) == 0) return;
     st.synced = true;
     spdlog::info("job integration: {} jobs and {} workloads listed; reconciling", st.jobs.size(), st.workloads.size());
   }

@@ -63,8 +63,12 @@ JobWrite finalizer_removal(const Object& wl) {
 jobs::BuildOptions build_options(const Object& job, const JobContext& ctx) {
   jobs::BuildOptions o;
   if (!job.label(jobs::kQueueNameLabel)) {
-    if (auto q = managed_queue(job, ctx)) o.default_queue = *q;
+    if (auto q = managed_queue(job, ctx)) {
+      o.default_queue = *q;
+      o.managed_without_queue = q->empty();
+    }
   }
+  o.partial_admission = ctx.options.partial_admission;
   o.label_keys_to_copy = ctx.options.label_keys_to_copy;
   o.workload_priority_class = ctx.workload_priority_class;
   o.priority_class = ctx.priority_class;
@@ -220,12 +224,15 @@ bool workload_controller_step(const Object& job, const Object& wl, const JobCont
 }  // namespace
 
 std::optional<std::string> managed_queue(const Object& job, const JobContext& ctx) {
-  if (auto q = job.label(jobs::kQueueNameLabel); q && !q->empty()) return std::string(*q);
-  if (ctx.options.manage_jobs_without_queue_name && ctx.local_queue_exists &&
-      ctx.local_queue_exists(std::string(job.namespace_name()), "default")) {
-    return std::string("default");
+  const std::string ns(job.namespace_name());
+  if (const auto& selector = ctx.options.managed_namespaces) {
+    const core::Labels* labels = ctx.namespace_labels ? ctx.namespace_labels(ns) : nullptr;
+    if (labels == nullptr || !selector->matches(*labels)) return std::nullopt;
   }
-  return std::nullopt;
+  if (auto q = job.label(jobs::kQueueNameLabel); q && !q->empty()) return std::string(*q);
+  if (!ctx.options.manage_jobs_without_queue_name) return std::nullopt;
+  if (ctx.local_queue_exists && ctx.local_queue_exists(ns, "default")) return std::string("default");
+  return std::string();
 }
 
 JobStep release_orphan(const Object& wl) {

@@ -72,13 +72,17 @@ struct JobContext {
   std::optional<std::pair<std::string, std::int32_t>> default_priority_class;
   /// True when LocalQueue ns/name exists (manageJobsWithoutQueueName's "default").
   std::function<bool(const std::string& ns, const std::string& name)> local_queue_exists;
+  /// A Namespace's labels (nullptr: not seen), for options.managed_namespaces.
+  std::function<const core::Labels*(const std::string& ns)> namespace_labels;
   JobIntegrationOptions options;
   core::Time now{};
   /// The kind of job reconciled (null: batch/v1 Job).
   const kube::jobs::JobIntegration* integration = nullptr;
 };
 
-/// The queue a Job is submitted to, or nullopt when Kueue does not manage it.
+/// The queue a Job is submitted to, or nullopt when Kueue does not manage it. Empty: a
+/// Job managed without a queue (manageJobsWithoutQueueName, no "default" LocalQueue),
+/// held suspended until it is given one.
 std::optional<std::string> managed_queue(const kube::client::Object& job, const JobContext& ctx);
 
 /// The next step for a Job and its Workload (null: none yet).

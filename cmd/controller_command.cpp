@@ -38,12 +38,17 @@ constexpr const char* kControllerUsage =
     "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--leader-elect true|false] [--shards N] [--namespace NS] [--identity ID]\n"
     "                          [--threads N] [--explanation-interval SECONDS] [--cpu-placement auto|spread]\n"
-    "                          [--io-batch-interval MS] [--log-level LEVEL]\n"
+    "                          [--io-batch-interval MS] [--log-level LEVEL] [--allow-unsupported]\n"
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
-    "  --config FILE            Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
-    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
+    "  --config FILE            Kueue's Configuration (config.kueue.x-k8s.io/v1beta2); a setting kueuepp\n"
+    "                           does not implement is refused, with its name\n"
+    "  --allow-unsupported      start anyway without those settings: each is logged and exported as\n"
+    "                           kueuepp_configuration_ignored_fields{field=...}\n"
+    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics and /debug/... (default: the Configuration's\n"
+    "                           health.healthProbeBindAddress when set, else 127.0.0.1:8082; /metrics also\n"
+    "                           on its metrics.bindAddress when that is set, in plain HTTP)\n"
     "  --leader-elect BOOL      elect on coordination.k8s.io Leases (default: the Configuration's\n"
     "                           leaderElection.leaderElect, true); false: act on every cohort tree at once\n"
     "  --shards N               cohort trees are spread over N shards, each with its own Lease, shared\n"
@@ -65,7 +70,7 @@ constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
     "                          [--crds PATH]... [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--job-time-scale X] [--default-job-duration SECONDS] [--io-batch-interval MS]\n"
-    "                          [--log-level LEVEL]\n"
+    "                          [--log-level LEVEL] [--allow-unsupported]\n"
     "\n"
     "Runs the embedded API server with Kueue's CRDs, the controller, and a job runner that runs\n"
     "admitted Jobs for the duration their container asks for (`sleep N`).\n"
@@ -74,6 +79,7 @@ constexpr const char* kStandaloneUsage =
     "  --kubeconfig-out FILE     kubeconfig for kubectl (default ./kueuepp.kubeconfig)\n"
     "  --crds PATH               CRD manifests (default: deploy/crds, else ../shared/kueue-crds)\n"
     "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
+    "  --allow-unsupported       start even if it asks for what kueuepp does not implement (see controller)\n"
     "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
     "  --job-time-scale X        run jobs X times faster (default 1)\n"
     "  --io-batch-interval MS    the controller's API clients look at their connections at most this\n"
@@ -94,7 +100,9 @@ struct Flags {
   bool share_one_cpu_when_light = true;
   // both
   std::string config_file;
+  bool allow_unsupported = false;
   std::string probe_listen = "127.0.0.1:8082";
+  bool probe_listen_set = false;
   std::size_t threads = 2;
   std::string log_level = "info";
   // 0: every change of a pending workload's message is written, as Kueue does. Pacing
@@ -133,6 +141,9 @@ std::string parse(Args args, Flags& f, bool standalone) {
       if (!value(f.config_file)) return "--config needs a file";
     } else if (a == "--probe-listen") {
       if (!value(f.probe_listen)) return "--probe-listen needs ADDR:PORT";
+      f.probe_listen_set = true;
+    } else if (a == "--allow-unsupported") {
+      f.allow_unsupported = true;
     } else if (a == "--log-level") {
       if (!value(f.log_level)) return "--log-level needs a level";
     } else if (a == "--explanation-interval") {
@@ -184,7 +195,7 @@ std::string parse(Args args, Flags& f, bool standalone) {
   return {};
 }
 
-Expected<config::KueueConfiguration> load_configuration(const std::string& path) {
+Expected<config::KueueConfiguration> load_configuration(const std::string& path, bool allow_unsupported) {
   if (path.empty()) return config::KueueConfiguration{};
   std::ifstream in(path);
   if (!in) return fail("cannot read the configuration file " + path);
@@ -192,9 +203,24 @@ Expected<config::KueueConfiguration> load_configuration(const std::string& path)
   text << in.rdbuf();
   auto doc = json::parse_yaml(text.str());
   if (!doc) return fail(path + ": " + doc.error().message);
-  auto cfg = config::decode_configuration(*doc);
+  auto cfg = config::decode_configuration(*doc, config::ConfigurationDecodeOptions{allow_unsupported});
   if (!cfg) return fail(path + ": " + cfg.error().message);
+  for (const auto& u : cfg->ignored) {
+    spdlog::warn("configuration: {} is not implemented by kueuepp and is ignored (--allow-unsupported): {}", u.field,
+                 u.why);
+  }
+  for (const auto& u : cfg->without_effect) spdlog::info("configuration: {} has no effect in kueuepp: {}", u.field, u.why);
   return cfg;
+}
+
+/// Kueue's bind addresses leave the host out (":8081"): every interface.
+std::string listen_address(const std::string& bind_address) {
+  return bind_address.starts_with(":") ? "0.0.0.0" + bind_address : bind_address;
+}
+
+/// Where the probes are served: the flag, else the Configuration's health address.
+void apply_configured_addresses(const config::KueueConfiguration& cfg, Flags& f) {
+  if (!f.probe_listen_set && cfg.health_probe_bind_address) f.probe_listen = listen_address(*cfg.health_probe_bind_address);
 }
 
 /// How many writes a client's users keep in flight to use `shares` times its budget. A
@@ -234,6 +260,8 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   actors::ControllerOptions o;
   o.engine = cfg.engine;
   o.jobs.manage_jobs_without_queue_name = cfg.manage_jobs_without_queue_name;
+  o.jobs.managed_namespaces = cfg.managed_jobs_namespace_selector;
+  o.jobs.partial_admission = cfg.engine.partial_admission;
   o.jobs.label_keys_to_copy = cfg.label_keys_to_copy;
   const auto& w = cfg.wait_for_pods_ready;
   auto& jw = o.jobs.wait_for_pods_ready;
@@ -248,8 +276,12 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   o.max_normal_writes_in_flight = o.max_writes_in_flight / 2;
   o.max_event_writes_in_flight = event_writes_in_flight(cfg.client_qps, event_io_batch_interval(f));
   o.explanation_interval = f.explanation_interval;
+  o.jobs.enabled = std::find(cfg.frameworks.begin(), cfg.frameworks.end(), "batch/job") != cfg.frameworks.end();
   o.metrics.cluster_queue_resources = cfg.metrics_cluster_queue_resources;
   o.metrics.local_queue_metrics = cfg.metrics_local_queue;
+  o.metrics.cohort_metrics = cfg.metrics_cohorts;
+  o.metrics.workload_creation_latency = cfg.metrics_workload_creation_latency;
+  for (const auto& u : cfg.ignored) o.metrics.ignored_configuration_fields.push_back(u.field);
   o.metrics.fair_sharing = cfg.engine.fair_sharing;
   // One replica and no leader election yet: every series says so.
   o.metrics.replica_role = "standalone";
@@ -264,9 +296,11 @@ std::string default_identity() {
   return kube::leader::make_identity(gethostname(host, sizeof host - 1) == 0 && host[0] != '\0' ? host : "kueuepp");
 }
 
-/// The flag, POD_NAMESPACE, the service account's namespace, else the Configuration's.
+/// The flag, the Configuration's leaderElection.resourceNamespace, POD_NAMESPACE, the
+/// service account's namespace, else the Configuration's namespace.
 std::string lease_namespace(const Flags& f, const config::KueueConfiguration& cfg) {
   if (!f.lease_namespace.empty()) return f.lease_namespace;
+  if (cfg.leader_election_namespace && !cfg.leader_election_namespace->empty()) return *cfg.leader_election_namespace;
   if (const char* ns = std::getenv("POD_NAMESPACE"); ns != nullptr && *ns != '\0') return ns;
   std::ifstream in("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
   std::string ns;
@@ -317,7 +351,7 @@ ProbeHandler probe_handler(actors::Controller& controller) {
 
 /// Runs controller (+ probes) until a stop signal.
 int run_until_signal(const sigset_t& signals, kube::client::Client& client, const actors::ControllerOptions& options,
-                     const Flags& f, std::function<void()> after_start = {}) {
+                     const Flags& f, const config::KueueConfiguration& cfg, std::function<void()> after_start = {}) {
   auto controller = actors::Controller::start(options, client);
   if (!controller) {
     spdlog::error("controller: {}", controller.error().message);
@@ -330,10 +364,33 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     return 1;
   }
   spdlog::info("controller running; probes and introspection on http://{}/debug/actors", f.probe_listen);
+  // metrics.bindAddress ("0" turns Kueue's metrics server off): /metrics there too.
+  std::unique_ptr<ProbeServer> metrics_server;
+  if (cfg.metrics_bind_address && *cfg.metrics_bind_address != "0" &&
+      listen_address(*cfg.metrics_bind_address) != f.probe_listen) {
+    const std::string address = listen_address(*cfg.metrics_bind_address);
+    actors::Controller* c = controller->get();
+    auto started = ProbeServer::start(address, [c](const std::string& path, ProbeResponder respond) {
+      if (path == "/metrics") {
+        c->scrape_metrics(std::move(respond));
+      } else {
+        respond(404, "text/plain", "this address serves /metrics only");
+      }
+    });
+    if (!started) {
+      spdlog::error("metrics.bindAddress {}: {}", address, started.error().message);
+      (*probes)->stop();
+      (*controller)->stop();
+      return 1;
+    }
+    metrics_server = std::move(*started);
+    spdlog::info("metrics also on http://{}/metrics (the Configuration's metrics.bindAddress)", address);
+  }
   if (after_start) after_start();
   int signal = 0;
   sigwait(&signals, &signal);
   spdlog::info("received {}, stopping", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  if (metrics_server) metrics_server->stop();
   (*probes)->stop();
   (*controller)->stop();
   return 0;
@@ -398,11 +455,12 @@ int run_controller(Args args) {
     return 2;
   }
   spdlog::set_level(spdlog::level::from_str(f.log_level));
-  auto cfg = load_configuration(f.config_file);
+  auto cfg = load_configuration(f.config_file, f.allow_unsupported);
   if (!cfg) {
     std::fprintf(stderr, "kueuepp controller: %s\n", cfg.error().message.c_str());
     return 2;
   }
+  apply_configured_addresses(*cfg, f);
   sigset_t signals = block_stop_signals();
   auto options = controller_options(*cfg, f);
   options.share_one_cpu_when_light = f.share_one_cpu_when_light;  // the process is the controller alone
@@ -437,7 +495,7 @@ int run_controller(Args args) {
     spdlog::info("leader election on: {} shard(s), Leases {}/{}-shard-*, identity {}", options.sharding.shards,
                  options.sharding.lease_namespace, options.sharding.lease_prefix, options.sharding.identity);
   }
-  int rc = run_until_signal(signals, **client, options, f);
+  int rc = run_until_signal(signals, **client, options, f, *cfg);
   if (lease_client) lease_client->shutdown();
   (*event_client)->shutdown();
   (*client)->shutdown();
@@ -455,11 +513,12 @@ int run_standalone(Args args) {
     return 2;
   }
   spdlog::set_level(spdlog::level::from_str(f.log_level));
-  auto cfg = load_configuration(f.config_file);
+  auto cfg = load_configuration(f.config_file, f.allow_unsupported);
   if (!cfg) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", cfg.error().message.c_str());
     return 2;
   }
+  apply_configured_addresses(*cfg, f);
   if (f.server.crd_paths.empty()) f.server.crd_paths = default_crds();
   if (f.server.crd_paths.empty()) {
     std::fprintf(stderr, "kueuepp standalone: no CRDs found (looked for deploy/crds and ../shared/kueue-crds); "
@@ -490,7 +549,7 @@ int run_standalone(Args args) {
   }
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   options.event_client = event_client->get();
-  int rc = run_until_signal(signals, **client, options, f, [&] {
+  int rc = run_until_signal(signals, **client, options, f, *cfg, [&] {
     std::printf(
         "kueuepp standalone is running: API server %s, kubeconfig %s\n"
         "  kubectl --kubeconfig %s apply -f examples/getting-started/\n"

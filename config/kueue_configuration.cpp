@@ -13,12 +13,20 @@ using kube::FieldPath;
 using kube::FieldReader;
 using kube::sub;
 
-constexpr std::string_view kTopLevel[] = {
-    "apiVersion", "kind", "namespace", "manageJobsWithoutQueueName", "managedJobsNamespaceSelector",
-    "internalCertManagement", "waitForPodsReady", "clientConnection", "integrations", "multiKueue",
-    "fairSharing", "admissionFairSharing", "resources", "featureGates", "objectRetentionPolicies",
-    "visibilityServer", "webhook", "leaderElection", "metrics", "health", "pprofBindAddress",
-    "controller", "tls", "queueVisibility"};
+// Kueue's integration names (integrations.frameworks); kueuepp runs batch/job only.
+constexpr std::string_view kBatchJob = "batch/job";
+constexpr std::string_view kKueueFrameworks[] = {
+    "batch/job", "pod", "deployment", "statefulset", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob",
+    "kubeflow.org/paddlejob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob", "kubeflow.org/xgboostjob",
+    "kubeflow.org/jaxjob", "trainer.kubeflow.org/trainjob", "ray.io/rayjob", "ray.io/raycluster", "ray.io/rayservice",
+    "workload.codeflare.dev/appwrapper", "leaderworkerset.x-k8s.io/leaderworkerset",
+    "sparkoperator.k8s.io/sparkapplication"};
+
+constexpr std::string_view kMetadataName = "kubernetes.io/metadata.name";
+
+bool known_framework(std::string_view name) {
+  return std::find(std::begin(kKueueFrameworks), std::end(kKueueFrameworks), name) != std::end(kKueueFrameworks);
+}
 
 std::optional<std::chrono::milliseconds> precise_duration(FieldReader& r, const json::value* v, std::string_view path) {
   if (v == nullptr) return std::nullopt;
@@ -36,6 +44,20 @@ std::optional<std::chrono::seconds> duration(FieldReader& r, const json::value* 
   auto d = precise_duration(r, v, path);
   if (!d) return std::nullopt;
   return std::chrono::duration_cast<std::chrono::seconds>(*d);
+}
+
+/// One error naming every unsupported field, and the two ways on.
+std::string refusal(const std::vector<UnsupportedField>& unsupported) {
+  std::string text = "Configuration: kueuepp does not implement ";
+  text += unsupported.size() == 1 ? "this setting" : "these settings";
+  text += ", and will not start rather than ignore ";
+  text += unsupported.size() == 1 ? "it" : "them";
+  text += ":";
+  for (const auto& u : unsupported) text += "\n  - " + u.field + ": " + u.why;
+  text +=
+      "\nRemove them from the file, or start with --allow-unsupported to run without them (each is then "
+      "logged at start and exported as kueuepp_configuration_ignored_fields{field=...}).";
+  return text;
 }
 
 }  // namespace
@@ -77,24 +99,33 @@ Expected<std::chrono::milliseconds> parse_go_duration(std::string_view text) {
   return std::chrono::milliseconds(negative ? -ms : ms);
 }
 
-Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
+Expected<KueueConfiguration> decode_configuration(const json::value& doc, const ConfigurationDecodeOptions& options) {
   FieldReader r("Configuration");
   KueueConfiguration c;
-  if (const json::object* top = r.object(&doc, "")) {
-    for (const auto& kv : *top) {
-      std::string_view key = kv.key();
-      if (std::find(std::begin(kTopLevel), std::end(kTopLevel), key) == std::end(kTopLevel)) {
-        r.fail(key, "unknown field");
-      }
-    }
-  }
+  r.object(&doc, "");
   std::string api = r.string(FieldReader::get(&doc, "apiVersion"), "apiVersion");
   bool v1beta1 = api == "config.kueue.x-k8s.io/v1beta1";
+  ConfigurationFieldReport fields = classify_configuration_fields(doc, v1beta1);
+  for (const auto& path : fields.unknown) r.fail(path, "unknown field");
+  std::vector<UnsupportedField> unsupported = std::move(fields.unsupported);
+  c.without_effect = std::move(fields.without_effect);
   c.ns = r.string(FieldReader::get(&doc, "namespace"), "namespace", c.ns);
   c.manage_jobs_without_queue_name =
       r.boolean(FieldReader::get(&doc, "manageJobsWithoutQueueName"), "manageJobsWithoutQueueName").value_or(false);
   c.managed_jobs_namespace_selector =
       r.label_selector(FieldReader::get(&doc, "managedJobsNamespaceSelector"), "managedJobsNamespaceSelector");
+  if (!c.managed_jobs_namespace_selector) {
+    // Kueue's default: every namespace but kube-system and its own.
+    core::LabelSelector defaulted;
+    defaulted.match_expressions.push_back(
+        {std::string(kMetadataName), core::LabelSelectorRequirement::Op::NotIn, {"kube-system", c.ns}});
+    c.managed_jobs_namespace_selector = std::move(defaulted);
+  }
+  for (const std::string& prohibited : {std::string("kube-system"), c.ns}) {
+    if (c.managed_jobs_namespace_selector->matches(core::Labels{{std::string(kMetadataName), prohibited}})) {
+      r.fail("managedJobsNamespaceSelector", "should not match the \"" + prohibited + "\" namespace");
+    }
+  }
 
   // waitForPodsReady.
   const json::value* wfpr = FieldReader::get(&doc, "waitForPodsReady");
@@ -142,6 +173,16 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   const json::value* integ = FieldReader::get(&doc, "integrations");
   if (FieldReader::get(integ, "frameworks") != nullptr) {
     c.frameworks = r.strings(FieldReader::get(integ, "frameworks"), "integrations.frameworks");
+    const FieldPath frameworks_path = "integrations.frameworks";
+    for (std::size_t i = 0; i < c.frameworks.size(); ++i) {
+      const std::string& name = c.frameworks[i];
+      if (!known_framework(name)) {
+        r.fail(sub(frameworks_path, i), "unknown framework \"" + name + "\"");
+      } else if (name != kBatchJob) {
+        unsupported.push_back({sub(frameworks_path, i).str() + " \"" + name + "\"",
+                               "kueuepp integrates batch/v1 Jobs (batch/job) only so far"});
+      }
+    }
   }
   c.label_keys_to_copy = r.strings(FieldReader::get(integ, "labelKeysToCopy"), "integrations.labelKeysToCopy");
 
@@ -187,7 +228,7 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   }
   if (const json::array* tr = r.array(FieldReader::get(res, "transformations"), "resources.transformations")) {
     if (!tr->empty()) {
-      r.fail("resources.transformations", "resource transformations are not supported by kueuepp yet");
+      unsupported.push_back({"resources.transformations", "kueuepp does not transform resources yet"});
     }
   }
 
@@ -195,34 +236,61 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc) {
   const FieldPath gates_path = "featureGates";
   if (const json::object* gates = r.object(FieldReader::get(&doc, "featureGates"), gates_path)) {
     for (const auto& kv : *gates) {
+      const FeatureGate* gate = find_feature_gate(kv.key());
+      if (gate == nullptr) {
+        r.fail(sub(gates_path, kv.key()), "unrecognized feature gate");
+        continue;
+      }
       auto b = r.boolean(&kv.value(), sub(gates_path, kv.key()));
-      if (b) c.feature_gates[std::string(kv.key())] = *b;
+      if (!b) continue;
+      c.feature_gates.set(kv.key(), *b);
+      if (auto why = unsupported_gate_value(*gate, *b)) {
+        unsupported.push_back({sub(gates_path, kv.key()).str() + "=" + (*b ? "true" : "false"), *why});
+      }
     }
   }
-  if (auto it = c.feature_gates.find("PartialAdmission"); it != c.feature_gates.end()) {
-    c.engine.partial_admission = it->second;
+  const FeatureGates& g = c.feature_gates;
+  c.engine.partial_admission = g.enabled("PartialAdmission");
+  c.engine.priority_boost = g.enabled("PriorityBoost");
+  c.metrics_cohorts = g.enabled("MetricsForCohorts");
+  c.metrics_workload_creation_latency = g.enabled("MetricForWorkloadCreationLatency");
+  if (g.enabled("DisableWaitForPodsReady")) {
+    w.enabled = false;
+    c.engine.block_admission_until_pods_ready = false;
   }
 
   // Manager endpoints and leader election.
-  c.metrics_bind_address = r.string(FieldReader::get(FieldReader::get(&doc, "metrics"), "bindAddress"),
-                                    "metrics.bindAddress", c.metrics_bind_address);
   const json::value* metrics = FieldReader::get(&doc, "metrics");
+  if (const json::value* a = FieldReader::get(metrics, "bindAddress")) {
+    c.metrics_bind_address = r.string(a, "metrics.bindAddress");
+  }
   c.metrics_cluster_queue_resources =
       r.boolean(FieldReader::get(metrics, "enableClusterQueueResources"), "metrics.enableClusterQueueResources")
           .value_or(false);
   c.metrics_local_queue = r.boolean(FieldReader::get(FieldReader::get(metrics, "localQueueMetrics"), "enable"),
                                     "metrics.localQueueMetrics.enable")
-                              .value_or(false);
-  c.health_probe_bind_address = r.string(FieldReader::get(FieldReader::get(&doc, "health"), "healthProbeBindAddress"),
-                                         "health.healthProbeBindAddress", c.health_probe_bind_address);
+                              .value_or(false) &&
+                          g.enabled("LocalQueueMetrics");
+  if (const json::value* a = FieldReader::get(FieldReader::get(&doc, "health"), "healthProbeBindAddress")) {
+    c.health_probe_bind_address = r.string(a, "health.healthProbeBindAddress");
+  }
   const json::value* le = FieldReader::get(&doc, "leaderElection");
   c.leader_elect = r.boolean(FieldReader::get(le, "leaderElect"), "leaderElection.leaderElect").value_or(c.leader_elect);
   c.leader_election_id = r.string(FieldReader::get(le, "resourceName"), "leaderElection.resourceName", c.leader_election_id);
+  if (const json::value* ns = FieldReader::get(le, "resourceNamespace")) {
+    c.leader_election_namespace = r.string(ns, "leaderElection.resourceNamespace");
+  }
+  const std::string lock = r.string(FieldReader::get(le, "resourceLock"), "leaderElection.resourceLock", "leases");
+  if (lock != "leases") {
+    unsupported.push_back({"leaderElection.resourceLock=" + lock, "kueuepp elects its leaders with Leases only"});
+  }
   if (auto d = precise_duration(r, FieldReader::get(le, "leaseDuration"), "leaderElection.leaseDuration")) c.lease_duration = *d;
   if (auto d = precise_duration(r, FieldReader::get(le, "renewDeadline"), "leaderElection.renewDeadline")) c.renew_deadline = *d;
   if (auto d = precise_duration(r, FieldReader::get(le, "retryPeriod"), "leaderElection.retryPeriod")) c.retry_period = *d;
 
   if (r.failed()) return unexpected(r.error());
+  if (!unsupported.empty() && !options.allow_unsupported) return fail(refusal(unsupported));
+  c.ignored = std::move(unsupported);
   return c;
 }
 

@@ -29,6 +29,9 @@ struct EngineConfig {
   bool requeue_by_eviction_timestamp = true;
   /// PartialAdmission feature gate (beta, on).
   bool partial_admission = true;
+  /// PriorityBoost feature gate (alpha, off): the kueue.x-k8s.io/priority-boost
+  /// annotation adds to a workload's priority.
+  bool priority_boost = false;
   /// waitForPodsReady enabled with blockAdmission: no new admission while any workload
   /// holding quota has not reached PodsReady (Kueue blocks its scheduler until then).
   bool block_admission_until_pods_ready = false;

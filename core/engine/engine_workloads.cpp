@@ -121,7 +121,7 @@ Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
   rec.creation = wl.creation;
   const std::int64_t old_priority = rec.priority();
   rec.base_priority = resolve_priority(wl);
-  rec.boost = wl.priority_boost;
+  rec.boost = config_.priority_boost ? wl.priority_boost : 0;
   if (rec.reserved && rec.cq >= 0 && rec.priority() != old_priority) {
     cqs_[static_cast<std::size_t>(rec.cq)].holding.priority_changed();
   }
@@ -213,7 +213,10 @@ void Engine::route(WorkloadRecord& rec) {
   int target = -1;
   PendingExplanation why;
   auto lq = local_queues_.find(std::string(rec.ns()) + "/" + rec.queue_name);
-  if (lq == local_queues_.end()) {
+  if (rec.queue_name.empty()) {
+    // manageJobsWithoutQueueName holds such a job until it is given a queue.
+    why = {"Misconfigured", "no LocalQueue: set the kueue.x-k8s.io/queue-name label, or create a LocalQueue named default in the namespace"};
+  } else if (lq == local_queues_.end()) {
     why = {"Misconfigured", "LocalQueue " + rec.queue_name + " doesn't exist"};
   } else if (lq->second.stop_policy != StopPolicy::None) {
     why = {"Suspended", "LocalQueue " + rec.queue_name + " is stopped"};

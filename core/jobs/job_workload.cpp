@@ -17,7 +17,7 @@ Expected<Workload> workload_for_job(const BatchJob& job, const JobWorkloadOption
   } else {
     queue = options.default_queue;
   }
-  if (queue.empty()) {
+  if (queue.empty() && !options.managed_without_queue) {
     return fail("Job " + job.ns + "/" + job.name + " has no " + kQueueNameLabel + " label");
   }
   Workload wl;

@@ -28,6 +28,9 @@ struct JobWorkloadOptions {
   /// Queue to use when the Job has no queue-name label (manageJobsWithoutQueueName with
   /// a LocalQueue named "default"); empty: such Jobs get no Workload.
   std::string default_queue;
+  /// manageJobsWithoutQueueName without a LocalQueue named "default": the Job is managed
+  /// all the same, its Workload has no queue and waits for one.
+  bool managed_without_queue = false;
   bool partial_admission = true;
 };
 

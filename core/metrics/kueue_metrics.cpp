@@ -160,6 +160,16 @@ Globally configured custom ClusterQueue labels are also appended to the base lab
       "kueue_build_info",
       "Kueue build information. 1 labeled by git version, git commit, build date, go version, compiler, platform",
       {"git_version", "git_commit", "build_date", "go_version", "compiler", "platform"}, ConstantLabels::Omit);
+  // kueuepp's own: registered only when there is something to say, so that a normal
+  // scrape holds Kueue's families alone.
+  if (!options_.ignored_configuration_fields.empty()) {
+    Family& ignored = r.gauge(
+        "kueuepp_configuration_ignored_fields",
+        "Configuration settings kueuepp does not implement and was started without (--allow-unsupported): 1 per "
+        "'field'.",
+        {"field"});
+    for (const auto& field : options_.ignored_configuration_fields) ignored.set({field}, 1);
+  }
   pending_workloads_ = &r.gauge(
       "kueue_pending_workloads",
       join({"The number of pending workloads, per 'cluster_queue' and 'status'.\n", kPendingStatusHelp}), cq_status);

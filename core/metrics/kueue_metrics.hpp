@@ -94,6 +94,9 @@ struct KueueMetricsOptions {
   /// kueue_workload_creation_latency_seconds: Kueue's MetricForWorkloadCreationLatency
   /// gate (beta, on).
   bool workload_creation_latency = true;
+  /// Configuration settings kueuepp was told to run without (--allow-unsupported):
+  /// kueuepp_configuration_ignored_fields{field} is 1 for each, so an alert can see them.
+  std::vector<std::string> ignored_configuration_fields;
 };
 
 enum class AdmissionResult { Success, Inadmissible };

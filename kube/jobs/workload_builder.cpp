@@ -154,6 +154,7 @@ Expected<client::Object> build_workload(const client::Object& job, const BuildOp
   if (!decoded) return unexpected(decoded.error());
   core::JobWorkloadOptions contract;
   contract.default_queue = options.default_queue;
+  contract.managed_without_queue = options.managed_without_queue;
   contract.partial_admission = options.partial_admission;
   auto wl_model = core::workload_for_job(*decoded, contract);
   if (!wl_model) return unexpected(wl_model.error());
@@ -178,7 +179,9 @@ Expected<client::Object> build_workload(const client::Object& job, const BuildOp
   meta["ownerReferences"] = json::array{owner_reference(job)};
 
   json::object spec;
-  spec["queueName"] = wl_model->queue_name;
+  // A job managed without a queue (manageJobsWithoutQueueName) gets a Workload without
+  // one: the CRD refuses an empty name.
+  if (!wl_model->queue_name.empty()) spec["queueName"] = wl_model->queue_name;
   spec["podSets"] = std::move(*pod_sets);
   spec["priority"] = priority->value;
   if (priority->ref) {

@@ -29,6 +29,8 @@ struct BuildOptions {
   /// The LocalQueue for Jobs without the queue-name label (manageJobsWithoutQueueName with
   /// a default LocalQueue). Empty: such Jobs are not managed and building fails.
   std::string default_queue;
+  /// A Job managed without a queue (see core::JobWorkloadOptions::managed_without_queue).
+  bool managed_without_queue = false;
   /// Kueue feature gates, with Kueue's defaults.
   bool partial_admission = true;
   bool topology_aware_scheduling = true;

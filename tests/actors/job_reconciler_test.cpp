@@ -384,6 +384,45 @@ TEST(JobReconciler, UnmanagedJobsAreLeftAlone) {
   EXPECT_EQ(c.workload->string_at({"spec", "queueName"}), "default");
 }
 
+TEST(JobReconciler, WithoutAQueueAManagedJobIsHeldSuspendedUntilLabelled) {
+  FakeCluster c;
+  c.job.json().as_object()["metadata"].as_object().erase("labels");
+  c.ctx.options.manage_jobs_without_queue_name = true;  // and no LocalQueue named default
+  c.settle();
+  EXPECT_TRUE(c.suspended()) << "Kueue holds an unlabelled Job of a managed namespace";
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(c.workload->find({"spec", "queueName"}), nullptr) << "the CRD refuses an empty queue name";
+  c.job.set_label("kueue.x-k8s.io/queue-name", "user-queue");
+  c.bump(c.job);
+  c.settle();
+  EXPECT_EQ(c.workload->string_at({"spec", "queueName"}), "user-queue");
+  EXPECT_TRUE(c.suspended()) << "not admitted yet";
+}
+
+TEST(JobReconciler, OnlyJobsInTheSelectedNamespacesAreManagedLabelledOrNot) {
+  FakeCluster c;
+  core::LabelSelector selector;
+  selector.match_expressions.push_back(
+      {"kubernetes.io/metadata.name", core::LabelSelectorRequirement::Op::NotIn, {"kube-system", "kueue-system"}});
+  c.ctx.options.managed_namespaces = selector;
+  std::map<std::string, core::Labels> namespaces;
+  c.ctx.namespace_labels = [&](const std::string& ns) -> const core::Labels* {
+    auto it = namespaces.find(ns);
+    return it == namespaces.end() ? nullptr : &it->second;
+  };
+  // The namespace not seen yet: nothing is done.
+  EXPECT_EQ(c.settle(), 0);
+  EXPECT_FALSE(c.suspended());
+  // Seen, and not selected (the job's namespace is "ns"; pretend it is kube-system's twin).
+  namespaces["ns"] = core::Labels{{"kubernetes.io/metadata.name", "kube-system"}};
+  EXPECT_EQ(c.settle(), 0) << "a labelled Job in an unselected namespace is left alone";
+  EXPECT_FALSE(c.suspended());
+  namespaces["ns"] = core::Labels{{"kubernetes.io/metadata.name", "ns"}};
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  EXPECT_TRUE(c.workload.has_value());
+}
+
 TEST(JobReconciler, PodsReadyFollowsTheJobWhenEnabled) {
   FakeCluster c;
   c.ctx.options.wait_for_pods_ready.enabled = true;

@@ -2,16 +2,57 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kube/json/yaml.hpp"
 
 namespace kueuepp::config {
 namespace {
 
-Expected<KueueConfiguration> decode(std::string_view yaml) {
+Expected<KueueConfiguration> decode(std::string_view yaml, bool allow_unsupported = false) {
   auto v = json::parse_yaml(yaml);
   EXPECT_TRUE(v.has_value());
-  return decode_configuration(*v);
+  return decode_configuration(*v, ConfigurationDecodeOptions{allow_unsupported});
 }
+
+// Kueue's own controller_manager_config.yaml as Kueue ships it (config/components/manager).
+constexpr std::string_view kKueueShippedConfiguration = R"(
+apiVersion: config.kueue.x-k8s.io/v1beta1
+kind: Configuration
+health:
+  healthProbeBindAddress: :8081
+metrics:
+  bindAddress: :8443
+webhook:
+  port: 9443
+leaderElection:
+  leaderElect: true
+  resourceName: c1f6bfd2.kueue.x-k8s.io
+controller:
+  groupKindConcurrency:
+    Job.batch: 5
+    Pod: 5
+    Workload.kueue.x-k8s.io: 5
+    LocalQueue.kueue.x-k8s.io: 1
+    Cohort.kueue.x-k8s.io: 1
+    ClusterQueue.kueue.x-k8s.io: 1
+    ResourceFlavor.kueue.x-k8s.io: 1
+clientConnection:
+  qps: 50
+  burst: 100
+integrations:
+  frameworks:
+  - "batch/job"
+  - "kubeflow.org/mpijob"
+  - "ray.io/rayjob"
+  - "ray.io/raycluster"
+  - "jobset.x-k8s.io/jobset"
+  - "kubeflow.org/paddlejob"
+  - "kubeflow.org/pytorchjob"
+  - "kubeflow.org/tfjob"
+  - "kubeflow.org/xgboostjob"
+  - "workload.codeflare.dev/appwrapper"
+)";
 
 TEST(KueueConfiguration, DefaultsAreKueues) {
   auto c = decode("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n");
@@ -89,6 +130,121 @@ TEST(KueueConfiguration, InvalidConfigurationsAreRejectedWithTheField) {
     ASSERT_FALSE(r.has_value()) << c.yaml;
     EXPECT_NE(r.error().message.find(c.want), std::string::npos) << r.error().message;
   }
+}
+
+TEST(KueueConfiguration, KueuesShippedConfigurationIsRefusedNamingWhatIsUnsupported) {
+  auto r = decode(kKueueShippedConfiguration);
+  ASSERT_FALSE(r.has_value());
+  const std::string& m = r.error().message;
+  for (const char* named : {"integrations.frameworks[1] \"kubeflow.org/mpijob\"", "ray.io/rayjob", "jobset.x-k8s.io/jobset",
+                            "workload.codeflare.dev/appwrapper", "webhook:", "--allow-unsupported"}) {
+    EXPECT_NE(m.find(named), std::string::npos) << named << " not in: " << m;
+  }
+  // What kueuepp does honour is not named.
+  for (const char* honoured : {"batch/job\"", "clientConnection", "leaderElection", "healthProbeBindAddress",
+                               "groupKindConcurrency"}) {
+    EXPECT_EQ(m.find(honoured), std::string::npos) << honoured << " named in: " << m;
+  }
+}
+
+TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
+  auto c = decode(kKueueShippedConfiguration, true);
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  std::vector<std::string> fields;
+  for (const auto& u : c->ignored) fields.push_back(u.field);
+  EXPECT_EQ(fields.size(), 10u);  // nine frameworks and the webhook section
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "webhook"), fields.end());
+  EXPECT_EQ(c->without_effect.size(), 1u);  // controller.groupKindConcurrency
+  EXPECT_EQ(c->client_qps, 50);
+  EXPECT_EQ(c->metrics_bind_address, ":8443");
+  EXPECT_EQ(c->health_probe_bind_address, ":8081");
+}
+
+TEST(KueueConfiguration, EveryNotImplementedSectionIsRefused) {
+  for (const char* section :
+       {"multiKueue: {gcInterval: 1m}", "admissionFairSharing: {usageHalfLifeTime: 1h, usageSamplingInterval: 5m}",
+        "objectRetentionPolicies: {workloads: {afterFinished: 1h}}", "visibilityServer: {bindPort: 8082}",
+        "internalCertManagement: {enable: true}", "tls: {minVersion: VersionTLS13}", "pprofBindAddress: :8083",
+        "resources: {transformations: [{input: nvidia.com/mig-4g.5gb, strategy: Replace}]}",
+        "resources: {deviceClassMappings: [{name: gpu, deviceClassNames: [gpu.example.com]}]}",
+        "integrations: {externalFrameworks: [Foo.v1.example.com]}", "metrics: {customLabels: [{name: team}]}",
+        "metrics: {localQueueMetrics: {enable: true, localQueueSelector: {}}}",
+        "leaderElection: {resourceLock: configmapsleases}", "health: {readinessEndpointName: /ready}"}) {
+    auto r = decode(std::string("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n") + section + "\n");
+    ASSERT_FALSE(r.has_value()) << section;
+    EXPECT_NE(r.error().message.find("does not implement"), std::string::npos) << r.error().message;
+  }
+}
+
+TEST(KueueConfiguration, UnknownFieldsAtAnyDepthAndUnknownFrameworksAndGatesAreErrors) {
+  struct Case {
+    const char* yaml;
+    const char* want;
+  } cases[] = {
+      {"waitForPodsReady: {timeot: 5m}\n", "waitForPodsReady.timeot: unknown field"},
+      {"metrics: {localQueueMetrics: {enabled: true}}\n", "metrics.localQueueMetrics.enabled: unknown field"},
+      {"integrations: {frameworks: [batch/jobs]}\n", "unknown framework \"batch/jobs\""},
+      {"featureGates: {PartialAdmision: true}\n", "featureGates.PartialAdmision: unrecognized feature gate"},
+      {"waitForPodsReady: {enable: true}\n", "waitForPodsReady.enable: unknown field"},  // v1beta1 only
+  };
+  for (const auto& c : cases) {
+    auto r = decode(std::string("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n") + c.yaml, true);
+    ASSERT_FALSE(r.has_value()) << c.yaml;
+    EXPECT_NE(r.error().message.find(c.want), std::string::npos) << r.error().message;
+  }
+}
+
+TEST(KueueConfiguration, FeatureGatesAreHonouredOrRefused) {
+  auto c = decode(R"(
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+featureGates: {PartialAdmission: false, PriorityBoost: true, MetricsForCohorts: false,
+               MetricForWorkloadCreationLatency: false, DisableWaitForPodsReady: true, TASProfileMixed: false,
+               FlavorFungibility: true, TopologyAwareScheduling: false}
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_FALSE(c->engine.partial_admission);
+  EXPECT_TRUE(c->engine.priority_boost);
+  EXPECT_FALSE(c->metrics_cohorts);
+  EXPECT_FALSE(c->metrics_workload_creation_latency);
+  EXPECT_FALSE(c->wait_for_pods_ready.enabled);
+  EXPECT_TRUE(c->ignored.empty());
+
+  for (const char* gate : {"FlavorFungibility: false", "TopologyAwareScheduling: true", "VisibilityOnDemand: true",
+                           "MultiKueue: true", "UnadmittedWorkloadsObservability: false", "ConcurrentAdmission: true"}) {
+    auto r = decode(std::string("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates: {") +
+                    gate + "}\n");
+    ASSERT_FALSE(r.has_value()) << gate;
+    EXPECT_NE(r.error().message.find(std::string("featureGates.") + std::string(gate).substr(0, std::string(gate).find(':'))),
+              std::string::npos)
+        << r.error().message;
+  }
+}
+
+TEST(KueueConfiguration, LocalQueueMetricsNeedTheGateAndTheSetting) {
+  auto on = decode("kind: Configuration\nmetrics: {localQueueMetrics: {enable: true}}\n");
+  ASSERT_TRUE(on.has_value()) << on.error().message;
+  EXPECT_TRUE(on->metrics_local_queue);
+  auto gated = decode("kind: Configuration\nmetrics: {localQueueMetrics: {enable: true}}\nfeatureGates: {LocalQueueMetrics: false}\n");
+  ASSERT_TRUE(gated.has_value()) << gated.error().message;
+  EXPECT_FALSE(gated->metrics_local_queue);
+}
+
+TEST(KueueConfiguration, LeaderElectionNamespaceIsRead) {
+  auto c = decode("kind: Configuration\nleaderElection: {resourceNamespace: elections, resourceLock: leases}\n");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->leader_election_namespace, "elections");
+}
+
+TEST(FeatureGates, TheTableIsSortedAndDefaultsAreKueues) {
+  auto gates = kueue_feature_gates();
+  for (std::size_t i = 1; i < gates.size(); ++i) EXPECT_LT(gates[i - 1].name, gates[i].name);
+  for (const auto& g : gates) EXPECT_EQ(find_feature_gate(g.name), &g) << g.name;
+  FeatureGates values;
+  EXPECT_TRUE(values.enabled("PartialAdmission"));
+  EXPECT_FALSE(values.enabled("PriorityBoost"));
+  values.set("PartialAdmission", false);
+  EXPECT_FALSE(values.enabled("PartialAdmission"));
 }
 
 TEST(GoDuration, ParsesLikeTimeParseDuration) {

@@ -83,5 +83,27 @@ TEST(EnginePreemption, AHeldWorkloadWhosePriorityClassDropsBecomesAVictim) {
   expect_holder_preempted(e, cq);
 }
 
+/// Which of two 4-CPU workloads a 4-CPU queue admits first: "low" has priority 5 and the
+/// priority-boost annotation's 10, "high" has priority 10 and was created earlier.
+std::string first_admitted(bool priority_boost) {
+  Engine e;
+  EngineConfig config;
+  config.priority_boost = priority_boost;
+  e.set_config(config);
+  setup(e);
+  Workload low = cpu_workload("low", 4, 5, 1001, "lq");
+  low.priority_boost = 10;
+  EXPECT_TRUE(e.apply(cpu_workload("high", 4, 10, 1000, "lq")));
+  EXPECT_TRUE(e.apply(low));
+  e.run_cycle(time_from_seconds(2000));
+  auto d = e.take_decisions();
+  return d.admissions.size() == 1 ? d.admissions[0].workload : "";
+}
+
+TEST(EnginePriority, ThePriorityBoostCountsOnlyWithItsFeatureGate) {
+  EXPECT_EQ(first_admitted(false), "default/high") << "Kueue's PriorityBoost gate is off by default";
+  EXPECT_EQ(first_admitted(true), "default/low");
+}
+
 }  // namespace
 }  // namespace kueuepp::core

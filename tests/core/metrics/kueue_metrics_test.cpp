@@ -333,6 +333,19 @@ TEST(KueueMetricsCatalog, BucketsAreKueues) {
             (std::vector<double>{0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24}));
 }
 
+TEST(KueueMetricsCatalog, IgnoredConfigurationFieldsAreExportedOnlyWhenThereAreSome) {
+  KueueMetrics none;
+  EXPECT_EQ(none.registry().find("kueuepp_configuration_ignored_fields"), nullptr);
+  KueueMetricsOptions options;
+  options.ignored_configuration_fields = {"webhook", "integrations.frameworks[1] \"ray.io/rayjob\""};
+  KueueMetrics metrics(options);
+  const std::string text = metrics.render();
+  EXPECT_NE(text.find("kueuepp_configuration_ignored_fields{field=\"webhook\",replica_role=\"standalone\"} 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(R"(field="integrations.frameworks[1] \"ray.io/rayjob\"")"), std::string::npos) << text;
+}
+
 TEST(KueueMetricsCatalog, OptionsGateMetricGroups) {
   KueueMetricsOptions options;  // Kueue's defaults
   options.cohort_metrics = false;
