@@ -62,9 +62,11 @@ void write_status(Self self, ObjectKind kind, std::string ns, std::string name, 
   req.intent = WriteIntent::QueueStatus;
   ++st.status_writes;
   std::string what = std::string(to_string(kind)) + " " + (req.ns.empty() ? "" : req.ns + "/") + req.name;
+  // Named here: the request below takes `req` before its handler is made.
+  std::string key = req.ns + "/" + req.name;
   self->request(st.links.writer, caf::infinite, std::move(req))
       .then(
-          [self, what, kind, key = req.ns + "/" + req.name](WriteOutcome& o) {
+          [self, what, kind, key = std::move(key)](WriteOutcome& o) {
             if (o.ok || o.superseded) return;
             const bool not_owner = o.reason == "NotOwner";
             // Forget what we thought was written so the next snapshot writes again.

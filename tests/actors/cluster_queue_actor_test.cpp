@@ -68,6 +68,14 @@ ObjectPtr cluster_queue_object() {
   return std::make_shared<const kube::client::Object>(std::move(*doc));
 }
 
+ObjectPtr local_queue_object() {
+  auto doc = json::parse(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue",
+    "metadata":{"name":"lq","namespace":"team","resourceVersion":"8","generation":1},
+    "spec":{"clusterQueue":"cq"},
+    "status":{"pendingWorkloads":0,"reservingWorkloads":1,"admittedWorkloads":1}})");
+  return std::make_shared<const kube::client::Object>(std::move(*doc));
+}
+
 ClusterQueueSnapshot snapshot(std::size_t pending) {
   ClusterQueueSnapshot s;
   s.view.name = "cq";
@@ -75,6 +83,19 @@ ClusterQueueSnapshot snapshot(std::size_t pending) {
   s.view.pending = pending;
   s.object = cluster_queue_object();
   s.generation = 1;
+  return s;
+}
+
+/// The same, with LocalQueue team/lq counting `reserving` workloads.
+ClusterQueueSnapshot snapshot_with_local_queue(std::size_t pending, std::int64_t reserving) {
+  ClusterQueueSnapshot s = snapshot(pending);
+  LocalQueueCounts lq;
+  lq.ns = "team";
+  lq.name = "lq";
+  lq.object = local_queue_object();
+  lq.counts.reserving = reserving;
+  lq.counts.admitted = reserving;
+  s.local_queues.push_back(std::move(lq));
   return s;
 }
 
@@ -146,6 +167,26 @@ TEST_F(ClusterQueueActorTest, ARetryWritesTheLatestSnapshotAndKeepsTryingWhileIt
   sched_->run();
   ASSERT_EQ(script_.asked.size(), 4u);  // landed
   EXPECT_EQ(pending_written(script_.asked[3]), 1);
+  EXPECT_FALSE(sched_->trigger_timeouts());
+}
+
+TEST_F(ClusterQueueActorTest, AFailedLocalQueueStatusWriteIsTriedAgainToo) {
+  // The ClusterQueue's status is written and lands; the LocalQueue's is refused.
+  caf::anon_send(queue_, snapshot_with_local_queue(0, 1));
+  sched_->run();
+  ASSERT_EQ(script_.asked.size(), 2u);
+  script_.failures = 1;
+  caf::anon_send(queue_, snapshot_with_local_queue(0, 0));  // the last workload finished
+  sched_->run();
+  ASSERT_EQ(script_.asked.size(), 3u);
+  EXPECT_EQ(script_.asked[2].kind, ObjectKind::LocalQueue);
+  // Nothing changes any more: the retry timer alone writes it again, and not as
+  // "already written".
+  ASSERT_TRUE(sched_->trigger_timeouts());
+  sched_->run();
+  ASSERT_EQ(script_.asked.size(), 4u);
+  EXPECT_EQ(script_.asked[3].kind, ObjectKind::LocalQueue);
+  EXPECT_EQ(script_.asked[3].body->as_object().at("status").as_object().at("reservingWorkloads").to_number<int>(), 0);
   EXPECT_FALSE(sched_->trigger_timeouts());
 }
 
