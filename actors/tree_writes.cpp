@@ -4,6 +4,7 @@
 
 #include "core/engine/engine.hpp"
 #include "kube/jobs/workload_status.hpp"
+#include "kube/objects/decoders.hpp"
 
 namespace kueuepp::actors {
 
@@ -21,6 +22,11 @@ void split_key(const std::string& key, std::string& ns, std::string& name) {
 }
 
 std::string_view why(const WriteOutcome& o) { return o.reason.empty() ? std::string_view(o.message) : o.reason; }
+
+/// How long a write refused with 409 waits for the newer version before the workload is
+/// read: from a real API server that version follows the refusal within milliseconds,
+/// and the read is never sent.
+constexpr std::chrono::milliseconds kConflictCheckPause{1000};
 
 /// The workload as a pending decision of the same round leaves it (Requeued=True after a
 /// queue restart): an admission in that round is written on top of it, in one write,
@@ -84,21 +90,30 @@ WriteEffects TreeWrites::on_version(const std::string& key, CachedWorkload versi
   WriteEffects fx;
   const bool holds = version.holds_quota;
   workloads_[key] = std::move(version);
+  held_.erase(key);  // the engine applied it: a hold is released
+  after_version(key, holds, now, fx);
+  return fx;
+}
+
+/// The writes that waited for a version of `key` newer than the one they were refused on.
+void TreeWrites::after_version(const std::string& key, bool holds, core::Time now, WriteEffects& fx) {
   if (recheck_pending_.erase(key) != 0) rewrite_explanation(key, now, fx);
   if (auto r = recheck_evictions_.find(key); r != recheck_evictions_.end()) {
     core::EvictionDecision ev = std::move(r->second);
     recheck_evictions_.erase(r);
     if (holds) write_eviction(std::move(ev), now, fx);
   }
-  return fx;
 }
 
 void TreeWrites::forget(const std::string& key) {
   workloads_.erase(key);
   writing_admissions_.erase(key);
+  held_.erase(key);
   recheck_pending_.erase(key);
   recheck_evictions_.erase(key);
-  for (int what : {Unsettled::Admission, Unsettled::Eviction, Unsettled::Checks}) unsettled_.erase({key, what});
+  for (int what : {Unsettled::Admission, Unsettled::Eviction, Unsettled::Checks, Unsettled::Conflict}) {
+    unsettled_.erase({key, what});
+  }
   pacer_.forget(key);
 }
 
@@ -345,6 +360,10 @@ void TreeWrites::admission_done(AdmissionWrite w, const WriteOutcome& o, WriteEf
   spdlog::info("tree {}: admission of {} not written ({} {}); requeued{}", tree_, key, o.http_status, why(o),
                stale ? " once its newer version arrives" : "");
   roll_back_admission(key, stale, fx);
+  if (stale) {
+    held_.insert(key);
+    check_conflict(key, w.on.resource_version, fx);
+  }
 }
 
 void TreeWrites::eviction_done(EvictionWrite w, const WriteOutcome& o, core::Time now, WriteEffects& fx) {
@@ -356,6 +375,7 @@ void TreeWrites::eviction_done(EvictionWrite w, const WriteOutcome& o, core::Tim
   if (o.superseded || o.http_status == 404 || o.reason == "NotOwner" || cached(key) == nullptr) return;
   if (o.http_status == 409) {
     evict_on_newer_version(w.decision, w.on.resource_version, now, fx);
+    if (recheck_evictions_.count(key) != 0) check_conflict(key, w.on.resource_version, fx);
     return;
   }
   // No newer version will ask for it again: the workload is read back, and evicted on
@@ -376,7 +396,12 @@ void TreeWrites::check_done(CheckWrite w, const WriteOutcome& o, WriteEffects& f
     if (ObjectPtr object = unpacked(key, w.on.packed)) fx.landed.push_back(Landed{w.decision, object, w.decided_at});
     return;
   }
-  if (o.superseded || o.http_status == 409 || o.http_status == 404 || o.reason == "NotOwner") return;
+  if (o.superseded || o.http_status == 404 || o.reason == "NotOwner") return;
+  if (o.http_status == 409) {
+    // The newer version makes the engine ask again, if it still applies.
+    if (cached_version(key) == w.on.resource_version) check_conflict(key, w.on.resource_version, fx);
+    return;
+  }
   if (cached(key) == nullptr) return;
   // A newer version makes the engine ask again; none may come: read it back.
   spdlog::info("tree {}: admission checks of {} not settled ({} {}); reading it back", tree_, key, o.http_status,
@@ -433,6 +458,7 @@ void TreeWrites::explanation_done(const ExplanationWrite& w, const WriteOutcome&
     rewrite_explanation(key, now, fx);
   } else {
     recheck_pending_.insert(key);
+    if (!current.empty()) check_conflict(key, w.based_on, fx);
   }
 }
 
@@ -449,6 +475,19 @@ void TreeWrites::read_back(const std::string& key, Unsettled u, WriteEffects& fx
   }
 }
 
+/// A write refused with 409 on the version `based_on` waits for a newer one (an admission
+/// held out of rounds, an eviction or explanation to be written on it). A 409 that no
+/// newer version follows (a proxy's, a webhook's) would leave it waiting for good: if
+/// the cached version is still `based_on` after a pause, the workload is read, and a read
+/// showing that same version counts as that version arriving again.
+void TreeWrites::check_conflict(const std::string& key, std::string_view based_on, WriteEffects& fx) {
+  Unsettled u;
+  u.what = Unsettled::Conflict;
+  u.based_on = std::string(based_on);
+  unsettled_.insert_or_assign({key, static_cast<int>(Unsettled::Conflict)}, std::move(u));
+  fx.delayed_reads.push_back(DelayedRead{key, Unsettled::Conflict, kConflictCheckPause});
+}
+
 WriteEffects TreeWrites::read_due(const std::string& key, int what) {
   WriteEffects fx;
   send_read(key, what, fx);
@@ -458,6 +497,10 @@ WriteEffects TreeWrites::read_due(const std::string& key, int what) {
 void TreeWrites::send_read(const std::string& key, int what, WriteEffects& fx) {
   auto it = unsettled_.find({key, what});
   if (it == unsettled_.end() || it->second.reading) return;
+  if (what == Unsettled::Conflict && cached_version(key) != it->second.based_on) {
+    unsettled_.erase(it);  // the newer version arrived: what waited for it was done then
+    return;
+  }
   it->second.reading = true;
   ++read_backs_;
   PlannedWrite r;
@@ -524,6 +567,28 @@ void TreeWrites::settle(const std::string& key, Unsettled& u, const ObjectPtr& r
       } else {
         evict_on_newer_version(u.eviction, u.based_on, now, fx);
       }
+      return;
+    }
+    case Unsettled::Conflict: {
+      // A newer version exists: the watch brings it, and what waits is done then.
+      if (read->resource_version() != u.based_on || cached_version(key) != u.based_on) return;
+      spdlog::info("tree {}: {} is still at version {} after a conflict; acting on that version again", tree_, key,
+                   u.based_on);
+      // An admission refused on it was held until a newer version: applying the same
+      // one again lets it compete. Only then: a read answered before one of our writes
+      // landed shows a version older than the engine's view (an admission that landed
+      // since, its version not yet here), and applied it would free that quota.
+      if (held_.erase(key) != 0 && writing_admissions_.count(key) == 0) {
+        const CachedWorkload* c = cached(key);
+        auto model = kube::decode_workload_text(c->packed->text());
+        if (!model) {
+          spdlog::error("tree {}: workload {}: {}", tree_, key, model.error().message);
+          return;
+        }
+        (void)engine_.apply(*model);
+        fx.dirty = true;
+      }
+      after_version(key, holds_quota(key), now, fx);
       return;
     }
     case Unsettled::Checks: {

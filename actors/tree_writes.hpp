@@ -149,8 +149,11 @@ class TreeWrites {
   /// A status write that did not settle: its answer was lost, so it may have landed, or
   /// it was refused in a way no newer version will retry (a 429, a 5xx). Kept until a
   /// read of the workload says what happened; an admission's quota stays held till then.
+  /// Conflict: a write refused with 409 on the very version it was computed from waits
+  /// for the newer version the refusal promises; if none arrived after a pause, a read
+  /// says whether one exists (see check_conflict).
   struct Unsettled {
-    enum What : int { Admission = 0, Eviction = 1, Checks = 2 };
+    enum What : int { Admission = 0, Eviction = 1, Checks = 2, Conflict = 3 };
     What what = Admission;
     std::string based_on;  ///< the resourceVersion the write was conditional on
     AdmissionWrite admission;             ///< Admission
@@ -177,6 +180,8 @@ class TreeWrites {
                               WriteEffects& fx);
   void roll_back_admission(const std::string& key, bool hold, WriteEffects& fx);
   void read_back(const std::string& key, Unsettled u, WriteEffects& fx);
+  void check_conflict(const std::string& key, std::string_view based_on, WriteEffects& fx);
+  void after_version(const std::string& key, bool holds, core::Time now, WriteEffects& fx);
   void send_read(const std::string& key, int what, WriteEffects& fx);
   void settle(const std::string& key, Unsettled& u, const messages::ObjectPtr& read, core::Time now,
               WriteEffects& fx);
@@ -192,6 +197,9 @@ class TreeWrites {
   std::string tree_;
   std::unordered_map<std::string, CachedWorkload> workloads_;  ///< latest stored version per workload key
   std::set<std::string, std::less<>> writing_admissions_;
+  /// Workloads whose admission was refused (409) on the version cached: the engine holds
+  /// them out of rounds until a version is applied to it.
+  std::set<std::string, std::less<>> held_;
   /// Workloads whose explanation must be written again from the engine's view once their
   /// newer version arrives (a refused or overtaken explanation, one held back while the
   /// workload still held quota).

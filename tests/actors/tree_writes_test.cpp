@@ -212,6 +212,82 @@ TEST_F(TreeWritesTest, AnEvictionRefusedForAStaleVersionIsWrittenOnTheNewerOne) 
   EXPECT_EQ(again->request.precondition_rv, "12");
 }
 
+// A 409 that no newer version follows (a proxy's, a webhook's): the workload is read after
+// a pause, and found unchanged it competes again instead of waiting for good.
+TEST_F(TreeWritesTest, AnAdmissionRefusedWithoutANewerVersionCompetesAgainAfterARead) {
+  ObjectPtr a = workload("a", 10);
+  see(a);
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects refusal = writes_.on_outcome(w->ticket, refused(409, "Conflict"), t0());
+  EXPECT_FALSE(engine_.workload("ns/a", false)->reserved);
+  EXPECT_EQ(find(round(), WriteIntent::Admission), nullptr) << "held until a newer version";
+  ASSERT_EQ(refusal.delayed_reads.size(), 1u) << "no newer version may come: a read is due";
+  const DelayedRead due = refusal.delayed_reads[0];
+  EXPECT_EQ(due.after, std::chrono::milliseconds(1000));
+  WriteEffects reading = writes_.read_due(due.key, due.what);
+  const PlannedWrite* read = find(reading, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  WriteEffects unchanged = writes_.on_outcome(read->ticket, read_of(a), t0());
+  EXPECT_TRUE(unchanged.dirty);
+  WriteEffects next = round();
+  const PlannedWrite* again = find(next, WriteIntent::Admission);
+  ASSERT_NE(again, nullptr) << "the read showed no newer version: it competes again";
+  EXPECT_EQ(again->request.precondition_rv, "10");
+}
+
+TEST_F(TreeWritesTest, AConflictFollowedByTheNewerVersionReadsNothing) {
+  see(workload("a", 10));
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects refusal = writes_.on_outcome(w->ticket, refused(409, "Conflict"), t0());
+  ASSERT_EQ(refusal.delayed_reads.size(), 1u);
+  see(workload("a", 11));
+  WriteEffects next = round();
+  const PlannedWrite* again = find(next, WriteIntent::Admission);
+  ASSERT_NE(again, nullptr) << "the newer version released it";
+  EXPECT_EQ(again->request.precondition_rv, "11");
+  const DelayedRead due = refusal.delayed_reads[0];
+  EXPECT_TRUE(writes_.read_due(due.key, due.what).writes.empty()) << "the newer version came: no read";
+}
+
+TEST_F(TreeWritesTest, AConflictWhoseReadShowsANewerVersionWaitsForIt) {
+  see(workload("a", 10));
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects refusal = writes_.on_outcome(w->ticket, refused(409, "Conflict"), t0());
+  ASSERT_EQ(refusal.delayed_reads.size(), 1u);
+  const DelayedRead due = refusal.delayed_reads[0];
+  WriteEffects reading = writes_.read_due(due.key, due.what);
+  const PlannedWrite* read = find(reading, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  WriteEffects newer = writes_.on_outcome(read->ticket, read_of(workload("a", 12)), t0());
+  EXPECT_TRUE(newer.empty());
+  EXPECT_EQ(find(round(), WriteIntent::Admission), nullptr) << "the watch brings the newer version";
+}
+
+TEST_F(TreeWritesTest, AnEvictionRefusedWithoutANewerVersionIsWrittenAgainAfterARead) {
+  ObjectPtr low = workload("low", 10, 1, kAdmitted);
+  see(low);
+  see(workload("high", 11, 100));
+  WriteEffects planned = round();
+  const PlannedWrite* ev = find(planned, WriteIntent::Eviction);
+  ASSERT_NE(ev, nullptr);
+  WriteEffects refusal = writes_.on_outcome(ev->ticket, refused(409, "Conflict"), t0());
+  ASSERT_EQ(refusal.delayed_reads.size(), 1u);
+  const DelayedRead due = refusal.delayed_reads[0];
+  WriteEffects reading = writes_.read_due(due.key, due.what);
+  const PlannedWrite* read = find(reading, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  WriteEffects unchanged = writes_.on_outcome(read->ticket, read_of(low), t0());
+  const PlannedWrite* again = find(unchanged, WriteIntent::Eviction);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->request.precondition_rv, "10");
+}
+
 TEST_F(TreeWritesTest, AnExplanationIsNotWrittenBesideAnAdmissionBeingWritten) {
   see(workload("a", 10));
   WriteEffects fx = round();
