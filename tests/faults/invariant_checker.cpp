@@ -95,9 +95,28 @@ std::int64_t workload_usage_milli(const Object& workload, const std::string& res
     }
     return sum;
   }
+  return requested_milli(workload, resource);
+}
+
+std::int64_t requested_milli(const Object& workload, const std::string& resource) {
+  const json::array* pod_sets = array_at(workload.find({"spec", "podSets"}));
+  std::int64_t sum = 0;
   if (pod_sets == nullptr) return 0;
   for (const auto& ps : *pod_sets) sum += pod_request_milli(ps, resource) * count_of(json::find(ps, "count"), 1);
   return sum;
+}
+
+std::string preemptor_uid(const Object& workload) {
+  for (std::string_view type : {"Preempted", "Evicted"}) {
+    auto c = workload.condition(type);
+    if (!c || c->status != "True") continue;
+    auto at = c->message.find("(UID: ");
+    if (at == std::string::npos) continue;
+    at += 6;
+    auto end = c->message.find_first_of(",)", at);
+    if (end != std::string::npos) return c->message.substr(at, end - at);
+  }
+  return {};
 }
 
 bool holds_quota(const Object& workload) {
@@ -170,14 +189,15 @@ std::size_t InvariantChecker::observe(const std::vector<Object>& jobs, const std
   snap.at = now;
   std::set<std::string> holding;
   for (const auto& wl : workloads) {
-    if (!holds_quota(wl)) continue;
     std::string uid(wl.uid());
+    requested_[uid] = requested_milli(wl, options_.resource);
+    if (!holds_quota(wl)) continue;
     if (holding_.count(uid) == 0) {
       ++admissions_;
       ++episode_[uid];
     }
     const std::uint64_t episode = episode_[uid];
-    if (wl.condition_true("Evicted")) victims_.insert({uid, episode});
+    if (wl.condition_true("Evicted")) victims_.try_emplace({uid, episode}, preemptor_uid(wl));
     snap.holders.push_back(Holder{uid, episode, std::string(wl.string_at({"status", "admission", "clusterQueue"})),
                                   workload_usage_milli(wl, options_.resource), describe(wl)});
     holding.insert(std::move(uid));
@@ -212,19 +232,20 @@ std::size_t InvariantChecker::finish() {
 }
 
 void InvariantChecker::judge_quota(const QuotaSnapshot& snap) {
-  // Per ClusterQueue: what all its holders use, and what those that are not victims use.
-  std::map<std::string, std::pair<std::int64_t, std::int64_t>> per_queue;
-  for (const auto& h : snap.holders) {
-    auto& [all, kept] = per_queue[h.cluster_queue];
-    all += h.usage;
-    if (victims_.count({h.uid, h.episode}) == 0) kept += h.usage;
-  }
+  std::set<std::string> holding;
+  for (const auto& h : snap.holders) holding.insert(h.uid);
+  auto victim = [&](const Holder& h) -> const std::string* {
+    auto v = victims_.find({h.uid, h.episode});
+    return v == victims_.end() ? nullptr : &v->second;
+  };
   auto list_of = [&](const std::set<std::string>& cqs) {
     std::string out;
     for (const auto& h : snap.holders) {
       if (cqs.count(h.cluster_queue) == 0) continue;
+      const std::string* by = victim(h);
       out += fmt::format("\n    {} {}m{}: {}", h.cluster_queue, h.usage,
-                         victims_.count({h.uid, h.episode}) != 0 ? " (preempted)" : "", h.description);
+                         by == nullptr ? "" : by->empty() ? " (evicted)" : " (preempted by " + *by + ")",
+                         h.description);
     }
     return out;
   };
@@ -233,33 +254,62 @@ void InvariantChecker::judge_quota(const QuotaSnapshot& snap) {
     over.insert(key);
     if (quota_over_.count(key) == 0) record("quota", std::move(what), snap.at);
   };
-  std::map<std::string, std::pair<std::int64_t, std::int64_t>> per_cohort;
-  std::map<std::string, std::set<std::string>> cohort_queues;
+  // Per ClusterQueue: every holder, and the victims apart. Per cohort: every holder, and
+  // what its victims hold beyond what their preemptors, not admitted yet, will take.
+  struct Cohort {
+    std::int64_t held = 0;
+    std::int64_t victims = 0;
+    std::set<std::string> preemptors;  ///< not holding: their usage is still to come
+    bool unknown_preemptor = false;
+    std::set<std::string> queues;
+  };
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> per_queue;
+  std::map<std::string, Cohort> per_cohort;
+  for (const auto& h : snap.holders) {
+    auto& [held, victims] = per_queue[h.cluster_queue];
+    held += h.usage;
+    auto q = queues_.find(h.cluster_queue);
+    const std::string* by = victim(h);
+    if (by != nullptr) victims += h.usage;
+    if (q == queues_.end() || q->second.cohort.empty()) continue;
+    Cohort& c = per_cohort[q->second.cohort];
+    c.held += h.usage;
+    c.queues.insert(h.cluster_queue);
+    if (by == nullptr || holding.count(*by) != 0) continue;  // a preemptor admitted: no longer a victim's excuse
+    c.victims += h.usage;
+    if (by->empty()) {
+      c.unknown_preemptor = true;
+    } else {
+      c.preemptors.insert(*by);
+    }
+  }
   for (const auto& [cq, used] : per_queue) {
-    const auto [all, kept] = used;
-    auto q = queues_.find(cq);
-    if (q == queues_.end()) {
+    const auto [held, victims] = used;
+    if (queues_.count(cq) == 0) {
       report("unknown:" + cq, fmt::format("Workloads hold quota in unknown ClusterQueue {}", cq));
       continue;
     }
-    if (const std::int64_t limit = queue_limit(cq); kept > limit) {
+    if (const std::int64_t limit = queue_limit(cq); held - victims > limit) {
       report("cq:" + cq, fmt::format("ClusterQueue {} holds {}m of {} besides preemption victims (limit {}m with "
                                      "what its cohort lends):{}",
-                                     cq, kept, options_.resource, limit, list_of({cq})));
+                                     cq, held - victims, options_.resource, limit, list_of({cq})));
     }
-    if (q->second.cohort.empty()) continue;
-    auto& [cohort_all, cohort_kept] = per_cohort[q->second.cohort];
-    cohort_all += all;
-    cohort_kept += kept;
-    cohort_queues[q->second.cohort].insert(cq);
   }
-  for (const auto& [cohort, used] : per_cohort) {
-    const auto [all, kept] = used;
+  for (const auto& [cohort, c] : per_cohort) {
     const std::int64_t quota = cohort_quota(cohort);
-    peak_overlap_ = std::max(peak_overlap_, all - quota);
-    if (kept > quota) {
-      report("cohort:" + cohort, fmt::format("cohort {} holds {}m of {} besides preemption victims (its quota {}m):{}",
-                                             cohort, kept, options_.resource, quota, list_of(cohort_queues[cohort])));
+    std::int64_t to_come = 0;
+    for (const auto& uid : c.preemptors) {
+      auto r = requested_.find(uid);
+      if (r != requested_.end()) to_come += r->second;
+    }
+    const std::int64_t excuse = c.unknown_preemptor ? c.victims : std::max<std::int64_t>(0, c.victims - to_come);
+    peak_overlap_ = std::max(peak_overlap_, std::min(c.held - quota, excuse));
+    if (c.held > quota + excuse) {
+      report("cohort:" + cohort,
+             fmt::format("cohort {} holds {}m of {} (its quota {}m; {}m held by preemption victims, {}m of it to "
+                         "their preemptors):{}",
+                         cohort, c.held, options_.resource, quota, c.victims, c.victims - excuse,
+                         list_of(c.queues)));
     }
   }
   quota_over_ = std::move(over);

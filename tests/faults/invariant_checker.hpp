@@ -10,13 +10,14 @@
 //   1. quota: the Workloads holding quota (status.admission set, QuotaReserved=True, not
 //      Finished) of a cohort's ClusterQueues use at most the cohort's nominal quota, and
 //      those of one ClusterQueue at most its nominal quota plus what the cohort can lend.
-//      Preemption victims do not count: Kueue's scheduler gives the quota of the
-//      workloads it preempts to the entries after the preemptor at once (its `fits`
-//      removes them), so while a victim stops, the quota held can exceed the quota by
-//      what it holds. A victim is a Workload seen Evicted while it still held quota, in
-//      the same admission; its eviction may become visible late (a write refused and
-//      written again), so a snapshot's quota is judged once `victim_horizon` has passed
-//      (or at finish()).
+//      Except while preemption victims stop: Kueue's scheduler counts the workloads it
+//      preempts as gone for the entries after the preemptor (its `fits` removes them
+//      and adds the preemptor's usage), so until a victim's quota is released a cohort
+//      may hold its quota plus what its victims hold beyond what their preemptors (not
+//      admitted yet) will take. A victim is a Workload seen Evicted while it still held
+//      quota, in the same admission, its preemptor named by its Preempted condition; the
+//      eviction may become visible late (a write refused and written again), so a
+//      snapshot's quota is judged once `victim_horizon` has passed (or at finish()).
 //   2. once: at most one Workload of a Job (by owner uid, not being deleted) holds quota;
 //   3. one Workload per Job: a Job with several live Workloads for longer than a grace
 //      period, and, once settled, a Job without exactly one (settled());
@@ -56,8 +57,13 @@ struct Violation {
 /// A Workload's use of the checked resource, from its admission (podSetAssignments'
 /// resourceUsage), else from its pod sets' requests times their counts.
 std::int64_t workload_usage_milli(const kube::client::Object& workload, const std::string& resource);
+/// What its pod sets ask for (requests times counts), whether admitted or not.
+std::int64_t requested_milli(const kube::client::Object& workload, const std::string& resource);
 /// status.admission set, QuotaReserved=True and not Finished.
 bool holds_quota(const kube::client::Object& workload);
+/// The uid of the workload a Workload was preempted for, from its Preempted (or
+/// Evicted) condition's message ("... (UID: <uid>, JobUID: ...) ..."); empty if none.
+std::string preemptor_uid(const kube::client::Object& workload);
 
 class InvariantChecker {
  public:
@@ -95,7 +101,7 @@ class InvariantChecker {
   /// seen holding it). Polling misses the shortest ones.
   std::uint64_t admissions() const { return admissions_; }
   std::uint64_t snapshots() const { return snapshots_; }
-  /// The most any cohort held beyond its quota, preemption victims included (see above).
+  /// The most any cohort held beyond its quota while victims stopped (see above).
   std::int64_t peak_overlap_milli() const { return peak_overlap_; }
 
   /// The quota a cohort's ClusterQueues share, and the most one ClusterQueue may hold.
@@ -139,7 +145,9 @@ class InvariantChecker {
   std::deque<QuotaSnapshot> unjudged_;
   std::map<std::string, std::uint64_t> episode_;
   std::set<std::string> holding_;  ///< Workload uids holding quota at the last snapshot
-  std::set<std::pair<std::string, std::uint64_t>> victims_;
+  /// (uid, episode) seen evicted while holding -> its preemptor's uid (empty: unknown).
+  std::map<std::pair<std::string, std::uint64_t>, std::string> victims_;
+  std::map<std::string, std::int64_t> requested_;  ///< uid -> what its pod sets ask for
   std::set<std::string> quota_over_;
   std::uint64_t admissions_ = 0;
   std::uint64_t snapshots_ = 0;

@@ -107,7 +107,7 @@ TEST(InvariantChecker, ACohortOverItsQuotaIsReportedOncePerEpisode) {
   EXPECT_NE(c.violations()[0].what.find("cohort co holds 9000m"), std::string::npos) << c.violations()[0].what;
   EXPECT_EQ(c.violations()[1].at, 400ms);
   EXPECT_EQ(c.admissions(), 4u) << "wa, wb, and wc twice";
-  EXPECT_EQ(c.peak_overlap_milli(), 1000);
+  EXPECT_EQ(c.peak_overlap_milli(), 0) << "no victim excused any of it";
 }
 
 TEST(InvariantChecker, TheQuotaIsJudgedOnceTheHorizonPassed) {
@@ -142,6 +142,46 @@ TEST(InvariantChecker, PreemptionVictimsDoNotCountOnceTheirEvictionShows) {
   EXPECT_EQ(c.finish(), 1u);
   ASSERT_EQ(c.violations().size(), 1u);
   EXPECT_EQ(c.violations()[0].at, 900ms);
+  EXPECT_EQ(c.peak_overlap_milli(), 1000);
+}
+
+/// `wl` evicted by preemption for the workload of uid `preemptor` (Kueue's message).
+Object preempted(Object wl, const std::string& preemptor) {
+  const std::string message = "Preempted to accommodate a workload (UID: " + preemptor +
+                              ", JobUID: job-uid) due to reclamation within the cohort";
+  wl.set_condition(kube::client::Condition{"Evicted", "True", "Preempted", message, "", std::nullopt},
+                   "2026-01-01T00:00:00Z");
+  wl.set_condition(kube::client::Condition{"Preempted", "True", "InCohortReclamation", message, "", std::nullopt},
+                   "2026-01-01T00:00:00Z");
+  return wl;
+}
+
+TEST(InvariantChecker, APreemptorIsNamedByItsVictimsCondition) {
+  EXPECT_EQ(preemptor_uid(preempted(workload("v", "j", "1", "cq-a"), "uid-p")), "uid-p");
+  EXPECT_EQ(preemptor_uid(workload("v", "j", "1", "cq-a")), "");
+}
+
+// What a victim holds beyond what its preemptor will take may go to others meanwhile, no
+// more; and once the preemptor is admitted the victim excuses nothing.
+TEST(InvariantChecker, VictimsExcuseOnlyWhatTheirPreemptorsWillNotTake) {
+  const auto t0 = Clock::now();
+  InvariantChecker c(two_queues(), {}, t0);
+  Object victim = preempted(workload("wv", "v", "4", "cq-b"), "uid-wp");
+  Object preemptor = workload("wp", "p", "3");
+  // 4 held + the victim's 4 + 1 given to wc: the victim's spare 1 covers it.
+  c.observe({}, {workload("wa", "a", "4", "cq-a"), victim, preemptor, workload("wc", "c", "1", "cq-b")}, t0);
+  // ... but not 2 more.
+  c.observe({}, {workload("wa", "a", "4", "cq-a"), victim, preemptor, workload("wc", "c", "2", "cq-b")},
+            t0 + 100ms);
+  c.observe({}, {workload("wa", "a", "4", "cq-a"), victim, preemptor}, t0 + 150ms);
+  // The preemptor admitted while the victim still holds: nothing excused.
+  c.observe({}, {workload("wa", "a", "4", "cq-a"), victim, workload("wp", "p", "3", "cq-b")}, t0 + 200ms);
+  EXPECT_EQ(c.finish(), 2u);
+  ASSERT_EQ(c.violations().size(), 2u);
+  EXPECT_EQ(c.violations()[0].at, 100ms);
+  EXPECT_NE(c.violations()[0].what.find("cohort co holds 10000m"), std::string::npos) << c.violations()[0].what;
+  EXPECT_NE(c.violations()[0].what.find("(preempted by uid-wp)"), std::string::npos) << c.violations()[0].what;
+  EXPECT_EQ(c.violations()[1].at, 200ms);
   EXPECT_EQ(c.peak_overlap_milli(), 1000);
 }
 
