@@ -125,6 +125,54 @@ bool holds_quota(const Object& workload) {
          !workload.condition_true("Finished");
 }
 
+std::vector<std::string> starts_without_quota(std::vector<ObjectVersion> versions) {
+  std::stable_sort(versions.begin(), versions.end(),
+                   [](const ObjectVersion& a, const ObjectVersion& b) { return a.rv < b.rv; });
+  struct WorkloadNow {
+    std::string job_uid;
+    bool holds = false;
+    std::string description;
+  };
+  std::map<std::string, WorkloadNow> workloads;    // uid -> as of the version being judged
+  std::map<std::string, bool> suspended;            // Job uid -> spec.suspend at its last version
+  std::vector<std::string> out;
+  for (const auto& v : versions) {
+    const Object& o = v.object;
+    std::string uid(o.uid());
+    if (o.kind() == "Workload") {
+      auto job = owner_job_uid(o);
+      if (v.deleted || !job) {
+        workloads.erase(uid);
+      } else {
+        workloads[uid] = WorkloadNow{*job, holds_quota(o), describe(o)};
+      }
+      continue;
+    }
+    if (o.kind() != "Job") continue;
+    if (v.deleted) {
+      suspended.erase(uid);
+      continue;
+    }
+    const bool now = o.bool_at({"spec", "suspend"}).value_or(false);
+    auto [it, first] = suspended.try_emplace(uid, now);
+    const bool started = !first && it->second && !now;
+    it->second = now;
+    if (!started) continue;
+    std::string mine;
+    bool held = false;
+    for (const auto& [wuid, w] : workloads) {
+      if (w.job_uid != uid) continue;
+      held = held || w.holds;
+      mine += "\n    " + w.description;
+    }
+    if (!held) {
+      out.push_back(fmt::format("Job {} started at rv {} while no Workload of it held quota:{}", o.name(), v.rv,
+                                mine.empty() ? std::string(" none") : mine));
+    }
+  }
+  return out;
+}
+
 InvariantChecker::InvariantChecker(std::vector<QueueQuota> queues, Options options, Clock::time_point start)
     : options_(std::move(options)), start_(start) {
   for (auto& q : queues) {

@@ -24,6 +24,11 @@
 //   4. suspension: a Job running (not suspended, not finished) has its Workload admitted
 //      (Admitted=True and holding quota); the stop after an eviction is asynchronous, so
 //      only a mismatch that lasts longer than a grace period counts.
+//   5. starts (starts_without_quota, on watched versions rather than polls): a Job is
+//      started only while one of its Workloads holds quota, in the API server's order.
+//      Exact, with no grace: the quota of an admitted Workload is released (QuotaReserved
+//      set False) by the controller only after it stopped the Job, so a start that lands
+//      after that was decided on a version older than one the controller had written.
 
 #include <chrono>
 #include <cstdint>
@@ -50,7 +55,7 @@ struct QueueQuota {
 
 struct Violation {
   std::chrono::milliseconds at{0};  ///< since the checker started
-  std::string invariant;            ///< "quota", "once", "one-workload", "suspension", "settled"
+  std::string invariant;            ///< "quota", "once", "one-workload", "suspension", "start", "settled"
   std::string what;
 };
 
@@ -64,6 +69,20 @@ bool holds_quota(const kube::client::Object& workload);
 /// The uid of the workload a Workload was preempted for, from its Preempted (or
 /// Evicted) condition's message ("... (UID: <uid>, JobUID: ...) ..."); empty if none.
 std::string preemptor_uid(const kube::client::Object& workload);
+
+/// One version of a Job or Workload as a watch straight to the server delivered it.
+struct ObjectVersion {
+  /// Its resourceVersion as a number: the embedded API server counts one sequence for
+  /// every object, so that versions of different objects are ordered by it.
+  std::uint64_t rv = 0;
+  bool deleted = false;
+  kube::client::Object object;
+};
+
+/// Invariant 5: every Job start (spec.suspend from true to false) that lands while none
+/// of the Job's Workloads holds quota, one line each, judged on `versions` (Jobs and
+/// Workloads, any order) in resourceVersion order.
+std::vector<std::string> starts_without_quota(std::vector<ObjectVersion> versions);
 
 class InvariantChecker {
  public:

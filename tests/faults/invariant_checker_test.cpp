@@ -230,5 +230,29 @@ TEST(InvariantChecker, OneWorkloadPerJobOnceSettled) {
   EXPECT_NE(c.violations()[1].what.find("Job b has 0"), std::string::npos) << c.violations()[1].what;
 }
 
+// Judged in resourceVersion order, whatever order the versions came in: a start after the
+// admission is fine, a start after the quota was released is not.
+TEST(InvariantChecker, AJobStartedWhileItsWorkloadHoldsNoQuotaIsReported) {
+  std::vector<ObjectVersion> versions = {
+      {5, false, job("a", false)},                      // started: wa holds quota (rv 4)
+      {1, false, job("a", true)},
+      {2, false, workload("wa", "a", "1")},
+      {4, false, workload("wa", "a", "1", "cq-a")},
+      {6, false, job("a", true)},                       // stopped
+      {7, false, workload("wa", "a", "1")},             // quota released
+      {8, false, job("a", false)},                      // started again on a stale admission
+      {9, false, job("b", true)},
+      {10, false, job("b", false)},                     // no Workload at all
+  };
+  auto starts = starts_without_quota(versions);
+  ASSERT_EQ(starts.size(), 2u);
+  EXPECT_NE(starts[0].find("Job a started at rv 8"), std::string::npos) << starts[0];
+  EXPECT_NE(starts[0].find("wa (rv"), std::string::npos) << starts[0];
+  EXPECT_NE(starts[1].find("Job b started at rv 10 while no Workload of it held quota: none"), std::string::npos)
+      << starts[1];
+  // A Job first seen running is no start.
+  EXPECT_TRUE(starts_without_quota({{3, false, job("c", false)}}).empty());
+}
+
 }  // namespace
 }  // namespace kueuepp::faults
