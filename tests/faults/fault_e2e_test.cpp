@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -569,7 +570,11 @@ spec:
     poller_->stop();
     checker_->finish();
     history_->stop();
-    for (auto& line : starts_without_quota(history_->versions())) checker_->record("start", std::move(line));
+    const auto versions = history_->versions();
+    const auto job_versions = std::count_if(versions.begin(), versions.end(),
+                                            [](const ObjectVersion& v) { return v.object.kind() == "Job"; });
+    EXPECT_GT(job_versions, 2 * kJobs) << "the Job watch saw too little to judge the starts on";
+    for (auto& line : starts_without_quota(versions)) checker_->record("start", std::move(line));
 
     const FaultProxyStats stats = proxy_->stats();
     const auto& violations = checker_->violations();
