@@ -1,0 +1,273 @@
+#include "kube/webhook/job_webhook.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "kube/jobs/constants.hpp"
+#include "kube/jobs/k8s_names.hpp"
+#include "kube/webhook/go_parse.hpp"
+#include "kube/webhook/json_patch.hpp"
+#include "kube/webhook/object_fields.hpp"
+
+namespace kueuepp::kube::webhook {
+
+namespace {
+
+constexpr std::string_view kDefaultName = "default";
+constexpr std::string_view kPrebuiltWorkloadLabel = "kueue.x-k8s.io/prebuilt-workload-name";
+constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.name";
+constexpr std::string_view kDns1123SubdomainMessage =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
+    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+const FieldPath kLabels = FieldPath("metadata").child("labels");
+const FieldPath kAnnotations = FieldPath("metadata").child("annotations");
+
+std::string_view queue_name(const json::value& job) { return label_of(job, jobs::kQueueNameLabel).value_or(""); }
+std::string_view priority_class(const json::value& job) { return label_of(job, jobs::kPriorityClassLabel).value_or(""); }
+
+/// Kueue's Job.IsSuspended: spec.suspend, unless the Job is being stopped.
+bool is_suspended(const json::value& job) {
+  return bool_at(job, {"spec", "suspend"}).value_or(false) &&
+         annotation_of(job, jobs::kStoppingAnnotation).value_or("") != "true";
+}
+
+std::int64_t parallelism(const json::value& job) { return int_at(job, {"spec", "parallelism"}).value_or(1); }
+
+/// Kueue's podsCount: parallelism, or completions when fewer.
+std::int64_t pods_count(const json::value& job) {
+  std::int64_t count = parallelism(job);
+  if (auto completions = int_at(job, {"spec", "completions"}); completions && *completions < count) count = *completions;
+  return count;
+}
+
+bool sync_completions(const json::value& job) {
+  auto text = annotation_of(job, jobs::kCompletionsEqualParallelismAnnotation);
+  if (!text) return false;
+  auto parsed = go_parse_bool(*text);
+  return std::holds_alternative<bool>(parsed) && std::get<bool>(parsed);
+}
+
+core::Labels namespace_labels_or_name(std::string_view ns, const ClusterFacts& facts) {
+  if (const core::Labels* labels = facts.namespace_labels(ns)) return *labels;
+  core::Labels only_name;
+  only_name.emplace(std::string(kNamespaceNameLabel), std::string(ns));
+  return only_name;
+}
+
+bool namespace_matches(std::string_view ns, const JobWebhookPolicy& policy, const ClusterFacts& facts) {
+  if (!policy.managed_jobs_namespace_selector) return true;
+  return policy.managed_jobs_namespace_selector->matches(namespace_labels_or_name(ns, facts));
+}
+
+/// The pattern of IsDNS1123Subdomain, without its length limit.
+bool dns1123_subdomain_pattern(std::string_view v) {
+  if (v.empty()) return false;
+  std::size_t start = 0;
+  while (start <= v.size()) {
+    std::size_t end = v.find('.', start);
+    if (end == std::string_view::npos) end = v.size();
+    std::string_view part = v.substr(start, end - start);
+    auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (part.empty() || !alnum(part.front()) || !alnum(part.back())) return false;
+    if (!std::all_of(part.begin(), part.end(), [&](char c) { return alnum(c) || c == '-'; })) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+/// ValidateLabelAsCRDName: the label, when present, is a DNS-1123 subdomain.
+void check_crd_name_label(const json::value& job, std::string_view key, FieldErrors& out) {
+  auto value = label_of(job, key);
+  if (!value || jobs::is_dns1123_subdomain(*value)) return;
+  std::string why;
+  if (value->size() > 253) why = "must be no more than 253 characters";
+  if (!dns1123_subdomain_pattern(*value)) {
+    if (!why.empty()) why += ",";
+    why += kDns1123SubdomainMessage;
+  }
+  out.push_back(invalid_string(kLabels.key(key), *value, why));
+}
+
+/// validateCreateForMaxExecTime.
+void check_max_exec_time(const json::value& job, FieldErrors& out) {
+  auto text = label_of(job, jobs::kMaxExecTimeSecondsLabel);
+  if (!text) return;
+  const FieldPath path = kLabels.key(jobs::kMaxExecTimeSecondsLabel);
+  auto parsed = go_atoi(*text);
+  if (auto* error = std::get_if<std::string>(&parsed)) {
+    out.push_back(invalid_string(path, *text, *error));
+  } else if (std::get<std::int64_t>(parsed) <= 0) {
+    out.push_back(invalid_int(path, std::get<std::int64_t>(parsed), "should be greater than 0"));
+  }
+}
+
+/// validatePartialAdmissionCreate.
+void check_partial_admission(const json::value& job, FieldErrors& out) {
+  auto text = annotation_of(job, jobs::kMinParallelismAnnotation);
+  if (!text) return;
+  const FieldPath path = kAnnotations.key(jobs::kMinParallelismAnnotation);
+  auto parsed = go_atoi(*text);
+  if (auto* error = std::get_if<std::string>(&parsed)) {
+    out.push_back(invalid_string(path, *text, *error));
+    return;
+  }
+  const std::int64_t v = std::get<std::int64_t>(parsed);
+  const std::int64_t count = pods_count(job);
+  // Kueue compares int32(v): a value beyond int32 wraps; such values are refused either way.
+  if (v >= count || v <= 0) out.push_back(invalid_int(path, v, fmt::format("should be between 0 and {}", count - 1)));
+}
+
+/// validateSyncCompletionCreate.
+void check_sync_completions(const json::value& job, FieldErrors& out) {
+  auto text = annotation_of(job, jobs::kCompletionsEqualParallelismAnnotation);
+  if (!text) return;
+  const FieldPath path = kAnnotations.key(jobs::kCompletionsEqualParallelismAnnotation);
+  auto parsed = go_parse_bool(*text);
+  if (auto* error = std::get_if<std::string>(&parsed)) {
+    out.push_back(invalid_string(path, *text, *error));
+    return;
+  }
+  if (!std::get<bool>(parsed)) return;
+  const std::string_view mode = string_at(job, {"spec", "completionMode"});
+  if (mode.empty() || mode == "NonIndexed") out.push_back(invalid_string(path, *text, "should not be enabled for NonIndexed jobs"));
+  const auto completions = int_at(job, {"spec", "completions"});
+  if (parallelism(job) != completions.value_or(1)) {
+    out.push_back(invalid(FieldPath("spec").child("completions"), completions ? std::to_string(*completions) : "null",
+                          fmt::format("should be equal to parallelism when {} annotation is true",
+                                      jobs::kCompletionsEqualParallelismAnnotation)));
+  }
+}
+
+/// jobframework.ValidateJobOnCreate plus the Job's own create checks.
+void check_create(const json::value& job, FieldErrors& out) {
+  check_crd_name_label(job, jobs::kQueueNameLabel, out);
+  check_crd_name_label(job, kPrebuiltWorkloadLabel, out);
+  check_max_exec_time(job, out);
+}
+
+/// jobframework.ValidateJobOnUpdate.
+void check_update(const json::value& old_job, const json::value& job, std::string_view ns, const ClusterFacts& facts,
+                  FieldErrors& out) {
+  const bool suspended = is_suspended(job);
+  const FieldPath queue_path = kLabels.key(jobs::kQueueNameLabel);
+  if (!suspended) check_immutable(queue_name(job), queue_name(old_job), queue_path, out);
+  if (queue_name(job).empty() && !queue_name(old_job).empty() && facts.default_local_queue_exists(ns)) {
+    out.push_back(invalid_string(queue_path, "", "queue-name must not be empty in namespace with default queue"));
+  }
+  if (suspended) {
+    check_crd_name_label(job, kPrebuiltWorkloadLabel, out);
+  } else {
+    check_immutable(label_of(job, kPrebuiltWorkloadLabel).value_or(""), label_of(old_job, kPrebuiltWorkloadLabel).value_or(""),
+                    kLabels.key(kPrebuiltWorkloadLabel), out);
+  }
+  if (!suspended || !is_suspended(old_job)) {
+    check_immutable(label_of(job, jobs::kMaxExecTimeSecondsLabel).value_or(""),
+                    label_of(old_job, jobs::kMaxExecTimeSecondsLabel).value_or(""),
+                    kLabels.key(jobs::kMaxExecTimeSecondsLabel), out);
+  }
+  const FieldPath wpc_path = kLabels.key(jobs::kPriorityClassLabel);
+  if (!suspended && priority_class(old_job).empty() && !priority_class(job).empty()) {
+    out.push_back(invalid_string(wpc_path, priority_class(job), "WorkloadPriorityClass cannot be added to a non-suspended workload"));
+  } else if (priority_class(job).empty() && !priority_class(old_job).empty()) {
+    out.push_back(invalid_string(wpc_path, "", "WorkloadPriorityClass cannot be removed from a workload"));
+  }
+}
+
+/// validatePartialAdmissionUpdate.
+void check_partial_admission_update(const json::value& old_job, const json::value& job, FieldErrors& out) {
+  if (annotation_of(old_job, jobs::kMinParallelismAnnotation) && !bool_at(old_job, {"spec", "suspend"}).value_or(false) &&
+      parallelism(old_job) != parallelism(job)) {
+    out.push_back(forbidden(FieldPath("spec").child("parallelism"),
+                            "cannot change when partial admission is enabled and the job is not suspended"));
+  }
+  if (is_suspended(old_job) == is_suspended(job) && !is_suspended(job) && sync_completions(old_job) != sync_completions(job)) {
+    out.push_back(forbidden(kAnnotations.key(jobs::kCompletionsEqualParallelismAnnotation),
+                            "field is immutable while the job is not suspended"));
+  }
+}
+
+}  // namespace
+
+core::LabelSelector default_managed_jobs_namespace_selector(std::string_view kueue_namespace) {
+  core::LabelSelector s;
+  s.match_expressions.push_back(core::LabelSelectorRequirement{
+      std::string(kNamespaceNameLabel), core::LabelSelectorRequirement::Op::NotIn,
+      {"kube-system", std::string(kueue_namespace)}});
+  return s;
+}
+
+bool job_is_managed(const json::value& job, std::string_view ns, const JobWebhookPolicy& policy,
+                    const ClusterFacts& facts) {
+  if (!queue_name(job).empty()) return true;
+  return policy.manage_jobs_without_queue_name && namespace_matches(ns, policy, facts);
+}
+
+AdmissionResponse default_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                              const ClusterFacts& facts) {
+  AdmissionResponse response = allowed(request.uid);
+  if (request.operation != Operation::Create || !request.object.is_object()) return response;
+  json::value job = request.object;
+  const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+  // ApplyDefaultLocalQueue.
+  if (queue_name(job).empty() && facts.default_local_queue_exists(ns) && namespace_matches(ns, policy, facts)) {
+    set_metadata_entry(job, "labels", jobs::kQueueNameLabel, kDefaultName, response.patch);
+  }
+  // ApplyDefaultWorkloadPriorityClass (whether or not the Job is managed, as Kueue does).
+  if (policy.workload_priority_class_defaulting && priority_class(job).empty() && facts.default_priority_class_exists()) {
+    set_metadata_entry(job, "labels", jobs::kPriorityClassLabel, kDefaultName, response.patch);
+  }
+  // ApplyDefaultForSuspend. An object already being deleted is left alone
+  // (SkipAncestorCheckForDeletedWorkloads).
+  const bool deleting = at_path(job, {"metadata", "deletionTimestamp"}) != nullptr;
+  if (!deleting && job_is_managed(job, ns, policy, facts) && !is_suspended(job)) {
+    json::object o;
+    const bool has_spec = job.as_object().contains("spec") && job.as_object().at("spec").is_object();
+    if (has_spec) {
+      const bool present = job.as_object().at("spec").as_object().contains("suspend");
+      o["op"] = present ? "replace" : "add";
+      o["path"] = "/spec/suspend";
+      o["value"] = true;
+    } else {
+      json::object spec;
+      spec["suspend"] = true;
+      o["op"] = "add";
+      o["path"] = "/spec";
+      o["value"] = std::move(spec);
+    }
+    response.patch.emplace_back(std::move(o));
+  }
+  return response;
+}
+
+FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& job = request.object;
+  if (!job.is_object()) return errors;
+  check_create(job, errors);
+  if (request.operation == Operation::Create) {
+    check_partial_admission(job, errors);
+    check_sync_completions(job, errors);
+    return errors;
+  }
+  if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
+  const json::value& old_job = request.old_object;
+  if (annotation_of(job, jobs::kMinParallelismAnnotation) != annotation_of(old_job, jobs::kMinParallelismAnnotation)) {
+    check_partial_admission(job, errors);
+  }
+  check_sync_completions(job, errors);
+  const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+  check_update(old_job, job, ns, facts, errors);
+  check_partial_admission_update(old_job, job, errors);
+  return errors;
+}
+
+AdmissionResponse review_job(const AdmissionRequest& request, const ClusterFacts& facts) {
+  FieldErrors errors = validate_job(request, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
+}
+
+}  // namespace kueuepp::kube::webhook

@@ -1,0 +1,23 @@
+#include "kube/webhook/webhook_dispatch.hpp"
+
+#include "kube/webhook/kueue_kind_webhooks.hpp"
+
+namespace kueuepp::kube::webhook {
+
+AdmissionResponse decide(WebhookKind kind, const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                         const ClusterFacts& facts) {
+  switch (kind) {
+    case WebhookKind::MutateJob: return default_job(request, policy, facts);
+    case WebhookKind::ValidateJob: return review_job(request, facts);
+    case WebhookKind::MutateClusterQueue:
+    case WebhookKind::MutateResourceFlavor: return default_with_resource_in_use_finalizer(request);
+    case WebhookKind::ValidateClusterQueue: return review_cluster_queue(request);
+    case WebhookKind::ValidateCohort: return review_cohort(request);
+    case WebhookKind::ValidateResourceFlavor: return review_resource_flavor(request);
+    case WebhookKind::MutateWorkload: return allowed(request.uid);
+    case WebhookKind::ValidateWorkload: return review_workload(request);
+  }
+  return allowed(request.uid);
+}
+
+}  // namespace kueuepp::kube::webhook
