@@ -83,16 +83,18 @@ struct WebhookServer::Impl {
   } counters;
   std::atomic<bool> stopped{false};
   std::weak_ptr<Impl> life;  ///< this, for replies that may outlive it
+  tcp::endpoint endpoint;    ///< as bound
+  std::uint16_t port = 0;
 
-  asio::io_context io;
-  tcp::acceptor acceptor{io};
+  // Destroyed by stop() (acceptor first): the sessions still waiting in the io_context
+  // are destroyed with it, which closes their connections.
+  std::unique_ptr<asio::io_context> io = std::make_unique<asio::io_context>();
+  std::unique_ptr<tcp::acceptor> acceptor = std::make_unique<tcp::acceptor>(*io);
   std::vector<std::thread> threads;
 
   ~Impl() {
-    // Sessions still queued hold sockets of `io`: close them while the acceptor and the
-    // state above are alive.
-    beast::error_code ignored;
-    acceptor.close(ignored);
+    acceptor.reset();
+    io.reset();
   }
 
   std::shared_ptr<ssl::context> current_context() const {
@@ -285,7 +287,7 @@ class Session : public std::enable_shared_from_this<Session> {
 }  // namespace
 
 void WebhookServer::Impl::accept() {
-  acceptor.async_accept(asio::make_strand(io), [self = this](beast::error_code ec, tcp::socket socket) {
+  acceptor->async_accept(asio::make_strand(*io), [self = this](beast::error_code ec, tcp::socket socket) {
     if (ec) {
       if (!self->stopped && ec != asio::error::operation_aborted) self->accept();
       return;
@@ -329,14 +331,16 @@ Expected<std::unique_ptr<WebhookServer>> WebhookServer::start(WebhookServerOptio
     return fail("webhook listen address \"" + listen + "\": bad port");
   }
   tcp::endpoint endpoint(address, static_cast<std::uint16_t>(port));
-  impl->acceptor.open(endpoint.protocol(), ec);
-  if (!ec) impl->acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) impl->acceptor.bind(endpoint, ec);
-  if (!ec) impl->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  impl->acceptor->open(endpoint.protocol(), ec);
+  if (!ec) impl->acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) impl->acceptor->bind(endpoint, ec);
+  if (!ec) impl->acceptor->listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return fail("the webhook server cannot listen on " + listen + ": " + ec.message());
+  impl->endpoint = impl->acceptor->local_endpoint(ec);
+  impl->port = impl->endpoint.port();
   impl->accept();
   for (std::size_t i = 0; i < impl->options.threads; ++i) {
-    impl->threads.emplace_back([raw = impl.get()] { raw->io.run(); });
+    impl->threads.emplace_back([raw = impl.get()] { raw->io->run(); });
   }
   return std::unique_ptr<WebhookServer>(new WebhookServer(std::move(impl)));
 }
@@ -351,16 +355,11 @@ Status WebhookServer::set_certificate(const std::string& cert_pem, const std::st
 
 bool WebhookServer::has_certificate() const { return impl_->current_context() != nullptr; }
 
-std::uint16_t WebhookServer::port() const {
-  boost::system::error_code ec;
-  auto endpoint = impl_->acceptor.local_endpoint(ec);
-  return ec ? 0 : endpoint.port();
-}
+std::uint16_t WebhookServer::port() const { return impl_->port; }
 
 std::string WebhookServer::address() const {
-  boost::system::error_code ec;
-  auto endpoint = impl_->acceptor.local_endpoint(ec);
-  if (ec) return {};
+  if (impl_->port == 0) return {};
+  const tcp::endpoint endpoint = impl_->endpoint;
   const auto addr = endpoint.address();
   return addr.is_v6() ? fmt::format("[{}]:{}", addr.to_string(), endpoint.port())
                       : fmt::format("{}:{}", addr.to_string(), endpoint.port());
@@ -374,20 +373,22 @@ WebhookServerStats WebhookServer::stats() const {
 
 void WebhookServer::stop() {
   if (!impl_ || impl_->stopped.exchange(true)) return;
-  asio::post(impl_->io, [impl = impl_.get()] {
+  asio::post(*impl_->io, [impl = impl_.get()] {
     beast::error_code ignored;
-    impl->acceptor.close(ignored);
+    impl->acceptor->close(ignored);
   });
   {
     std::unique_lock lock(impl_->life_mutex);
     impl_->idle.wait_for(lock, impl_->options.stop_grace, [&] { return impl_->in_flight == 0; });
     impl_->alive = false;  // later replies are dropped, never posted to a stopped io_context
   }
-  impl_->io.stop();
+  impl_->io->stop();
   for (auto& t : impl_->threads) {
     if (t.joinable()) t.join();
   }
   impl_->threads.clear();
+  impl_->acceptor.reset();
+  impl_->io.reset();  // closes the connections still open
 }
 
 }  // namespace kueuepp::kube::webhook
