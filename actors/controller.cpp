@@ -23,8 +23,12 @@
 #include "actors/snapshot_actor.hpp"
 #include "actors/wake_on_backlog_policy.hpp"
 #include "actors/watch_actor.hpp"
+#include "actors/webhook_actor.hpp"
+#include "actors/webhook_facts.hpp"
 #include "actors/write_transport.hpp"
 #include "actors/writer_actor.hpp"
+#include "kube/webhook/cert_manager.hpp"
+#include "kube/webhook/webhook_server.hpp"
 
 namespace kueuepp::actors {
 
@@ -63,6 +67,10 @@ struct Controller::Impl {
   std::vector<watch_actor> watches;
   shard_actor shards;  ///< null without sharding
   cpu_placement_actor placement;  ///< null unless share_one_cpu_when_light
+  webhook_actor webhook;          ///< null without webhooks
+  std::unique_ptr<kube::webhook::WebhookServer> webhook_server;
+  std::unique_ptr<kube::webhook::CertManager> cert_manager;
+  std::string webhook_url;
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
   /// Why the shard election cannot succeed until an operator acts (ShardOptions::on_blocked),
   /// written by the shard actor, read by readiness probes.
@@ -137,6 +145,7 @@ struct Controller::Impl {
                               jobs, sharded ? std::optional<std::uint32_t>(options.sharding.shards) : std::nullopt);
     if (auto st = start_sharding(); !st) return st;
     start_cpu_placement();
+    if (auto st = start_webhooks(); !st) return st;
 
     std::vector<ObjectKind> kinds = {ObjectKind::Namespace,      ObjectKind::PriorityClass,
                                      ObjectKind::WorkloadPriorityClass, ObjectKind::ResourceFlavor,
@@ -163,6 +172,8 @@ struct Controller::Impl {
                                    (kind == ObjectKind::Namespace && options.jobs.managed_namespaces))) {
         sinks.push_back(job_sink);
       }
+      // The webhooks answer from the same watches (every replica watches them).
+      if (webhook && WebhookFacts::wants(kind)) sinks.push_back(caf::actor_cast<object_sink>(webhook));
       watch(kind, std::move(sinks));
     }
     if (options.jobs.enabled) {
@@ -171,6 +182,79 @@ struct Controller::Impl {
       watch(ObjectKind::Job, std::move(sinks));
     }
     return {};
+  }
+
+  /// The webhook actor, the HTTPS server handing it the requests, and the certificates.
+  Status start_webhooks() {
+    const WebhookOptions& w = options.webhooks;
+    if (!w.enabled) return {};
+    namespace wh = kube::webhook;
+    webhook = spawn_webhook_actor(*system, w.policy, introspection);
+    wh::WebhookServerOptions server_options;
+    server_options.listen = w.listen;
+    server_options.threads = w.threads;
+    auto actor = webhook;
+    auto server = wh::WebhookServer::start(
+        server_options, [actor](const wh::WebhookSpec& spec, wh::AdmissionRequest request, wh::AdmissionReply reply) {
+          caf::anon_send(actor, AdmissionCall{spec.kind, std::move(request), std::move(reply)});
+        });
+    if (!server) return fail(server.error().message);
+    webhook_server = std::move(*server);
+    std::string address = webhook_server->address();
+    if (address.rfind("0.0.0.0:", 0) == 0) address = "127.0.0.1:" + address.substr(8);
+    if (address.rfind("[::]:", 0) == 0) address = "127.0.0.1:" + address.substr(5);
+    webhook_url = "https://" + address;
+
+    wh::CertManagerOptions c;
+    c.cert_dir = w.cert_dir;
+    c.secret_namespace = w.ns;
+    c.secret_name = w.secret_name;
+    c.check_interval = w.cert_check_interval;
+    c.target.service_name = w.service_name;
+    c.target.service_namespace = w.ns;
+    c.target.excluded_namespaces = {"kube-system", w.ns};
+    c.target.url_base = w.url_base.empty() ? webhook_url : w.url_base;
+    switch (w.registration) {
+      case WebhookOptions::Registration::Service: c.registration = wh::Registration::CaBundle; break;
+      case WebhookOptions::Registration::Url: c.registration = wh::Registration::Url; break;
+      case WebhookOptions::Registration::None: c.registration = wh::Registration::None; break;
+    }
+    if (!w.cert_dir.empty()) {
+      c.source = wh::CertificateSource::Files;
+    } else if (w.registration == WebhookOptions::Registration::Service) {
+      c.source = wh::CertificateSource::Secret;
+      for (const std::string& suffix : {std::string(), "." + w.ns, "." + w.ns + ".svc", "." + w.ns + ".svc.cluster.local"}) {
+        c.hosts.push_back(w.service_name + suffix);
+      }
+    } else {
+      c.source = wh::CertificateSource::Generated;
+      c.hosts = {"127.0.0.1", "localhost"};
+      const std::string base = c.target.url_base;
+      if (auto start = base.find("://"); start != std::string::npos) {
+        std::string host = base.substr(start + 3);
+        host = host.substr(0, host.find('/'));
+        if (!host.empty() && host.front() == '[') {
+          host = host.substr(1, host.find(']') - 1);
+        } else {
+          host = host.substr(0, host.rfind(':'));
+        }
+        if (!host.empty() && host != "127.0.0.1" && host != "localhost") c.hosts.push_back(host);
+      }
+    }
+    auto manager = wh::CertManager::start(std::move(c), &client, *webhook_server);
+    if (!manager) return fail("webhook certificates: " + manager.error().message);
+    cert_manager = std::move(*manager);
+    spdlog::info("webhook server listening on {} ({})", webhook_server->address(), webhook_url);
+    return {};
+  }
+
+  void stop_webhooks() {
+    if (cert_manager) cert_manager->stop();
+    if (webhook_server) webhook_server->stop();
+    cert_manager.reset();
+    webhook_server.reset();
+    if (webhook) caf::anon_send_exit(webhook, caf::exit_reason::user_shutdown);
+    webhook = nullptr;
   }
 
   void start_cpu_placement() {
@@ -218,6 +302,7 @@ struct Controller::Impl {
   void stop() {
     if (stopped) return;
     stopped = true;
+    stop_webhooks();  // the API server's calls fail over to the other replicas at once
     stop_sharding();
     // Watches first (no new events), then the actors, then the system joins them.
     for (auto& w : watches) caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
@@ -262,7 +347,16 @@ std::string Controller::not_ready_reason() const {
     std::lock_guard lock(impl_->blocked->mutex);
     if (!impl_->blocked->why.empty()) return impl_->blocked->why;
   }
+  if (impl_->cert_manager) {
+    if (std::string why = impl_->cert_manager->not_ready_reason(); !why.empty()) return "webhook server: " + why;
+  }
   return synced() ? std::string() : std::string("watches are still syncing");
+}
+
+std::string Controller::webhook_url() const { return impl_->webhook_url; }
+
+std::string Controller::webhook_ca_bundle() const {
+  return impl_->cert_manager ? impl_->cert_manager->ca_bundle() : std::string();
 }
 
 void Controller::introspect(std::string path, Responder respond) {

@@ -19,6 +19,7 @@
 #include "core/model/time.hpp"
 #include "core/metrics/kueue_metrics.hpp"
 #include "core/model/labels.hpp"
+#include "kube/webhook/job_webhook.hpp"
 
 namespace kueuepp::kube::client {
 class Client;
@@ -74,6 +75,34 @@ struct ShardingOptions {
   kube::client::Client* lease_client = nullptr;
 };
 
+/// The admission webhook server (kube/webhook): served by every replica from its watch
+/// caches, with certificates kueuepp manages (or files), registered by Service (the
+/// configurations deploy/ ships get their caBundle) or by URL.
+struct WebhookOptions {
+  bool enabled = false;
+  /// ADDR:PORT; port 0 picks a free one (webhook_url() says which).
+  std::string listen = "0.0.0.0:9443";
+  /// kueuepp's namespace: the Secret, the Service, and left out of the webhooks.
+  std::string ns = "kueuepp-system";
+  std::string service_name = "kueuepp-webhook-service";
+  std::string secret_name = "kueuepp-webhook-server-cert";
+  /// tls.crt, tls.key (and ca.crt) from here (cert-manager); empty: kueuepp makes them
+  /// (in the Secret when registered by Service, in memory when by URL or not at all).
+  std::string cert_dir;
+  enum class Registration : std::uint8_t {
+    Service,  ///< the configurations of deploy/ (by Service) get their caBundle
+    Url,      ///< the configurations are written by URL (a controller outside the cluster)
+    None,     ///< somebody else registers them (webhook_url(), webhook_ca_bundle())
+  } registration = Registration::Service;
+  /// Url: "https://HOST:PORT"; empty: https:// and the address listened on (127.0.0.1
+  /// when listening on every address).
+  std::string url_base;
+  std::size_t threads = 1;
+  /// How often the certificates (Secret or files) are read again.
+  std::chrono::milliseconds cert_check_interval{60'000};
+  kube::webhook::JobWebhookPolicy policy;
+};
+
 struct ControllerOptions {
   core::EngineConfig engine;
   JobIntegrationOptions jobs;
@@ -113,6 +142,7 @@ struct ControllerOptions {
   bool share_one_cpu_when_light = false;
   /// Tests inject a clock; production uses the system clock.
   std::function<core::Time()> clock;
+  WebhookOptions webhooks;
 };
 
 /// Answers one HTTP request (status, content type, body); callable from any thread.
@@ -131,6 +161,10 @@ class Controller {
   /// Why the controller is not ready ("" when it is): its watches still syncing, or its
   /// shard election blocked until an operator acts (what to create or which flag to pass).
   std::string not_ready_reason() const;
+  /// The webhook server's base URL ("https://127.0.0.1:9443"), "" without webhooks.
+  std::string webhook_url() const;
+  /// The PEM CA bundle that verifies the webhook server ("" until known).
+  std::string webhook_ca_bundle() const;
   /// Answers a GET of /debug/... (see introspection_actor.hpp) asynchronously.
   void introspect(std::string path, Responder respond);
   /// Answers a GET of /metrics (Prometheus text format) asynchronously.

@@ -38,7 +38,13 @@ constexpr const char* kControllerUsage =
     "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--leader-elect true|false] [--shards N] [--namespace NS] [--identity ID]\n"
     "                          [--threads N] [--explanation-interval SECONDS] [--cpu-placement auto|spread]\n"
+<<<<<<< HEAD
     "                          [--io-batch-interval MS] [--log-level LEVEL] [--allow-unsupported]\n"
+=======
+    "                          [--io-batch-interval MS] [--log-level LEVEL]\n"
+    "                          [--webhook-listen ADDR:PORT] [--webhook-cert-dir DIR] [--webhook-url-base URL]\n"
+    "                          [--webhook-service NAME] [--webhook-secret NAME]\n"
+>>>>>>> 33857e3 (Controller: the webhook actor answers the admission webhooks from the watch caches; kueuepp controller --webhook-* flags)
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
@@ -64,7 +70,22 @@ constexpr const char* kControllerUsage =
     "                           less than half of one and spread again when it needs more or that CPU\n"
     "                           is busy (fewer cross-CPU wake-ups); spread: leave placement to the kernel\n"
     "  --io-batch-interval MS   a busy API client looks at its connections at most this often, handling\n"
-    "                           what arrived meanwhile in one wake-up (default 20; 0: at every event)\n";
+    "                           what arrived meanwhile in one wake-up (default 20; 0: at every event)\n"
+    "  --webhook-listen ADDR:PORT\n"
+    "                           serve Kueue's admission webhooks (mjob.kb.io, vjob.kb.io, the Kueue kinds')\n"
+    "                           over HTTPS here, from every replica (deploy/: 0.0.0.0:9443); /readyz waits\n"
+    "                           for a valid certificate. Default: no webhook server\n"
+    "  --webhook-cert-dir DIR   the serving certificate from DIR/tls.crt and DIR/tls.key (cert-manager),\n"
+    "                           reloaded when they change. Default: kueuepp makes a CA and a certificate\n"
+    "                           for the Service, keeps them in the Secret --webhook-secret, renews them well\n"
+    "                           before expiry and writes the caBundle into the webhook configurations\n"
+    "  --webhook-url-base URL   outside the cluster: register the webhooks by URL, e.g.\n"
+    "                           https://127.0.0.1:9443 (kueuepp writes both webhook configurations itself,\n"
+    "                           with a CA it keeps in memory); listens on the URL's port unless\n"
+    "                           --webhook-listen says otherwise\n"
+    "  --webhook-service NAME   the webhook Service, in --namespace (default kueuepp-webhook-service)\n"
+    "  --webhook-secret NAME    the Secret of the certificates, in --namespace\n"
+    "                           (default kueuepp-webhook-server-cert)\n";
 
 constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
@@ -98,6 +119,11 @@ struct Flags {
   std::string lease_namespace;
   std::string identity;
   bool share_one_cpu_when_light = true;
+  std::string webhook_listen;
+  std::string webhook_cert_dir;
+  std::string webhook_url_base;
+  std::string webhook_service = "kueuepp-webhook-service";
+  std::string webhook_secret = "kueuepp-webhook-server-cert";
   // both
   std::string config_file;
   bool allow_unsupported = false;
@@ -172,6 +198,21 @@ std::string parse(Args args, Flags& f, bool standalone) {
     } else if (!standalone && a == "--cpu-placement") {
       if (!value(v) || (v != "auto" && v != "spread")) return "--cpu-placement needs auto or spread";
       f.share_one_cpu_when_light = v == "auto";
+    } else if (!standalone && a == "--webhook-listen") {
+      if (!value(f.webhook_listen) || f.webhook_listen.rfind(':') == std::string::npos) {
+        return "--webhook-listen needs ADDR:PORT";
+      }
+    } else if (!standalone && a == "--webhook-cert-dir") {
+      if (!value(f.webhook_cert_dir) || f.webhook_cert_dir.empty()) return "--webhook-cert-dir needs a directory";
+    } else if (!standalone && a == "--webhook-url-base") {
+      if (!value(f.webhook_url_base) || f.webhook_url_base.rfind("https://", 0) != 0) {
+        return "--webhook-url-base needs an https:// URL (https://HOST:PORT)";
+      }
+      while (!f.webhook_url_base.empty() && f.webhook_url_base.back() == '/') f.webhook_url_base.pop_back();
+    } else if (!standalone && a == "--webhook-service") {
+      if (!value(f.webhook_service) || f.webhook_service.empty()) return "--webhook-service needs a name";
+    } else if (!standalone && a == "--webhook-secret") {
+      if (!value(f.webhook_secret) || f.webhook_secret.empty()) return "--webhook-secret needs a name";
     } else if (!standalone && a == "--identity") {
       if (!value(f.identity) || f.identity.empty()) return "--identity needs a name";
     } else if (standalone && a == "--listen") {
@@ -321,6 +362,39 @@ actors::ShardingOptions sharding_options(const config::KueueConfiguration& cfg, 
   return s;
 }
 
+/// The port of an https://HOST:PORT URL (443 without one).
+std::string port_of_url(const std::string& url) {
+  std::string rest = url.substr(url.find("://") + 3);
+  rest = rest.substr(0, rest.find('/'));
+  auto close = rest.rfind(']');
+  auto colon = rest.rfind(':');
+  if (colon == std::string::npos || (close != std::string::npos && colon < close)) return "443";
+  return rest.substr(colon + 1);
+}
+
+/// The webhook server's options: Kueue's Job policy from the Configuration, where it
+/// listens and how it is registered from the flags.
+actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, const Flags& f, const std::string& ns) {
+  actors::WebhookOptions w;
+  w.enabled = !f.webhook_listen.empty() || !f.webhook_url_base.empty();
+  if (!w.enabled) return w;
+  w.listen = !f.webhook_listen.empty() ? f.webhook_listen : "0.0.0.0:" + port_of_url(f.webhook_url_base);
+  w.ns = ns;
+  w.service_name = f.webhook_service;
+  w.secret_name = f.webhook_secret;
+  w.cert_dir = f.webhook_cert_dir;
+  w.registration = f.webhook_url_base.empty() ? actors::WebhookOptions::Registration::Service
+                                              : actors::WebhookOptions::Registration::Url;
+  w.url_base = f.webhook_url_base;
+  w.policy.manage_jobs_without_queue_name = cfg.manage_jobs_without_queue_name;
+  // Kueue defaults the selector to leave kube-system and its own namespace out.
+  w.policy.managed_jobs_namespace_selector =
+      cfg.managed_jobs_namespace_selector.value_or(kube::webhook::default_managed_jobs_namespace_selector(cfg.ns));
+  auto gate = cfg.feature_gates.find("WorkloadPriorityClassDefaulting");
+  w.policy.workload_priority_class_defaulting = gate == cfg.feature_gates.end() || gate->second;
+  return w;
+}
+
 sigset_t block_stop_signals() {
   sigset_t set;
   sigemptyset(&set);
@@ -386,6 +460,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     metrics_server = std::move(*started);
     spdlog::info("metrics also on http://{}/metrics (the Configuration's metrics.bindAddress)", address);
   }
+  if (options.webhooks.enabled) spdlog::info("admission webhooks served at {}", (*controller)->webhook_url());
   if (after_start) after_start();
   int signal = 0;
   sigwait(&signals, &signal);
@@ -465,6 +540,7 @@ int run_controller(Args args) {
   auto options = controller_options(*cfg, f);
   options.share_one_cpu_when_light = f.share_one_cpu_when_light;  // the process is the controller alone
   options.sharding = sharding_options(*cfg, f);
+  options.webhooks = webhook_options(*cfg, f, options.sharding.lease_namespace);
   auto client = make_client("API", f.kubeconfig, *cfg, options.max_writes_in_flight, f.io_batch_interval, options.sharding.identity);
   if (!client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());

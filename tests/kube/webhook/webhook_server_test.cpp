@@ -23,6 +23,7 @@
 
 #include "kube/webhook/cert_rotation.hpp"
 #include "kube/webhook/webhook_dispatch.hpp"
+#include "tests/kube/webhook/tls_test_client.hpp"
 #include "tests/kube/webhook/webhook_test_support.hpp"
 
 namespace kueuepp::kube::webhook {
@@ -33,6 +34,7 @@ namespace ssl = asio::ssl;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
+using testing::TlsClient;
 
 CertificateBundle make_bundle() {
   auto b = generate_bundle({{"127.0.0.1", "localhost"}, Clock::now(), std::chrono::hours(24 * 10), std::chrono::hours(24)});
@@ -48,66 +50,6 @@ std::string review(std::string_view uid, std::string_view job_yaml_json) {
 }
 
 constexpr const char* kLabelledJob = R"({"metadata":{"name":"j","labels":{"kueue.x-k8s.io/queue-name":"lq"}},"spec":{}})";
-
-/// A TLS client connection to the server, verifying it against `ca_pem` for 127.0.0.1.
-class Client {
- public:
-  Client(std::uint16_t port, const std::string& ca_pem, int max_version = 0) : ctx_(ssl::context::tls_client) {
-    ctx_.add_certificate_authority(asio::buffer(ca_pem));
-    ctx_.set_verify_mode(ssl::verify_peer);
-    if (max_version != 0) SSL_CTX_set_max_proto_version(ctx_.native_handle(), max_version);
-    if (max_version != 0 && max_version < TLS1_2_VERSION) {
-      SSL_CTX_set_min_proto_version(ctx_.native_handle(), max_version);
-      SSL_CTX_set_security_level(ctx_.native_handle(), 0);
-    }
-    stream_ = std::make_unique<ssl::stream<tcp::socket>>(io_, ctx_);
-    stream_->set_verify_callback(ssl::host_name_verification("127.0.0.1"));
-    boost::system::error_code ec;
-    stream_->next_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
-    if (!ec) stream_->handshake(ssl::stream_base::client, ec);
-    handshake_error_ = ec;
-  }
-  bool connected() const { return !handshake_error_; }
-  std::string handshake_error() const { return handshake_error_.message(); }
-
-  struct Answer {
-    int status = 0;
-    std::string body;
-    boost::system::error_code error;
-  };
-  Answer post(std::string_view path, std::string body, http::verb verb = http::verb::post) {
-    http::request<http::string_body> req{verb, std::string(path), 11};
-    req.set(http::field::host, "127.0.0.1");
-    req.set(http::field::content_type, "application/json");
-    req.keep_alive(true);
-    req.body() = std::move(body);
-    req.prepare_payload();
-    Answer a;
-    http::write(*stream_, req, a.error);
-    if (a.error) return a;
-    http::response<http::string_body> res;
-    http::read(*stream_, buffer_, res, a.error);
-    if (a.error) return a;
-    a.status = static_cast<int>(res.result_int());
-    a.body = std::move(res.body());
-    return a;
-  }
-  ssl::stream<tcp::socket>& stream() { return *stream_; }
-  std::string peer_certificate_subject_hash() {
-    X509* cert = SSL_get1_peer_certificate(stream_->native_handle());
-    if (cert == nullptr) return {};
-    unsigned long h = X509_issuer_name_hash(cert);
-    X509_free(cert);
-    return std::to_string(h);
-  }
-
- private:
-  asio::io_context io_;
-  ssl::context ctx_;
-  std::unique_ptr<ssl::stream<tcp::socket>> stream_;
-  boost::beast::flat_buffer buffer_;
-  boost::system::error_code handshake_error_;
-};
 
 json::value response_of(const std::string& body) {
   auto doc = json::parse(body);
@@ -140,7 +82,7 @@ class WebhookServerTest : public ::testing::Test {
 
 TEST_F(WebhookServerTest, AValidReviewIsAnsweredWithItsUidAndPatch) {
   start({});
-  Client c(server_->port(), bundle_.ca_cert_pem);
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(c.connected()) << c.handshake_error();
   auto a = c.post("/mutate-batch-v1-job?timeout=10s", review("u-1", kLabelledJob));
   ASSERT_FALSE(a.error) << a.error.message();
@@ -158,7 +100,7 @@ TEST_F(WebhookServerTest, AValidReviewIsAnsweredWithItsUidAndPatch) {
 
 TEST_F(WebhookServerTest, GarbageUnknownPathsAndWrongMethodsGetClearErrors) {
   start({});
-  Client c(server_->port(), bundle_.ca_cert_pem);
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(c.connected());
   auto garbage = c.post("/mutate-batch-v1-job", "{\"apiVersion\": [}");
   EXPECT_EQ(garbage.status, 400);
@@ -179,7 +121,7 @@ TEST_F(WebhookServerTest, AHugeBodyIsRefusedWithoutReadingItAll) {
   WebhookServerOptions o;
   o.max_body_bytes = 64 * 1024;
   start(o);
-  Client c(server_->port(), bundle_.ca_cert_pem);
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(c.connected());
   std::string huge = review("u", std::string(R"({"metadata":{"name":")") + std::string(200 * 1024, 'x') + "\"}}");
   auto a = c.post("/mutate-batch-v1-job", huge);
@@ -190,7 +132,7 @@ TEST_F(WebhookServerTest, AHugeBodyIsRefusedWithoutReadingItAll) {
     EXPECT_NE(a.body.find("exceeds 65536 bytes"), std::string::npos);
   }
   EXPECT_EQ(server_->stats().requests, 0u);
-  Client d(server_->port(), bundle_.ca_cert_pem);
+  TlsClient d(server_->port(), bundle_.ca_cert_pem);
   EXPECT_EQ(d.post("/mutate-batch-v1-job", review("u", kLabelledJob)).status, 200);
 }
 
@@ -198,7 +140,7 @@ TEST_F(WebhookServerTest, ASlowClientIsCutOffAfterTheReadTimeout) {
   WebhookServerOptions o;
   o.read_timeout = 300ms;
   start(o);
-  Client c(server_->port(), bundle_.ca_cert_pem);
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(c.connected());
   boost::system::error_code ec;
   asio::write(c.stream(), asio::buffer(std::string("POST /mutate-batch-v1-job HTTP/1.1\r\nHost: x\r\n")), ec);
@@ -209,7 +151,7 @@ TEST_F(WebhookServerTest, ASlowClientIsCutOffAfterTheReadTimeout) {
   EXPECT_TRUE(ec) << "the server answered a request it never got whole";
   EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
   // Others are served meanwhile and after.
-  Client d(server_->port(), bundle_.ca_cert_pem);
+  TlsClient d(server_->port(), bundle_.ca_cert_pem);
   EXPECT_EQ(d.post("/mutate-batch-v1-job", review("u", kLabelledJob)).status, 200);
 }
 
@@ -241,7 +183,7 @@ TEST_F(WebhookServerTest, ManyConcurrentClientsEachGetTheirOwnAnswer) {
   std::vector<std::thread> clients;
   for (int i = 0; i < kClients; ++i) {
     clients.emplace_back([&, i] {
-      Client c(server_->port(), bundle_.ca_cert_pem);
+      TlsClient c(server_->port(), bundle_.ca_cert_pem);
       if (!c.connected()) return;
       for (int k = 0; k < kEach; ++k) {
         std::string uid = fmt::format("c{}-{}", i, k);
@@ -266,7 +208,7 @@ TEST_F(WebhookServerTest, AHandlerThatNeverAnswersGetsA500NotAHang) {
     std::lock_guard lock(mutex);
     kept.push_back(std::move(reply));
   });
-  Client c(server_->port(), bundle_.ca_cert_pem);
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(c.connected());
   const auto started = std::chrono::steady_clock::now();
   auto a = c.post("/mutate-batch-v1-job", review("u", kLabelledJob));
@@ -281,29 +223,29 @@ TEST_F(WebhookServerTest, AHandlerThatNeverAnswersGetsA500NotAHang) {
 
 TEST_F(WebhookServerTest, ANewCertificateServesNewConnectionsAtOnce) {
   start({});
-  Client before(server_->port(), bundle_.ca_cert_pem);
+  TlsClient before(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(before.connected());
   CertificateBundle next = make_bundle();  // a new CA too
   ASSERT_TRUE(server_->set_certificate(next.cert_pem, next.key_pem));
-  Client with_new_ca(server_->port(), next.ca_cert_pem);
+  TlsClient with_new_ca(server_->port(), next.ca_cert_pem);
   EXPECT_TRUE(with_new_ca.connected()) << with_new_ca.handshake_error();
-  Client with_old_ca(server_->port(), bundle_.ca_cert_pem);
+  TlsClient with_old_ca(server_->port(), bundle_.ca_cert_pem);
   EXPECT_FALSE(with_old_ca.connected());
   // The connection made before keeps working.
   EXPECT_EQ(before.post("/mutate-batch-v1-job", review("u", kLabelledJob)).status, 200);
   // A certificate that does not load leaves the current one.
   EXPECT_FALSE(server_->set_certificate(next.cert_pem, bundle_.key_pem));
-  Client still(server_->port(), next.ca_cert_pem);
+  TlsClient still(server_->port(), next.ca_cert_pem);
   EXPECT_TRUE(still.connected());
 }
 
 TEST_F(WebhookServerTest, OnlyTls12AndTls13) {
   start({});
-  Client tls13(server_->port(), bundle_.ca_cert_pem, TLS1_3_VERSION);
+  TlsClient tls13(server_->port(), bundle_.ca_cert_pem, TLS1_3_VERSION);
   EXPECT_TRUE(tls13.connected()) << tls13.handshake_error();
-  Client tls12(server_->port(), bundle_.ca_cert_pem, TLS1_2_VERSION);
+  TlsClient tls12(server_->port(), bundle_.ca_cert_pem, TLS1_2_VERSION);
   EXPECT_TRUE(tls12.connected()) << tls12.handshake_error();
-  Client tls11(server_->port(), bundle_.ca_cert_pem, TLS1_1_VERSION);
+  TlsClient tls11(server_->port(), bundle_.ca_cert_pem, TLS1_1_VERSION);
   EXPECT_FALSE(tls11.connected());
 }
 
@@ -316,7 +258,7 @@ TEST(WebhookServer, NoCertificateNoService) {
   ASSERT_TRUE(server);
   EXPECT_FALSE((*server)->has_certificate());
   CertificateBundle b = make_bundle();
-  Client c((*server)->port(), b.ca_cert_pem);
+  TlsClient c((*server)->port(), b.ca_cert_pem);
   EXPECT_FALSE(c.connected());
   EXPECT_EQ((*server)->stats().connections_refused, 1u);
   EXPECT_FALSE(WebhookServer::start(WebhookServerOptions{"nonsense"}, {}));
@@ -328,10 +270,10 @@ TEST_F(WebhookServerTest, StopIsPromptWithIdleConnectionsAndUnansweredRequests) 
   o.stop_grace = 200ms;
   o.answer_timeout = 30s;
   start(o, [](const WebhookSpec&, AdmissionRequest, AdmissionReply) {});
-  Client idle(server_->port(), bundle_.ca_cert_pem);
+  TlsClient idle(server_->port(), bundle_.ca_cert_pem);
   ASSERT_TRUE(idle.connected());
   std::thread waiting([&] {
-    Client c(server_->port(), bundle_.ca_cert_pem);
+    TlsClient c(server_->port(), bundle_.ca_cert_pem);
     auto a = c.post("/mutate-batch-v1-job", review("u", kLabelledJob));
     EXPECT_TRUE(a.error || a.status != 200);
   });
