@@ -38,13 +38,9 @@ constexpr const char* kControllerUsage =
     "usage: kueuepp controller [--kubeconfig FILE] [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--leader-elect true|false] [--shards N] [--namespace NS] [--identity ID]\n"
     "                          [--threads N] [--explanation-interval SECONDS] [--cpu-placement auto|spread]\n"
-<<<<<<< HEAD
     "                          [--io-batch-interval MS] [--log-level LEVEL] [--allow-unsupported]\n"
-=======
-    "                          [--io-batch-interval MS] [--log-level LEVEL]\n"
     "                          [--webhook-listen ADDR:PORT] [--webhook-cert-dir DIR] [--webhook-url-base URL]\n"
     "                          [--webhook-service NAME] [--webhook-secret NAME]\n"
->>>>>>> 33857e3 (Controller: the webhook actor answers the admission webhooks from the watch caches; kueuepp controller --webhook-* flags)
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"

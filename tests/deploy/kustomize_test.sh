@@ -9,8 +9,11 @@
 #     ConfigMap, role bindings, the selectors of the Services and the PodDisruptionBudget,
 #     probe and Service ports), and the Deployment's container, run as the pod would run
 #     it (its args and environment, its ConfigMap as /etc/kueuepp), becomes ready
-#     (/healthz, /readyz), takes its shards' Leases in kueuepp-system, and acts: a
-#     ClusterQueue becomes Active and /metrics reports it.
+#     (/healthz, /readyz), takes its shards' Leases in kueuepp-system, fills the webhook
+#     Secret and serves the webhooks with its certificate, and acts: a ClusterQueue
+#     becomes Active and /metrics reports it.
+# A server that does not serve admissionregistration.k8s.io gets deploy/ without the two
+# webhook configurations (the test says so); everything else is checked the same.
 #
 # usage: kustomize_test.sh KUEUEPP_BINARY   (exit 77: skipped)
 set -euo pipefail
@@ -43,10 +46,11 @@ ns=kueuepp-system
 
 # -- what kustomize renders ------------------------------------------------------------
 kubectl kustomize "$deploy" >"$tmp/rendered.yaml" || fail "kubectl kustomize $deploy"
-got=$(grep -E '^kind: ' "$tmp/rendered.yaml" | sed 's/^kind: //' | sort | paste -sd' ' -)
+got=$(grep -E '^kind: ' "$tmp/rendered.yaml" | sed 's/^kind: //' | LC_ALL=C sort | paste -sd' ' -)
 want="ClusterRole ClusterRoleBinding ConfigMap CustomResourceDefinition CustomResourceDefinition \
 CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition \
-CustomResourceDefinition Deployment Namespace PodDisruptionBudget Role RoleBinding Service Service ServiceAccount"
+CustomResourceDefinition Deployment MutatingWebhookConfiguration Namespace PodDisruptionBudget Role RoleBinding \
+Secret Service Service Service ServiceAccount ValidatingWebhookConfiguration"
 [ "$got" = "$want" ] || fail "kustomize renders: $got; want: $want"
 echo "ok - kubectl kustomize renders $(wc -w <<<"$want") objects"
 
@@ -59,18 +63,48 @@ for _ in $(seq 150); do
 done
 k get ns default >/dev/null || fail "the API server did not come up"
 
+# What is applied: deploy/ itself, or, on a server without admissionregistration.k8s.io,
+# deploy/ less its two webhook configurations.
+apply_dir=$deploy
+objects=22
+if [ -z "$(k api-resources --api-group=admissionregistration.k8s.io -o name 2>/dev/null)" ]; then
+  apply_dir=$tmp/without-webhook-configurations
+  objects=20
+  mkdir "$apply_dir"
+  cat >"$apply_dir/kustomization.yaml" <<EOF2
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- $(realpath --relative-to="$apply_dir" "$deploy")
+patches:
+- target: {kind: MutatingWebhookConfiguration}
+  patch: |-
+    \$patch: delete
+    apiVersion: admissionregistration.k8s.io/v1
+    kind: MutatingWebhookConfiguration
+    metadata: {name: unused}
+- target: {kind: ValidatingWebhookConfiguration}
+  patch: |-
+    \$patch: delete
+    apiVersion: admissionregistration.k8s.io/v1
+    kind: ValidatingWebhookConfiguration
+    metadata: {name: unused}
+EOF2
+  echo "note - the server does not serve admissionregistration.k8s.io: the webhook configurations are left out"
+fi
+
 # A dry run writes nothing. Namespaced objects need their namespace to exist (a real
 # server refuses them otherwise), so the Namespace goes first.
 k apply -f "$deploy/namespace.yaml" >/dev/null || fail "kubectl apply -f namespace.yaml"
-out=$(k apply -k "$deploy" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
+out=$(k apply -k "$apply_dir" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
 [ "$(grep -vc '(server dry run)$' <<<"$out")" -eq 0 ] || fail "unexpected dry-run output: $out"
-[ "$(wc -l <<<"$out")" -eq 18 ] || fail "the dry run did not cover the 18 objects: $out"
-left=$(k get crd,deploy,svc,pdb,sa,cm,role,rolebinding,clusterrole,clusterrolebinding -A \
+[ "$(wc -l <<<"$out")" -eq "$objects" ] || fail "the dry run did not cover the $objects objects: $out"
+left=$(k get crd,deploy,svc,pdb,sa,cm,secret,role,rolebinding,clusterrole,clusterrolebinding -A \
   -l app.kubernetes.io/name=kueuepp -o name 2>&1) || fail "kubectl get: $left"
 [ -z "$left" ] || fail "the dry run wrote objects: $left"
-echo "ok - kubectl apply -k --dry-run=server accepts all 18 objects and writes none"
+echo "ok - kubectl apply -k --dry-run=server accepts all $objects objects and writes none"
 
-out=$(k apply -k "$deploy" 2>&1) || fail "kubectl apply -k: $out"
+out=$(k apply -k "$apply_dir" 2>&1) || fail "kubectl apply -k: $out"
 echo "$out" | sed 's/^/  /'
 k wait --for=condition=Established crd -l app.kubernetes.io/name=kueuepp --timeout=30s >/dev/null ||
   fail "the CRDs did not become Established"
@@ -88,24 +122,24 @@ echo "ok - kubectl apply -k creates them; the CRDs are Established and serve v1b
 # "unchanged", except for the PodDisruptionBudget: its selector's patch strategy is
 # "replace", so kubectl always sends it and says "configured" against kube-apiserver too
 # (the patch is a no-op there as here).
-versions() { k get -k "$deploy" -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}={.metadata.resourceVersion}{"\n"}{end}'; }
+versions() { k get -k "$apply_dir" -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}={.metadata.resourceVersion}{"\n"}{end}'; }
 before=$(versions)
-out=$(k apply -k "$deploy" 2>&1) || fail "second kubectl apply -k: $out"
+out=$(k apply -k "$apply_dir" 2>&1) || fail "second kubectl apply -k: $out"
 [ "$(grep -v ' unchanged$' <<<"$out" | grep -vc '^poddisruptionbudget.policy/kueuepp-controller configured$')" -eq 0 ] ||
   fail "the second apply changed something: $out"
-out=$(k apply -k "$deploy" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
+out=$(k apply -k "$apply_dir" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
 [ "$(grep -v ' unchanged (server dry run)$' <<<"$out" |
   grep -vc '^poddisruptionbudget.policy/kueuepp-controller configured (server dry run)$')" -eq 0 ] ||
   fail "the dry run over the installed objects: $out"
 after=$(versions)
 [ "$before" = "$after" ] || fail "applying again changed resourceVersions: $(diff <(echo "$before") <(echo "$after"))"
-[ "$(wc -l <<<"$after")" -eq 18 ] || fail "resourceVersions of $(wc -l <<<"$after") objects"
+[ "$(wc -l <<<"$after")" -eq "$objects" ] || fail "resourceVersions of $(wc -l <<<"$after") objects"
 echo "ok - applying again (and dry-running again) writes nothing"
 
-k get -k "$deploy" -o json >"$tmp/objects.json" || fail "kubectl get -k"
-[ "$(jq '.items | length' "$tmp/objects.json")" -eq 18 ] || fail "kubectl get -k shows $(jq '.items | length' "$tmp/objects.json") objects"
-k get -k "$deploy" | sed 's/^/  /'
-echo "ok - kubectl get -k shows all 18 objects"
+k get -k "$apply_dir" -o json >"$tmp/objects.json" || fail "kubectl get -k"
+[ "$(jq '.items | length' "$tmp/objects.json")" -eq "$objects" ] || fail "kubectl get -k shows $(jq '.items | length' "$tmp/objects.json") objects"
+k get -k "$apply_dir" | sed 's/^/  /'
+echo "ok - kubectl get -k shows all $objects objects"
 
 # -- the objects refer to each other ------------------------------------------------------
 obj() { jq -c --arg kind "$1" '[.items[] | select(.kind == $kind)]' "$tmp/objects.json"; }
@@ -165,22 +199,42 @@ while IFS= read -r a; do
   for var in "${!env[@]}"; do a=${a//"\$($var)"/${env[$var]}}; done
   args+=("$a")
 done < <(jq -r '.args[]' <<<"$container")
-echo "  running: kueuepp ${args[*]} (probes moved to a free loopback port)"
+echo "  running: kueuepp ${args[*]} (probes and webhooks moved to free loopback ports)"
 POD_NAME=$pod_name POD_NAMESPACE=$ns "$bin" "${args[@]}" --kubeconfig "$tmp/kc" --probe-listen 127.0.0.1:0 \
-  >"$tmp/controller.log" 2>&1 &
+  --webhook-listen 127.0.0.1:0 >"$tmp/controller.log" 2>&1 &
 controller=$!
 pids+=("$controller")
 api_port=$(sed -n 's|.*server: http://127.0.0.1:\([0-9]*\).*|\1|p' "$tmp/kc")
+# Two ports besides the API server's: the probes (HTTP) and the webhooks (HTTPS).
 probe=
+webhook=
 for _ in $(seq 100); do
   kill -0 "$controller" 2>/dev/null || fail "the controller exited"
-  probe=$(ss -Hltnp 2>/dev/null | grep "pid=$controller," | awk '{print $4}' | grep -v ":$api_port\$" | head -n 1) || true
+  for p in $(ss -Hltnp 2>/dev/null | grep "pid=$controller," | awk '{print $4}' | grep -v ":$api_port\$"); do
+    if curl -fsS --max-time 5 "http://$p/healthz" >/dev/null 2>&1; then probe=$p; else webhook=$p; fi
+  done
   [ -n "$probe" ] && [ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] && break
   sleep 0.2
 done
 [ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] || fail "the controller did not become ready"
 [ "$(curl -fsS --max-time 5 "http://$probe/healthz")" = ok ] || fail "/healthz"
 echo "ok - the controller runs with the Deployment's args and ConfigMap: /healthz and /readyz answer"
+
+# The webhook Secret holds the certificates it serves, for the webhook Service's name.
+secret=$(jq -r '.items[] | select(.kind == "Secret") | .metadata.name' "$tmp/objects.json")
+k get secret -n "$ns" "$secret" -o jsonpath='{.data.ca\.crt}' | base64 -d >"$tmp/ca.crt" ||
+  fail "the Secret $secret holds no CA"
+webhook_svc=$(jq -r '.items[] | select(.kind == "Service" and .metadata.labels["app.kubernetes.io/component"] == "webhook") | .metadata.name' "$tmp/objects.json")
+host=$webhook_svc.$ns.svc
+review='{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u-1","operation":"CREATE",
+  "namespace":"team","kind":{"group":"batch","version":"v1","kind":"Job"},
+  "object":{"metadata":{"name":"j","labels":{"kueue.x-k8s.io/queue-name":"lq"}},"spec":{}}}}'
+answer=$(curl -fsS --max-time 5 --cacert "$tmp/ca.crt" --resolve "$host:${webhook##*:}:127.0.0.1" \
+  -H 'Content-Type: application/json' -d "$review" "https://$host:${webhook##*:}/mutate-batch-v1-job") ||
+  fail "the webhook server does not answer over TLS for $host with the Secret's CA"
+[ "$(jq -r .response.uid <<<"$answer")" = u-1 ] && [ "$(jq -r .response.patch <<<"$answer" | base64 -d | jq -c '.[0]')" = \
+  '{"op":"add","path":"/spec/suspend","value":true}' ] || fail "the webhook's answer: $answer"
+echo "ok - the webhook server serves the Secret's certificate for $host and holds a labelled Job suspended"
 shards=$(jq -r '.args | index("--shards") as $i | .[$i + 1]' <<<"$container")
 leases() {
   k get leases -n "$ns" -o json | jq -r --arg id "${pod_name}_" \
