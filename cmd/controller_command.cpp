@@ -118,8 +118,8 @@ struct Flags {
   std::string webhook_listen;
   std::string webhook_cert_dir;
   std::string webhook_url_base;
-  std::string webhook_service = "kueuepp-webhook-service";
-  std::string webhook_secret = "kueuepp-webhook-server-cert";
+  std::string webhook_service;
+  std::string webhook_secret;
   // both
   std::string config_file;
   bool allow_unsupported = false;
@@ -372,13 +372,24 @@ std::string port_of_url(const std::string& url) {
 /// listens and how it is registered from the flags.
 actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, const Flags& f, const std::string& ns) {
   actors::WebhookOptions w;
-  w.enabled = !f.webhook_listen.empty() || !f.webhook_url_base.empty();
+  // The flags first, then the Configuration's webhook section (Kueue's), then kueuepp's
+  // defaults.
+  const auto& cw = cfg.webhook;
+  w.enabled = !f.webhook_listen.empty() || !f.webhook_url_base.empty() || cw.configured;
   if (!w.enabled) return w;
-  w.listen = !f.webhook_listen.empty() ? f.webhook_listen : "0.0.0.0:" + port_of_url(f.webhook_url_base);
+  if (!f.webhook_listen.empty()) {
+    w.listen = f.webhook_listen;
+  } else if (!f.webhook_url_base.empty()) {
+    w.listen = "0.0.0.0:" + port_of_url(f.webhook_url_base);
+  } else {
+    w.listen = (cw.host.empty() ? std::string("0.0.0.0") : cw.host) + ":" + std::to_string(cw.port);
+  }
   w.ns = ns;
-  w.service_name = f.webhook_service;
-  w.secret_name = f.webhook_secret;
-  w.cert_dir = f.webhook_cert_dir;
+  w.service_name = !f.webhook_service.empty() ? f.webhook_service : cw.service_name.value_or(w.service_name);
+  w.secret_name = !f.webhook_secret.empty() ? f.webhook_secret : cw.secret_name.value_or(w.secret_name);
+  // internalCertManagement.enable: false means the certificates come from webhook.certDir
+  // (cert-manager), as in Kueue.
+  w.cert_dir = !f.webhook_cert_dir.empty() ? f.webhook_cert_dir : cw.internal_cert_management ? "" : cw.cert_dir;
   w.registration = f.webhook_url_base.empty() ? actors::WebhookOptions::Registration::Service
                                               : actors::WebhookOptions::Registration::Url;
   w.url_base = f.webhook_url_base;
@@ -386,8 +397,7 @@ actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, co
   // Kueue defaults the selector to leave kube-system and its own namespace out.
   w.policy.managed_jobs_namespace_selector =
       cfg.managed_jobs_namespace_selector.value_or(kube::webhook::default_managed_jobs_namespace_selector(cfg.ns));
-  auto gate = cfg.feature_gates.find("WorkloadPriorityClassDefaulting");
-  w.policy.workload_priority_class_defaulting = gate == cfg.feature_gates.end() || gate->second;
+  w.policy.workload_priority_class_defaulting = cfg.feature_gates.enabled("WorkloadPriorityClassDefaulting");
   return w;
 }
 

@@ -16,9 +16,6 @@ struct FieldRule {
   bool v1beta1_only = false;
 };
 
-constexpr std::string_view kNoWebhooks =
-    "kueuepp serves no admission webhooks yet, so there is nothing for this to configure";
-
 constexpr std::array kRules = {
     FieldRule{"apiVersion", Use::Read},
     FieldRule{"kind", Use::Read},
@@ -80,9 +77,17 @@ constexpr std::array kRules = {
     FieldRule{"controller.cacheSyncTimeout", Use::NoEffect,
               "kueuepp's watches wait for their first list however long it takes, and say so in /readyz"},
     FieldRule{"pprofBindAddress", Use::Unsupported, "kueuepp has no Go profiler; see /debug/actors instead"},
-    FieldRule{"internalCertManagement", Use::Unsupported, kNoWebhooks},
-    FieldRule{"webhook", Use::Unsupported, kNoWebhooks},
-    FieldRule{"tls", Use::Unsupported, "kueuepp serves no TLS endpoints of its own yet"},
+    FieldRule{"internalCertManagement", Use::Section},
+    FieldRule{"internalCertManagement.enable", Use::Read},
+    FieldRule{"internalCertManagement.webhookServiceName", Use::Read},
+    FieldRule{"internalCertManagement.webhookSecretName", Use::Read},
+    FieldRule{"webhook", Use::Section},
+    FieldRule{"webhook.port", Use::Read},
+    FieldRule{"webhook.host", Use::Read},
+    FieldRule{"webhook.certDir", Use::Read},
+    FieldRule{"tls", Use::Unsupported,
+              "kueuepp's webhook server accepts TLS 1.2 and 1.3 with OpenSSL's default ciphers and curves; they "
+              "cannot be chosen yet"},
     FieldRule{"multiKueue", Use::Unsupported, "kueuepp does not implement MultiKueue"},
     FieldRule{"admissionFairSharing", Use::Unsupported, "kueuepp does not implement admission fair sharing"},
     FieldRule{"objectRetentionPolicies", Use::Unsupported, "kueuepp does not delete finished Workloads yet"},

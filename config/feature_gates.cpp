@@ -105,7 +105,7 @@ constexpr std::array kGates = {
     FeatureGate{"VectorizedResourceRequests", true, S::NoEffect, kImplementation},
     FeatureGate{"VisibilityOnDemand", true, S::NotImplemented, kMissing},
     FeatureGate{"WorkloadIdentifierAnnotations", true, S::NotImplemented, kMissing},
-    FeatureGate{"WorkloadPriorityClassDefaulting", true, S::NotImplemented, kMissing},
+    FeatureGate{"WorkloadPriorityClassDefaulting", true, S::Honoured, {}},
     FeatureGate{"WorkloadRequestUseMergePatch", false, S::NoEffect, kImplementation},
     FeatureGate{"WorkloadValidateResourcesAreNonNegative", true, S::NotImplemented, kMissing},
     FeatureGate{"WorkloadValidationForPodSetMetadata", true, S::NotImplemented, kMissing},

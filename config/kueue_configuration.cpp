@@ -259,6 +259,27 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
     c.engine.block_admission_until_pods_ready = false;
   }
 
+  // The webhook server and its certificates.
+  if (const json::value* wh = FieldReader::get(&doc, "webhook")) {
+    c.webhook.configured = true;
+    if (auto port = r.integer(FieldReader::get(wh, "port"), "webhook.port")) {
+      if (*port < 1 || *port > 65535) r.fail("webhook.port", "must be between 1 and 65535");
+      c.webhook.port = static_cast<std::int32_t>(*port);
+    }
+    c.webhook.host = r.string(FieldReader::get(wh, "host"), "webhook.host");
+    c.webhook.cert_dir = r.string(FieldReader::get(wh, "certDir"), "webhook.certDir", c.webhook.cert_dir);
+  }
+  if (const json::value* icm = FieldReader::get(&doc, "internalCertManagement")) {
+    c.webhook.internal_cert_management =
+        r.boolean(FieldReader::get(icm, "enable"), "internalCertManagement.enable").value_or(true);
+    if (const json::value* n = FieldReader::get(icm, "webhookServiceName")) {
+      c.webhook.service_name = r.string(n, "internalCertManagement.webhookServiceName");
+    }
+    if (const json::value* n = FieldReader::get(icm, "webhookSecretName")) {
+      c.webhook.secret_name = r.string(n, "internalCertManagement.webhookSecretName");
+    }
+  }
+
   // Manager endpoints and leader election.
   const json::value* metrics = FieldReader::get(&doc, "metrics");
   if (const json::value* a = FieldReader::get(metrics, "bindAddress")) {

@@ -58,6 +58,17 @@ struct KueueConfiguration {
   std::chrono::milliseconds lease_duration{15000};
   std::chrono::milliseconds renew_deadline{10000};
   std::chrono::milliseconds retry_period{2000};
+  /// The webhook server: webhook.port/host/certDir and internalCertManagement. Absent
+  /// values leave kueuepp's own defaults (flags, kueuepp-* names) in place.
+  struct Webhook {
+    bool configured = false;  ///< the file has a webhook section
+    std::int32_t port = 9443;
+    std::string host;
+    std::string cert_dir = "/tmp/k8s-webhook-server/serving-certs";
+    bool internal_cert_management = true;
+    std::optional<std::string> service_name;
+    std::optional<std::string> secret_name;
+  } webhook;
   /// The admission-relevant part: fair sharing, resources, partial admission.
   core::EngineConfig engine;
   /// What the file asks for and kueuepp does not do (only with allow_unsupported).

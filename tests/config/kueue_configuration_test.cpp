@@ -137,12 +137,12 @@ TEST(KueueConfiguration, KueuesShippedConfigurationIsRefusedNamingWhatIsUnsuppor
   ASSERT_FALSE(r.has_value());
   const std::string& m = r.error().message;
   for (const char* named : {"integrations.frameworks[1] \"kubeflow.org/mpijob\"", "ray.io/rayjob", "jobset.x-k8s.io/jobset",
-                            "workload.codeflare.dev/appwrapper", "webhook:", "--allow-unsupported"}) {
+                            "workload.codeflare.dev/appwrapper", "--allow-unsupported"}) {
     EXPECT_NE(m.find(named), std::string::npos) << named << " not in: " << m;
   }
   // What kueuepp does honour is not named.
   for (const char* honoured : {"batch/job\"", "clientConnection", "leaderElection", "healthProbeBindAddress",
-                               "groupKindConcurrency"}) {
+                               "groupKindConcurrency", "webhook"}) {
     EXPECT_EQ(m.find(honoured), std::string::npos) << honoured << " named in: " << m;
   }
 }
@@ -152,8 +152,9 @@ TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
   ASSERT_TRUE(c.has_value()) << c.error().message;
   std::vector<std::string> fields;
   for (const auto& u : c->ignored) fields.push_back(u.field);
-  EXPECT_EQ(fields.size(), 10u);  // nine frameworks and the webhook section
-  EXPECT_NE(std::find(fields.begin(), fields.end(), "webhook"), fields.end());
+  EXPECT_EQ(fields.size(), 9u);  // nine frameworks
+  EXPECT_TRUE(c->webhook.configured);
+  EXPECT_EQ(c->webhook.port, 9443);
   EXPECT_EQ(c->without_effect.size(), 1u);  // controller.groupKindConcurrency
   EXPECT_EQ(c->client_qps, 50);
   EXPECT_EQ(c->metrics_bind_address, ":8443");
@@ -164,7 +165,7 @@ TEST(KueueConfiguration, EveryNotImplementedSectionIsRefused) {
   for (const char* section :
        {"multiKueue: {gcInterval: 1m}", "admissionFairSharing: {usageHalfLifeTime: 1h, usageSamplingInterval: 5m}",
         "objectRetentionPolicies: {workloads: {afterFinished: 1h}}", "visibilityServer: {bindPort: 8082}",
-        "internalCertManagement: {enable: true}", "tls: {minVersion: VersionTLS13}", "pprofBindAddress: :8083",
+        "tls: {minVersion: VersionTLS13}", "pprofBindAddress: :8083",
         "resources: {transformations: [{input: nvidia.com/mig-4g.5gb, strategy: Replace}]}",
         "resources: {deviceClassMappings: [{name: gpu, deviceClassNames: [gpu.example.com]}]}",
         "integrations: {externalFrameworks: [Foo.v1.example.com]}", "metrics: {customLabels: [{name: team}]}",
@@ -228,6 +229,23 @@ TEST(KueueConfiguration, LocalQueueMetricsNeedTheGateAndTheSetting) {
   auto gated = decode("kind: Configuration\nmetrics: {localQueueMetrics: {enable: true}}\nfeatureGates: {LocalQueueMetrics: false}\n");
   ASSERT_TRUE(gated.has_value()) << gated.error().message;
   EXPECT_FALSE(gated->metrics_local_queue);
+}
+
+TEST(KueueConfiguration, TheWebhookSectionsAreRead) {
+  auto c = decode(R"(
+kind: Configuration
+webhook: {port: 9444, host: 10.0.0.1, certDir: /certs}
+internalCertManagement: {enable: false, webhookServiceName: svc, webhookSecretName: sec}
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_TRUE(c->webhook.configured);
+  EXPECT_EQ(c->webhook.port, 9444);
+  EXPECT_EQ(c->webhook.host, "10.0.0.1");
+  EXPECT_EQ(c->webhook.cert_dir, "/certs");
+  EXPECT_FALSE(c->webhook.internal_cert_management);
+  EXPECT_EQ(c->webhook.service_name, "svc");
+  EXPECT_EQ(c->webhook.secret_name, "sec");
+  EXPECT_FALSE(decode("kind: Configuration\nwebhook: {port: 70000}\n").has_value());
 }
 
 TEST(KueueConfiguration, LeaderElectionNamespaceIsRead) {
