@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "kube/apiserver/server/admission/https_transport.hpp"
+#include "kube/apiserver/server/admission/webhook_admission.hpp"
 #include "kube/apiserver/server/api/api_handler.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
 #include "kube/apiserver/server/bootstrap.hpp"
@@ -44,8 +46,13 @@ class ApiServerImpl final : public ApiServer {
         ctx_(scheduler_, options_.watch_history),
         gc_(ctx_),
         namespaces_(ctx_),
-        crds_(ctx_) {
+        crds_(ctx_),
+        webhook_transport_(make_https_transport(io_)),
+        admission_(ctx_, *webhook_transport_, WebhookAdmissionOptions{options_.webhook_service_host}) {
     register_builtin_kinds(ctx_.registry, ctx_.store);
+    ctx_.admission = &admission_;
+    ctx_.kueue_webhook_imitation = options_.kueue_webhook_imitation;
+    ctx_.observe([this](const Change& c) { admission_.observe(c); });
     ctx_.observe([this](const Change& c) { crds_.observe(c); });
     ctx_.observe([this](const Change& c) { gc_.observe(c); });
     ctx_.observe([this](const Change& c) { namespaces_.observe(c); });
@@ -163,6 +170,8 @@ class ApiServerImpl final : public ApiServer {
   GarbageCollector gc_;
   NamespaceController namespaces_;
   CrdController crds_;
+  std::unique_ptr<WebhookTransport> webhook_transport_;
+  WebhookAdmission admission_;
   std::unique_ptr<DurableStore> durable_;
   std::unique_ptr<net::ssl::context> tls_;
   std::unique_ptr<ApiHandler> handler_;

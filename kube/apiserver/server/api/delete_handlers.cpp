@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "kube/apiserver/server/api/admission_steps.hpp"
 #include "kube/apiserver/server/api/deletion.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/list_options.hpp"
@@ -21,18 +22,9 @@ json::object deleted_details(const ResourceType& type, const StoredObject& obj) 
   return d;
 }
 
-}  // namespace
-
-void handle_delete(const RequestPtr& r) {
-  auto options = parse_delete_options(r->query, r->http.body);
-  if (!options) return respond_error(*r->responder, options.error(), r->rep);
-  std::vector<std::string> warnings = r->view().strategy->delete_warnings(options->propagation_policy);
-  ObjectPtr current = r->ctx.store.get(r->bucket, r->key());
-  if (!current) {
-    ApiError e = not_found(r->subject());
-    for (auto& h : warning_headers(warnings)) e.headers.push_back(std::move(h));
-    return respond_error(*r->responder, e, r->rep);
-  }
+/// The deletion itself, once admission let it through.
+void delete_admitted(const RequestPtr& r, const DeleteOptions& options, const ObjectPtr& current,
+                     const std::vector<std::string>& warnings) {
   // The answer depends on the outcome, which is known when delete_object returns; the
   // durable callback runs later (or at once), so the outcome is shared with it.
   auto outcome = std::make_shared<DeleteOutcome>();
@@ -44,7 +36,7 @@ void handle_delete(const RequestPtr& r) {
       respond_object(*r, 200, outcome->object, warnings);
     }
   };
-  auto result = delete_object(r->ctx, r->view(), current, *options, [ready, answer] {
+  auto result = delete_object(r->ctx, r->view(), current, options, [ready, answer] {
     if (*ready) {
       answer();
     } else {
@@ -58,6 +50,30 @@ void handle_delete(const RequestPtr& r) {
   } else {
     *ready = true;
   }
+}
+
+}  // namespace
+
+void handle_delete(const RequestPtr& r) {
+  auto options = parse_delete_options(r->query, r->http.body);
+  if (!options) return respond_error(*r->responder, options.error(), r->rep);
+  std::vector<std::string> warnings = r->view().strategy->delete_warnings(options->propagation_policy);
+  ObjectPtr current = r->ctx.store.get(r->bucket, r->key());
+  if (!current) {
+    ApiError e = not_found(r->subject());
+    for (auto& h : warning_headers(warnings)) e.headers.push_back(std::move(h));
+    return respond_error(*r->responder, e, r->rep);
+  }
+  if (r->ctx.admission == nullptr || !r->ctx.admission->active()) {
+    return delete_admitted(r, *options, current, warnings);
+  }
+  // DELETE goes through both phases, the object as the old one and no new one.
+  auto all_warnings = std::make_shared<std::vector<std::string>>(std::move(warnings));
+  admit(r, AdmissionPhase::Mutating, AdmissionOperation::Delete, nullptr, current, all_warnings,
+        [r, opts = *options, current, all_warnings](json::value, bool) {
+          admit(r, AdmissionPhase::Validating, AdmissionOperation::Delete, nullptr, current, all_warnings,
+                [r, opts, current, all_warnings](json::value, bool) { delete_admitted(r, opts, current, *all_warnings); });
+        });
 }
 
 void handle_delete_collection(const RequestPtr& r) {

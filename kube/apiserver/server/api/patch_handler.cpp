@@ -220,21 +220,9 @@ void handle_patch(const RequestPtr& r) {
   auto decoded = r->view().strategy->decode(std::move(*patched), *w);
   if (!decoded) return respond_error(*r->responder, decoded.error(), r->rep);
   bool managed_done = *type == PatchType::Apply;
-  schema::ValidationStamp validation;
-  if (!old) {
-    auto prepared = prepare_create(r->ctx, r->view(), std::move(*decoded), *w, r->info.ns, r->field_manager(),
-                                   managed_done, &validation);
-    if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-    store_created(r, std::move(*prepared), *warnings, validation);
-    return;
-  }
+  if (!old) return admit_and_create(r, std::move(*decoded), *w, warnings, managed_done);
   w->status_alone = leaves_all_but_status(*r, *w, status_only, *decoded, *old);
-  bool unchanged = false;
-  bool managed_fields_kept = false;
-  auto prepared = prepare_update(r->ctx, r->view(), std::move(*decoded), *old, *w, r->field_manager(), managed_done,
-                                 &validation, &unchanged, &managed_fields_kept);
-  if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged, managed_fields_kept);
+  admit_and_update(r, std::move(*decoded), old, *w, warnings, managed_done);
 }
 
 }  // namespace kueuepp::kube::server

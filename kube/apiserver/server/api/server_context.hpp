@@ -31,6 +31,8 @@ class Journal {
   virtual void append(const Change& change, std::function<void()> durable) = 0;
 };
 
+class Admission;
+
 class ServerContext {
  public:
   ServerContext(Scheduler& scheduler, std::size_t history_limit);
@@ -40,6 +42,11 @@ class ServerContext {
   ResourceRegistry registry;
   WatchHub watches;
   Journal* journal = nullptr;
+  /// Admission webhooks (null: none, as in tests of the store alone).
+  Admission* admission = nullptr;
+  /// Whether the strategies apply Kueue's webhooks' checks and defaults themselves
+  /// (ApiServerOptions::kueue_webhook_imitation).
+  bool kueue_webhook_imitation = true;
 
   /// Called synchronously for every committed change, before it is journaled.
   using Observer = std::function<void(const Change&)>;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "kube/apiserver/server/api/admission_steps.hpp"
 #include "kube/apiserver/server/api/body_decoder.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/write_path.hpp"
@@ -9,17 +10,59 @@
 
 namespace kueuepp::kube::server {
 
+void admit_and_create(const RequestPtr& r, json::value obj, const WriteContext& w,
+                      const std::shared_ptr<std::vector<std::string>>& warnings, bool managed_fields_done) {
+  if (r->ctx.admission != nullptr && r->ctx.admission->active()) {
+    // As kube-apiserver: the namespace is the request's and must exist before any webhook
+    // sees the object.
+    if (r->view().namespaced && obj.is_object()) {
+      json::object& meta = metadata_of(obj.as_object());
+      if (meta_string(obj.as_object(), "namespace").empty()) meta["namespace"] = r->info.ns;
+    }
+    if (auto st = admit_namespace(r->ctx, r->view(), r->info.ns, true); !st) {
+      return respond_error(*r->responder, st.error(), r->rep);
+    }
+  }
+  admit(r, AdmissionPhase::Mutating, AdmissionOperation::Create, std::move(obj), nullptr, warnings,
+        [r, w, warnings, managed_fields_done](json::value mutated, bool) {
+          auto validation = std::make_shared<schema::ValidationStamp>();
+          auto prepared = prepare_create(r->ctx, r->view(), std::move(mutated), w, r->info.ns, r->field_manager(),
+                                         managed_fields_done, validation.get());
+          if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
+          admit(r, AdmissionPhase::Validating, AdmissionOperation::Create, std::move(*prepared), nullptr, warnings,
+                [r, warnings, validation](json::value admitted, bool) {
+                  store_created(r, std::move(admitted), *warnings, *validation);
+                });
+        });
+}
+
+void admit_and_update(const RequestPtr& r, json::value obj, const ObjectPtr& old, WriteContext w,
+                      const std::shared_ptr<std::vector<std::string>>& warnings, bool managed_fields_done) {
+  admit(r, AdmissionPhase::Mutating, AdmissionOperation::Update, std::move(obj), old, warnings,
+        [r, w, old, warnings, managed_fields_done](json::value mutated, bool changed) mutable {
+          // A webhook's change may reach members a status_alone write leaves unexamined.
+          if (changed) w.status_alone = false;
+          auto validation = std::make_shared<schema::ValidationStamp>();
+          bool unchanged = false;
+          bool managed_fields_kept = false;
+          auto prepared = prepare_update(r->ctx, r->view(), std::move(mutated), *old, w, r->field_manager(),
+                                         managed_fields_done, validation.get(), &unchanged, &managed_fields_kept);
+          if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
+          admit(r, AdmissionPhase::Validating, AdmissionOperation::Update, std::move(*prepared), old, warnings,
+                [r, old, warnings, validation, unchanged, managed_fields_kept](json::value admitted, bool) {
+                  store_updated(r, std::move(admitted), old, 200, *warnings, *validation, unchanged,
+                                managed_fields_kept);
+                });
+        });
+}
+
 void handle_create(const RequestPtr& r) {
   auto warnings = std::make_shared<std::vector<std::string>>();
   auto w = make_write_context(*r, warnings.get());
   if (!w) return respond_error(*r->responder, w.error(), r->rep);
   auto obj = decode_request_object(*r, *w);
   if (!obj) return respond_error(*r->responder, obj.error(), r->rep);
-  schema::ValidationStamp validation;
-  auto prepared = prepare_create(r->ctx, r->view(), std::move(*obj), *w, r->info.ns, r->field_manager(), false,
-                                 &validation);
-  if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_created(r, std::move(*prepared), *warnings, validation);
+  admit_and_create(r, std::move(*obj), *w, warnings, false);
 }
 
 void handle_update(const RequestPtr& r) {
@@ -43,23 +86,13 @@ void handle_update(const RequestPtr& r) {
                          r->rep);
   }
   ObjectPtr old = r->ctx.store.get(r->bucket, r->key());
-  schema::ValidationStamp validation;
   if (!old) {
     if (!r->view().strategy->allow_create_on_update() || w->status) {
       return respond_error(*r->responder, not_found(r->subject()), r->rep);
     }
-    auto prepared = prepare_create(r->ctx, r->view(), std::move(*obj), *w, r->info.ns, r->field_manager(), false,
-                                   &validation);
-    if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-    store_created(r, std::move(*prepared), *warnings, validation);
-    return;
+    return admit_and_create(r, std::move(*obj), *w, warnings, false);
   }
-  bool unchanged = false;
-  bool managed_fields_kept = false;
-  auto prepared = prepare_update(r->ctx, r->view(), std::move(*obj), *old, *w, r->field_manager(), false, &validation,
-                                 &unchanged, &managed_fields_kept);
-  if (!prepared) return respond_error(*r->responder, prepared.error(), r->rep);
-  store_updated(r, std::move(*prepared), old, 200, *warnings, validation, unchanged, managed_fields_kept);
+  admit_and_update(r, std::move(*obj), old, *w, warnings, false);
 }
 
 }  // namespace kueuepp::kube::server

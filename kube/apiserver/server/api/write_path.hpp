@@ -5,6 +5,7 @@
 // preparation and validation, namespace lifecycle admission, field-manager tracking, and
 // storing with the commit pipeline.
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -68,5 +69,15 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
                    const std::vector<std::string>& warnings, schema::ValidationStamp validation = {},
                    std::optional<bool> unchanged = std::nullopt, bool managed_fields_kept = false);
+
+/// A create through admission: mutating webhooks, prepare_create, validating webhooks,
+/// store_created (each step answering its errors). `managed_fields_done` as for
+/// prepare_create.
+void admit_and_create(const RequestPtr& r, json::value obj, const WriteContext& w,
+                      const std::shared_ptr<std::vector<std::string>>& warnings, bool managed_fields_done);
+/// An update of `old` through admission: mutating webhooks, prepare_update, validating
+/// webhooks, store_updated. `w` may carry status_alone.
+void admit_and_update(const RequestPtr& r, json::value obj, const ObjectPtr& old, WriteContext w,
+                      const std::shared_ptr<std::vector<std::string>>& warnings, bool managed_fields_done);
 
 }  // namespace kueuepp::kube::server

@@ -131,4 +131,12 @@ std::vector<ResourceTypePtr> ResourceRegistry::storage_types() const {
   return out;
 }
 
+std::vector<ResourceTypePtr> ResourceRegistry::sharing_bucket(std::string_view bucket) const {
+  std::vector<ResourceTypePtr> out;
+  for (const auto& t : all_) {
+    if (t->bucket == bucket) out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace kueuepp::kube::server

@@ -41,6 +41,9 @@ class ResourceRegistry {
   std::vector<GroupVersions> groups() const;
   /// The resources of one group-version, in registration order.
   std::vector<ResourceTypePtr> resources(std::string_view group, std::string_view version) const;
+  /// Every served version of the resource stored in `bucket` (kube-apiserver's
+  /// equivalent resources: one storage, several group-versions).
+  std::vector<ResourceTypePtr> sharing_bucket(std::string_view bucket) const;
   /// One resource type per storage bucket (preferred version), e.g. for namespace cleanup.
   std::vector<ResourceTypePtr> storage_types() const;
 

@@ -46,6 +46,7 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
   StrategyPtr events = make_event_strategy();
   auto addresses = std::make_shared<ServiceAllocator>(store, store.bucket("/services"));
   constexpr std::string_view kRbac = "rbac.authorization.k8s.io";
+  constexpr std::string_view kAdmission = "admissionregistration.k8s.io";
   // Discovery lists each group's resources in this order (kube-apiserver sorts them by
   // name); services have no deletecollection in 1.28.
   std::vector<Builtin> kinds = {
@@ -60,6 +61,12 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
        make_service_strategy(addresses)},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, {"all"}, true, true, "apps",
        make_deployment_strategy()},
+      {std::string(kAdmission), "v1", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+       "MutatingWebhookConfiguration", false, {}, {"api-extensions"}, false, true, std::string(kAdmission),
+       make_mutating_webhook_configuration_strategy()},
+      {std::string(kAdmission), "v1", "validatingwebhookconfigurations", "validatingwebhookconfiguration",
+       "ValidatingWebhookConfiguration", false, {}, {"api-extensions"}, false, true, std::string(kAdmission),
+       make_validating_webhook_configuration_strategy()},
       {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",
        "CustomResourceDefinition", false, {"crd", "crds"}, {"api-extensions"}, true, true, "apiextensions.k8s.io",
        make_crd_strategy()},

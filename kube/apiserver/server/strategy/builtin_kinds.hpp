@@ -34,6 +34,9 @@ StrategyPtr make_role_strategy();
 StrategyPtr make_cluster_role_strategy();
 StrategyPtr make_role_binding_strategy();
 StrategyPtr make_cluster_role_binding_strategy();
+/// admissionregistration.k8s.io/v1 webhook configurations (webhook_configuration_strategy.cpp).
+StrategyPtr make_mutating_webhook_configuration_strategy();
+StrategyPtr make_validating_webhook_configuration_strategy();
 
 /// Adds every built-in resource type to `registry`. `store` is where the server keeps
 /// its objects: the Service strategy reads which addresses the stored Services hold.

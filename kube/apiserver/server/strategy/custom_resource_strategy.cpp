@@ -206,7 +206,7 @@ class CustomResourceStrategy final : public Strategy {
         from_schema_errors(ctx.object_value != nullptr ? schema::validate(*v_.schema, *ctx.object_value, old, options)
                                                        : schema::validate(*v_.schema, json::value(obj), old, options));
     // Status writes are not seen by Kueue's webhooks (they validate spec).
-    if (v_.group == kKueueGroup && !ctx.status) {
+    if (v_.group == kKueueGroup && !ctx.status && ctx.kueue_webhook_imitation) {
       for (auto& e : kueue_webhook_errors(v_.kind, obj)) errors.push_back(std::move(e));
     }
     return errors;

@@ -112,7 +112,7 @@ class JobStrategy final : public BuiltinStrategy {
     return decoded;
   }
 
-  void prepare_for_create(json::object& obj, const WriteContext&) const override {
+  void prepare_for_create(json::object& obj, const WriteContext& ctx) const override {
     obj["status"] = json::object{};
     json::object& spec = object_member(obj, "spec");
     if (!bool_at(spec, {"manualSelector"})) generate_selector(obj, spec);
@@ -125,7 +125,7 @@ class JobStrategy final : public BuiltinStrategy {
     // Kueue's mutating Job webhook (on create): a Job queued with the queue-name label
     // starts suspended, so no pod runs before the Job is admitted.
     labels = meta.if_contains("labels");
-    if (labels != nullptr && labels->is_object()) {
+    if (ctx.kueue_webhook_imitation && labels != nullptr && labels->is_object()) {
       const json::value* queue = labels->as_object().if_contains("kueue.x-k8s.io/queue-name");
       if (queue != nullptr && queue->is_string() && !queue->get_string().empty()) spec["suspend"] = true;
     }

@@ -1,0 +1,71 @@
+#include "kube/apiserver/server/api/admission_steps.hpp"
+
+#include "kube/apiserver/server/strategy/object_meta.hpp"
+
+namespace kueuepp::kube::server {
+
+namespace {
+
+/// CreateOptions, UpdateOptions or DeleteOptions as kube-apiserver hands them to webhooks.
+json::value operation_options(const ResourceRequest& r, AdmissionOperation op) {
+  json::object o;
+  switch (op) {
+    case AdmissionOperation::Create: o["kind"] = "CreateOptions"; break;
+    case AdmissionOperation::Update: o["kind"] = "UpdateOptions"; break;
+    case AdmissionOperation::Delete: o["kind"] = "DeleteOptions"; break;
+    case AdmissionOperation::Connect: return nullptr;
+  }
+  o["apiVersion"] = "meta.k8s.io/v1";
+  if (r.dry_run()) o["dryRun"] = json::array{"All"};
+  if (op == AdmissionOperation::Delete) {
+    std::string_view policy = r.query.get_or("propagationPolicy", "");
+    if (!policy.empty()) o["propagationPolicy"] = policy;
+  } else {
+    std::string manager = r.field_manager();
+    if (!manager.empty()) o["fieldManager"] = manager;
+  }
+  return o;
+}
+
+}  // namespace
+
+void admit(const RequestPtr& r, AdmissionPhase phase, AdmissionOperation operation, json::value object,
+           const ObjectPtr& old, const std::shared_ptr<std::vector<std::string>>& warnings,
+           std::function<void(json::value, bool)> next) {
+  Admission* admission = r->ctx.admission;
+  if (admission == nullptr || !admission->active()) return next(std::move(object), false);
+  auto request = std::make_shared<AdmissionRequest>();
+  request->operation = operation;
+  request->view = r->type;
+  request->subresource = r->info.subresource;
+  request->name = r->info.name;
+  if (request->name.empty() && object.is_object()) request->name = std::string(meta_string(object.as_object(), "name"));
+  request->ns = r->view().namespaced ? r->info.ns : "";
+  // kube-apiserver reports a Namespace's requests as in that namespace.
+  if (r->view().group.empty() && r->view().plural == "namespaces") request->ns = request->name;
+  request->object = std::move(object);
+  request->old_object = old;
+  request->dry_run = r->dry_run();
+  request->options = operation_options(*r, operation);
+  request->warnings = warnings;
+  auto returned = std::make_shared<bool>(false);
+  auto done = [r, request, old, returned, next = std::move(next)](ApiStatus status) {
+    if (!status) return respond_error(*r->responder, status.error(), r->rep);
+    // Answered later than the call: the object may have been written meanwhile.
+    if (*returned && old && r->ctx.store.get(r->bucket, old->key) != old) {
+      return respond_error(*r->responder,
+                           conflict(r->subject(old->name),
+                                    "the object has been modified; please apply your changes to the latest version and try again"),
+                           r->rep);
+    }
+    next(std::move(request->object), request->mutated);
+  };
+  if (phase == AdmissionPhase::Mutating) {
+    admission->mutate(request, std::move(done));
+  } else {
+    admission->validate(request, std::move(done));
+  }
+  *returned = true;
+}
+
+}  // namespace kueuepp::kube::server

@@ -1,0 +1,29 @@
+#pragma once
+
+// The admission steps of the write handlers: build the admission request of a write,
+// run a phase, and carry on with the (possibly mutated) object, or answer the error.
+// With no webhook configured a step carries on at once; otherwise it carries on once the
+// webhooks answered, and a write whose stored object changed meanwhile is answered 409
+// (the client retries on the new version, as after any conflict).
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kube/json/json.hpp"
+#include "kube/apiserver/server/api/admission.hpp"
+#include "kube/apiserver/server/api/resource_request.hpp"
+
+namespace kueuepp::kube::server {
+
+enum class AdmissionPhase { Mutating, Validating };
+
+/// Runs `phase` for a write of `object` (null for DELETE) over `old` (null for CREATE),
+/// then `next` with the object admission leaves and whether a webhook changed it.
+/// Webhooks' warnings go to `warnings`.
+void admit(const RequestPtr& r, AdmissionPhase phase, AdmissionOperation operation, json::value object,
+           const ObjectPtr& old, const std::shared_ptr<std::vector<std::string>>& warnings,
+           std::function<void(json::value, bool)> next);
+
+}  // namespace kueuepp::kube::server

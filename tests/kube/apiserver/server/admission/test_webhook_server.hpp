@@ -1,0 +1,81 @@
+#pragma once
+
+// An HTTPS admission webhook for tests: its own CA and serving certificate (made with
+// OpenSSL when the test starts), every AdmissionReview it receives recorded, and answers
+// given by a handler per path — allow, deny, patch, garbage, a wrong uid, or no answer at
+// all (it hangs until the server stops).
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kube/json/json.hpp"
+
+namespace kueuepp::kube::server::testing {
+
+class TestWebhookServer {
+ public:
+  struct Answer {
+    int status = 200;
+    std::string body;
+    bool hang = false;  ///< read the request, never answer
+  };
+  using Handler = std::function<Answer(const json::value& review)>;
+  struct Received {
+    std::string path;
+    json::value review;
+  };
+
+  TestWebhookServer();
+  ~TestWebhookServer();
+  TestWebhookServer(const TestWebhookServer&) = delete;
+  TestWebhookServer& operator=(const TestWebhookServer&) = delete;
+
+  std::uint16_t port() const { return port_; }
+  /// https://127.0.0.1:PORT<path>
+  std::string url(std::string_view path) const;
+  /// The PEM of the CA that signed the serving certificate, and the same in base64 (caBundle).
+  const std::string& ca_pem() const { return ca_pem_; }
+  std::string ca_bundle() const;
+
+  /// The handler of requests to `path` (unknown paths answer 404).
+  void on(std::string path, Handler handler);
+  /// Every review received so far, in order.
+  std::vector<Received> received() const;
+  std::vector<Received> received(std::string_view path) const;
+
+  // -- answers --
+  /// allowed: true, with a JSON patch when `patch` is an array.
+  static Answer allow(const json::value& review, const json::value& patch = nullptr);
+  static Answer deny(const json::value& review, int code, std::string_view message);
+  static Answer hang();
+
+ private:
+  void accept_loop();
+  void serve(int fd);
+
+  std::uint16_t port_ = 0;
+  std::string ca_pem_;
+  std::string cert_pem_;
+  std::string key_pem_;
+  int listen_fd_ = -1;
+  mutable std::mutex mutex_;
+  std::condition_variable stopping_cv_;
+  bool stopping_ = false;
+  std::map<std::string, Handler> handlers_;
+  std::vector<Received> received_;
+  std::vector<int> connections_;
+  int active_ = 0;  ///< connections being served (each on its own detached thread)
+  std::thread acceptor_;
+};
+
+/// A port nothing listens on (bound, then released).
+std::uint16_t unused_port();
+
+}  // namespace kueuepp::kube::server::testing
