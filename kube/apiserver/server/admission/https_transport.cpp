@@ -108,6 +108,10 @@ class Call : public std::enable_shared_from_this<Call> {
     if (ec) {
       return finish(fail(fmt::format("dial tcp {}:{}: connect: {}", target_.host, target_.port, go_error(ec))));
     }
+    // The request goes out as a few TLS records: without this, Nagle's algorithm holds
+    // the last one back until the webhook's delayed ACK (tens of milliseconds).
+    beast::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().set_option(tcp::no_delay(true), ignored);
     beast::error_code parse_ec;
     net::ip::make_address(target_.server_name, parse_ec);
     // SNI carries names, never addresses (RFC 6066).

@@ -2,11 +2,13 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include <openssl/err.h>
@@ -94,7 +96,9 @@ TestWebhookServer::TestWebhookServer() {
   ca_pem_ = certs->ca_cert_pem;
   cert_pem_ = certs->server_cert_pem;
   key_pem_ = certs->server_key_pem;
+  tls_ = server_context(cert_pem_, key_pem_);
   listen_fd_ = listen_loopback(port_);
+  for (int i = 0; i < 4; ++i) workers_.emplace_back([this] { work(); });
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 
@@ -108,8 +112,9 @@ TestWebhookServer::~TestWebhookServer() {
   ::shutdown(listen_fd_, SHUT_RDWR);
   acceptor_.join();
   ::close(listen_fd_);
-  std::unique_lock lock(mutex_);
-  stopping_cv_.wait(lock, [this] { return active_ == 0; });
+  for (auto& w : workers_) w.join();
+  for (int fd : queue_) ::close(fd);
+  SSL_CTX_free(static_cast<SSL_CTX*>(tls_));
 }
 
 std::string TestWebhookServer::url(std::string_view path) const {
@@ -136,6 +141,11 @@ std::vector<TestWebhookServer::Received> TestWebhookServer::received(std::string
   return out;
 }
 
+double TestWebhookServer::serving_cpu_seconds() const {
+  std::lock_guard lock(mutex_);
+  return serving_cpu_;
+}
+
 TestWebhookServer::Answer TestWebhookServer::allow(const json::value& review, const json::value& patch) {
   json::object response{{"allowed", true}};
   if (patch.is_array()) {
@@ -160,15 +170,37 @@ void TestWebhookServer::accept_loop() {
       if (fd >= 0) ::close(fd);
       return;
     }
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     connections_.push_back(fd);
-    ++active_;
-    std::thread([this, fd] { serve(fd); }).detach();
+    queue_.push_back(fd);
+    stopping_cv_.notify_all();
+  }
+}
+
+void TestWebhookServer::work() {
+  for (;;) {
+    int fd = -1;
+    {
+      std::unique_lock lock(mutex_);
+      stopping_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      fd = queue_.front();
+      queue_.erase(queue_.begin());
+    }
+    timespec before{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before);
+    serve(fd);
+    timespec after{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after);
+    std::lock_guard lock(mutex_);
+    serving_cpu_ += static_cast<double>(after.tv_sec - before.tv_sec) +
+                    static_cast<double>(after.tv_nsec - before.tv_nsec) * 1e-9;
   }
 }
 
 void TestWebhookServer::serve(int fd) {
-  SSL_CTX* ctx = server_context(cert_pem_, key_pem_);
-  SSL* ssl = SSL_new(ctx);
+  SSL* ssl = SSL_new(static_cast<SSL_CTX*>(tls_));
   SSL_set_fd(ssl, fd);
   std::string path;
   std::string body;
@@ -196,12 +228,9 @@ void TestWebhookServer::serve(int fd) {
     }
   }
   SSL_free(ssl);
-  SSL_CTX_free(ctx);
   std::lock_guard lock(mutex_);
   std::erase(connections_, fd);
   ::close(fd);
-  --active_;
-  stopping_cv_.notify_all();
 }
 
 std::uint16_t unused_port() {
