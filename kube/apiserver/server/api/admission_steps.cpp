@@ -1,10 +1,28 @@
 #include "kube/apiserver/server/api/admission_steps.hpp"
 
+#include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 
 namespace kueuepp::kube::server {
 
 namespace {
+
+/// kube-apiserver runs admission inside its storage's update loop, which tries again on
+/// the new version when the object changed meanwhile: a PUT without a resourceVersion
+/// and a PATCH apply to the new version, a PUT with one then meets 409.
+constexpr int kMaxAdmissionRetries = 5;
+
+void handle_again(const RequestPtr& r, const ObjectPtr& old) {
+  if (++r->admission_retries <= kMaxAdmissionRetries) {
+    if (r->http.method == "PUT") return handle_update(r);
+    if (r->http.method == "PATCH") return handle_patch(r);
+    if (r->http.method == "DELETE") return handle_delete(r);
+  }
+  respond_error(*r->responder,
+                conflict(r->subject(old->name),
+                         "the object has been modified; please apply your changes to the latest version and try again"),
+                r->rep);
+}
 
 /// CreateOptions, UpdateOptions or DeleteOptions as kube-apiserver hands them to webhooks.
 json::value operation_options(const ResourceRequest& r, AdmissionOperation op) {
@@ -52,12 +70,7 @@ void admit(const RequestPtr& r, AdmissionPhase phase, AdmissionOperation operati
   auto done = [r, request, old, returned, next = std::move(next)](ApiStatus status) {
     if (!status) return respond_error(*r->responder, status.error(), r->rep);
     // Answered later than the call: the object may have been written meanwhile.
-    if (*returned && old && r->ctx.store.get(r->bucket, old->key) != old) {
-      return respond_error(*r->responder,
-                           conflict(r->subject(old->name),
-                                    "the object has been modified; please apply your changes to the latest version and try again"),
-                           r->rep);
-    }
+    if (*returned && old && r->ctx.store.get(r->bucket, old->key) != old) return handle_again(r, old);
     next(std::move(request->object), request->mutated);
   };
   if (phase == AdmissionPhase::Mutating) {

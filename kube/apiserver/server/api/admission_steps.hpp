@@ -3,8 +3,8 @@
 // The admission steps of the write handlers: build the admission request of a write,
 // run a phase, and carry on with the (possibly mutated) object, or answer the error.
 // With no webhook configured a step carries on at once; otherwise it carries on once the
-// webhooks answered, and a write whose stored object changed meanwhile is answered 409
-// (the client retries on the new version, as after any conflict).
+// webhooks answered, and a write whose stored object changed meanwhile is handled again
+// on the new version (as kube-apiserver's update loop does; a few times, then 409).
 
 #include <functional>
 #include <memory>

@@ -27,6 +27,9 @@ struct ResourceRequest {
   BucketId bucket = 0;
   Representation rep = Representation::Json;
   ResponderPtr responder;
+  /// How often the request was handled again because its object changed while its
+  /// admission webhooks were called (admission_steps.hpp).
+  int admission_retries = 0;
 
   const ResourceType& view() const { return *type; }
   /// The store key of the named object.

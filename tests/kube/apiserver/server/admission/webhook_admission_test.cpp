@@ -175,6 +175,28 @@ TEST_F(WebhookAdmissionTest, DeletesAreAdmittedWithTheOldObject) {
   EXPECT_EQ(str(calls[0].review, "/request/oldObject/metadata/name"), "keep");
 }
 
+TEST_F(WebhookAdmissionTest, AWriteWhoseObjectChangedDuringItsWebhookCallIsHandledAgain) {
+  create(kJobs, job("busy"));
+  std::uint16_t api_port = port();
+  int calls = 0;
+  // The first call changes the Job (a label, through the main resource the webhook does
+  // not see) before answering, as a concurrent writer would.
+  webhook_.on("/status", [&calls, api_port](const json::value& review) {
+    if (calls++ == 0) {
+      ApiClient other(api_port);
+      other.patch(std::string(kJobs) + "/busy",
+                  json::object{{"metadata", json::object{{"labels", json::object{{"meanwhile", "yes"}}}}}});
+    }
+    return TestWebhookServer::allow(review);
+  });
+  validating("status", {local("status.example.com", "/status", {rule({"UPDATE"}, {"batch"}, {"v1"}, {"jobs/status"})})});
+  json::value patched =
+      expect(200, api().patch(std::string(kJobs) + "/busy/status", json::object{{"status", json::object{{"active", 0}}}}));
+  EXPECT_EQ(str(patched, "/metadata/labels/meanwhile"), "yes");
+  EXPECT_EQ(num(patched, "/status/active"), 0);
+  EXPECT_EQ(webhook_.received("/status").size(), 2u);
+}
+
 // -- which webhooks a request reaches ------------------------------------------------------
 
 TEST_F(WebhookAdmissionTest, RulesSelectOperationsGroupsResourcesAndSubresources) {
