@@ -47,25 +47,34 @@ json::value operation_options(const ResourceRequest& r, AdmissionOperation op) {
 
 }  // namespace
 
+AdmissionRequestPtr make_admission_request(const ResourceRequest& r, AdmissionOperation operation, json::value object,
+                                           const ObjectPtr& old,
+                                           const std::shared_ptr<std::vector<std::string>>& warnings,
+                                           std::string_view name) {
+  auto request = std::make_shared<AdmissionRequest>();
+  request->operation = operation;
+  request->view = r.type;
+  request->subresource = r.info.subresource;
+  request->name = name.empty() ? r.info.name : std::string(name);
+  if (request->name.empty() && object.is_object()) request->name = std::string(meta_string(object.as_object(), "name"));
+  request->ns = r.view().namespaced ? r.info.ns : "";
+  if (request->ns.empty() && old && r.view().namespaced) request->ns = old->ns;
+  // kube-apiserver reports a Namespace's requests as in that namespace.
+  if (r.view().group.empty() && r.view().plural == "namespaces") request->ns = request->name;
+  request->object = std::move(object);
+  request->old_object = old;
+  request->dry_run = r.dry_run();
+  request->options = operation_options(r, operation);
+  request->warnings = warnings;
+  return request;
+}
+
 void admit(const RequestPtr& r, AdmissionPhase phase, AdmissionOperation operation, json::value object,
            const ObjectPtr& old, const std::shared_ptr<std::vector<std::string>>& warnings,
            std::function<void(json::value, bool)> next) {
   Admission* admission = r->ctx.admission;
   if (admission == nullptr || !admission->active()) return next(std::move(object), false);
-  auto request = std::make_shared<AdmissionRequest>();
-  request->operation = operation;
-  request->view = r->type;
-  request->subresource = r->info.subresource;
-  request->name = r->info.name;
-  if (request->name.empty() && object.is_object()) request->name = std::string(meta_string(object.as_object(), "name"));
-  request->ns = r->view().namespaced ? r->info.ns : "";
-  // kube-apiserver reports a Namespace's requests as in that namespace.
-  if (r->view().group.empty() && r->view().plural == "namespaces") request->ns = request->name;
-  request->object = std::move(object);
-  request->old_object = old;
-  request->dry_run = r->dry_run();
-  request->options = operation_options(*r, operation);
-  request->warnings = warnings;
+  auto request = make_admission_request(*r, operation, std::move(object), old, warnings);
   auto returned = std::make_shared<bool>(false);
   auto done = [r, request, old, returned, next = std::move(next)](ApiStatus status) {
     if (!status) return respond_error(*r->responder, status.error(), r->rep);

@@ -19,6 +19,13 @@ namespace kueuepp::kube::server {
 
 enum class AdmissionPhase { Mutating, Validating };
 
+/// The admission request of a write of `object` (null for DELETE) over `old` (null for
+/// CREATE) through `r`; `name` overrides the request's (a collection's items).
+AdmissionRequestPtr make_admission_request(const ResourceRequest& r, AdmissionOperation operation, json::value object,
+                                           const ObjectPtr& old,
+                                           const std::shared_ptr<std::vector<std::string>>& warnings,
+                                           std::string_view name = {});
+
 /// Runs `phase` for a write of `object` (null for DELETE) over `old` (null for CREATE),
 /// then `next` with the object admission leaves and whether a webhook changed it.
 /// Webhooks' warnings go to `warnings`.

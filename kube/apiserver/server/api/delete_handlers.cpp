@@ -88,8 +88,10 @@ void handle_delete_collection(const RequestPtr& r) {
   });
   auto items = std::make_shared<std::vector<ObjectPtr>>();
   auto pending = std::make_shared<std::size_t>(targets.size() + 1);
-  auto finish = [r, items, pending] {
-    if (--*pending != 0) return;
+  // Set when an admission webhook refused an item: that refusal was the answer.
+  auto refused = std::make_shared<bool>(false);
+  auto finish = [r, items, pending, refused] {
+    if (--*pending != 0 || *refused) return;
     std::string body = fmt::format(R"({{"kind":"{}","apiVersion":"{}","metadata":{{"resourceVersion":"{}"}},"items":[)",
                                    r->view().list_kind, r->view().api_version(), r->ctx.store.current_rv());
     for (std::size_t i = 0; i < items->size(); ++i) {
@@ -101,13 +103,37 @@ void handle_delete_collection(const RequestPtr& r) {
     res.body = std::move(body);
     r->responder->respond(std::move(res));
   };
-  for (const auto& target : targets) {
-    auto result = delete_object(r->ctx, r->view(), target, *options, finish);
+  auto delete_one = [r, items, finish, opts = *options](const ObjectPtr& target) {
+    auto result = delete_object(r->ctx, r->view(), target, opts, finish);
     if (result) {
       items->push_back(result->object);
     } else {
       finish();  // nothing was written for this one
     }
+  };
+  Admission* admission = r->ctx.admission;
+  if (admission != nullptr && admission->active() && !targets.empty()) {
+    // As kube-apiserver: each item passes the validating webhooks as a DELETE of it; the
+    // first refusal is the answer (items already admitted are deleted).
+    auto warnings = std::make_shared<std::vector<std::string>>();
+    for (const auto& target : targets) {
+      auto request = make_admission_request(*r, AdmissionOperation::Delete, nullptr, target, warnings, target->name);
+      admission->validate(request, [r, target, refused, delete_one, finish](ApiStatus status) {
+        if (*refused) return;
+        if (!status) {
+          *refused = true;
+          return respond_error(*r->responder, status.error(), r->rep);
+        }
+        ObjectPtr now = r->ctx.store.get(r->bucket, target->key);
+        if (now) return delete_one(now);
+        finish();  // gone meanwhile
+      });
+    }
+    finish();  // the scan's own share of `pending`
+    return;
+  }
+  for (const auto& target : targets) {
+    delete_one(target);
   }
   finish();
 }

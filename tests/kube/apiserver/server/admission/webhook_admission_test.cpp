@@ -197,6 +197,23 @@ TEST_F(WebhookAdmissionTest, AWriteWhoseObjectChangedDuringItsWebhookCallIsHandl
   EXPECT_EQ(webhook_.received("/status").size(), 2u);
 }
 
+TEST_F(WebhookAdmissionTest, EachItemOfADeleteCollectionIsAdmitted) {
+  create(kJobs, job("a", {{"app", "x"}}));
+  create(kJobs, job("b", {{"app", "x"}, {"keep", "yes"}}));
+  webhook_.on("/keep", [](const json::value& review) {
+    if (str(review, "/request/oldObject/metadata/labels/keep") == "yes") return TestWebhookServer::deny(review, 403, "kept");
+    return TestWebhookServer::allow(review);
+  });
+  validating("keep", {local("keep.example.com", "/keep", {job_rule({"DELETE"})})});
+  json::value status = expect(403, api().del(std::string(kJobs) + "?labelSelector=app%3Dx"));
+  EXPECT_EQ(str(status, "/message"), "admission webhook \"keep.example.com\" denied the request: kept");
+  get_ok(std::string(kJobs) + "/b");
+  auto calls = webhook_.received("/keep");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(str(calls[0].review, "/request/name"), "a");
+  EXPECT_EQ(str(calls[0].review, "/request/namespace"), "team");
+}
+
 // -- which webhooks a request reaches ------------------------------------------------------
 
 TEST_F(WebhookAdmissionTest, RulesSelectOperationsGroupsResourcesAndSubresources) {
