@@ -122,7 +122,9 @@ class Call : public std::enable_shared_from_this<Call> {
       bool ok = ssl::host_name_verification(name)(preverified, vc);
       if (!ok) {
         if (auto self = weak.lock(); self && self->verify_error_.empty()) {
-          self->verify_error_ = x509_problem(X509_STORE_CTX_get_error(vc.native_handle()), name);
+          // The chain verified but the name did not: the host name check sets no error.
+          self->verify_error_ = preverified ? fmt::format("x509: certificate is not valid for {}", name)
+                                            : x509_problem(X509_STORE_CTX_get_error(vc.native_handle()), name);
         }
       }
       return ok;

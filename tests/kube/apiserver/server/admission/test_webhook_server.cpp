@@ -90,8 +90,8 @@ json::value response_of(const json::value& review, json::object response) {
 
 }  // namespace
 
-TestWebhookServer::TestWebhookServer() {
-  auto certs = generate_certificates({"127.0.0.1", "localhost"});
+TestWebhookServer::TestWebhookServer(std::vector<std::string> hosts) {
+  auto certs = generate_certificates(hosts);
   if (!certs) throw std::runtime_error("test webhook: " + certs.error().message);
   ca_pem_ = certs->ca_cert_pem;
   cert_pem_ = certs->server_cert_pem;

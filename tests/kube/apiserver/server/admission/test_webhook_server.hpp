@@ -32,7 +32,8 @@ class TestWebhookServer {
     json::value review;
   };
 
-  TestWebhookServer();
+  /// `hosts`: the names and addresses the serving certificate is valid for.
+  explicit TestWebhookServer(std::vector<std::string> hosts = {"127.0.0.1", "localhost"});
   ~TestWebhookServer();
   TestWebhookServer(const TestWebhookServer&) = delete;
   TestWebhookServer& operator=(const TestWebhookServer&) = delete;

@@ -414,6 +414,44 @@ TEST_F(WebhookAdmissionTest, WebhookConfigurationsThemselvesNeverReachWebhooks) 
   EXPECT_TRUE(webhook_.received("/all").empty());
 }
 
+// -- service references ------------------------------------------------------------------
+
+TEST_F(WebhookAdmissionTest, AServiceReferenceIsCalledAtTheServicesTargetPortAndVerifiedForItsName) {
+  TestWebhookServer svc_hook({"hooks.team.svc"});
+  svc_hook.on("/mutate", [](const json::value& r) { return TestWebhookServer::allow(r, add_label_patch("via", "service")); });
+  json::value h = hook("svc.example.com", "", svc_hook.ca_bundle(), {job_rule()});
+  h.as_object()["clientConfig"] = json::object{
+      {"service", json::object{{"namespace", "team"}, {"name", "hooks"}, {"path", "/mutate"}, {"port", 443}}},
+      {"caBundle", svc_hook.ca_bundle()}};
+  mutating("svc", {h});
+  // No such Service yet: the call fails (failurePolicy Fail).
+  json::value status = expect(500, api().post(kJobs, job("early")));
+  EXPECT_EQ(str(status, "/message"),
+            "Internal error occurred: failed calling webhook \"svc.example.com\": failed to call webhook: Post "
+            "\"https://hooks.team.svc:443/mutate?timeout=10s\": service \"hooks\" not found");
+  create("/api/v1/namespaces/team/services",
+         json::object{{"metadata", json::object{{"name", "hooks"}}},
+                      {"spec", json::object{{"ports", json::array{json::object{{"port", 443}, {"targetPort", svc_hook.port()}}}}}}});
+  json::value created = create(kJobs, job("late"));
+  EXPECT_EQ(str(created, "/metadata/labels/via"), "service");
+  // The same server's certificate for 127.0.0.1 is not valid for hooks.team.svc.
+  json::value wrong_name = h;
+  wrong_name.as_object()["clientConfig"].as_object()["caBundle"] = webhook_.ca_bundle();
+  expect(200, api().put(std::string(kMutating) + "/svc", [&] {
+    json::value c = get_ok(std::string(kMutating) + "/svc");
+    c.as_object()["webhooks"] = json::array{wrong_name};
+    return c;
+  }()));
+  expect(200, api().patch("/api/v1/namespaces/team/services/hooks",
+                          json::value(json::array{json::object{{"op", "replace"}, {"path", "/spec/ports/0/targetPort"},
+                                                               {"value", webhook_.port()}}}),
+                          "application/json-patch+json"));
+  status = expect(500, api().post(kJobs, job("misnamed")));
+  EXPECT_NE(str(status, "/message").find("tls: failed to verify certificate: x509: certificate is not valid for hooks.team.svc"),
+            std::string::npos)
+      << str(status, "/message");
+}
+
 // -- the Kueue imitation switch ------------------------------------------------------------
 
 class NoKueueImitationTest : public ServerTest {
