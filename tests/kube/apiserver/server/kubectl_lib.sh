@@ -1,6 +1,7 @@
 # The harness shared by the kubectl scripts of the embedded API server: source it with
-# $bin set (the kueuepp binary). It starts `kueuepp apiserver` on a free port (log in
-# $tmp/log), waits until kubectl gets an answer, and stops it on exit with whatever the
+# $bin set (the kueuepp binary), and optionally the array server_args (more arguments of
+# `kueuepp apiserver`, e.g. --crds DIR). It starts `kueuepp apiserver` on a free port (log
+# in $tmp/log), waits until kubectl gets an answer, and stops it on exit with whatever the
 # script started in the background (add their pids to `background`).
 #
 #   k ARGS...                   kubectl against it (a discovery cache of its own: the
@@ -12,7 +13,7 @@
 #   eventually SECONDS COMMAND...  polls the command until it succeeds
 
 tmp=$(mktemp -d)
-"$bin" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" >"$tmp/log" 2>&1 &
+"$bin" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kc" ${server_args[@]+"${server_args[@]}"} >"$tmp/log" 2>&1 &
 pid=$!
 background=()
 cleanup() {
