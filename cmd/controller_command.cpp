@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -401,6 +402,19 @@ actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, co
   return w;
 }
 
+/// Standalone serves its admission webhooks on a free loopback port and registers them
+/// by URL in its own API server, with a CA kept in memory.
+actors::WebhookOptions standalone_webhook_options(const config::KueueConfiguration& cfg) {
+  Flags f;
+  f.webhook_listen = "127.0.0.1:0";
+  f.webhook_url_base = "https://127.0.0.1:0";  // the port bound replaces it
+  actors::WebhookOptions w = webhook_options(cfg, f, cfg.ns);
+  w.listen = "127.0.0.1:0";
+  w.url_base.clear();
+  w.registration = actors::WebhookOptions::Registration::Url;
+  return w;
+}
+
 sigset_t block_stop_signals() {
   sigset_t set;
   sigemptyset(&set);
@@ -467,7 +481,18 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     spdlog::info("metrics also on http://{}/metrics (the Configuration's metrics.bindAddress)", address);
   }
   if (options.webhooks.enabled) spdlog::info("admission webhooks served at {}", (*controller)->webhook_url());
-  if (after_start) after_start();
+  if (after_start) {
+    // Standalone says it runs once it does: its watches listed and its webhooks registered,
+    // so that a Job created right after the greeting is held from its first moment.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    std::string why = (*controller)->not_ready_reason();
+    while (!why.empty() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      why = (*controller)->not_ready_reason();
+    }
+    if (!why.empty()) spdlog::warn("not ready after 30 s: {}", why);
+    after_start();
+  }
   int signal = 0;
   sigwait(&signals, &signal);
   spdlog::info("received {}, stopping", signal == SIGINT ? "SIGINT" : "SIGTERM");
@@ -608,6 +633,9 @@ int run_standalone(Args args) {
     return 2;
   }
   sigset_t signals = block_stop_signals();
+  // Kueue's admission checks (Jobs held suspended from creation, the Kueue kinds
+  // validated) come from the controller's webhooks, registered below, as on a real
+  // cluster.
   auto server = kube::server::ApiServer::start(f.server);
   if (!server) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", server.error().message.c_str());
@@ -631,6 +659,7 @@ int run_standalone(Args args) {
   }
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   options.event_client = event_client->get();
+  options.webhooks = standalone_webhook_options(*cfg);
   int rc = run_until_signal(signals, **client, options, f, *cfg, [&] {
     std::printf(
         "kueuepp standalone is running: API server %s, kubeconfig %s\n"

@@ -200,10 +200,10 @@ std::optional<std::pair<int, std::string>> http_get(kube::client::Client& client
 }
 
 // Enough lines for a refused argument: the controller prints it above its usage (about
-// 30 lines).
+// 45 lines).
 std::string died_message(perf::ChildProcess& p) {
   return "the " + p.name() + " " + p.exit_description() + "; last lines of " + p.log_path() + ":\n" +
-         perf::tail_file(p.log_path(), 40);
+         perf::tail_file(p.log_path(), 80);
 }
 
 class PerfRun {

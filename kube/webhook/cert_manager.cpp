@@ -77,6 +77,8 @@ struct CertManager::Impl {
 
   std::optional<CertificateBundle> generated;  ///< Generated: the bundle in memory
   std::string last_registration_problem;       ///< logged once per distinct message
+  /// The configurations carry the current CA (always true without registration).
+  bool registered = false;
 
   Impl(CertManagerOptions o, client::Client* c, WebhookServer& s) : options(std::move(o)), client(c), server(s) {}
 
@@ -117,8 +119,12 @@ struct CertManager::Impl {
   }
 
   void note_registration(const std::string& problem) {
-    if (problem == last_registration_problem) return;
-    last_registration_problem = problem;
+    {
+      std::lock_guard lock(mutex);
+      registered = problem.empty();
+      if (problem == last_registration_problem) return;
+      last_registration_problem = problem;
+    }
     if (!problem.empty()) spdlog::warn("webhook registration: {}", problem);
   }
 
@@ -311,9 +317,13 @@ Expected<std::unique_ptr<CertManager>> CertManager::start(CertManagerOptions opt
 
 std::string CertManager::not_ready_reason() const {
   std::string problem = impl_->validity_problem();
-  if (!problem.empty()) {
-    std::lock_guard lock(impl_->mutex);
-    return impl_->reason.empty() ? problem : impl_->reason;
+  std::lock_guard lock(impl_->mutex);
+  if (!problem.empty()) return impl_->reason.empty() ? problem : impl_->reason;
+  // Until the configurations name this CA, the API server cannot call the webhooks.
+  if (impl_->options.registration != Registration::None && !impl_->registered) {
+    return impl_->last_registration_problem.empty()
+               ? "the webhook configurations are not registered yet"
+               : "the webhook configurations are not registered: " + impl_->last_registration_problem;
   }
   return {};
 }

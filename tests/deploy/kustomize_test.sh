@@ -235,6 +235,12 @@ answer=$(curl -fsS --max-time 5 --cacert "$tmp/ca.crt" --resolve "$host:${webhoo
 [ "$(jq -r .response.uid <<<"$answer")" = u-1 ] && [ "$(jq -r .response.patch <<<"$answer" | base64 -d | jq -c '.[0]')" = \
   '{"op":"add","path":"/spec/suspend","value":true}' ] || fail "the webhook's answer: $answer"
 echo "ok - the webhook server serves the Secret's certificate for $host and holds a labelled Job suspended"
+# In a cluster the Service's named targetPort reaches the pod's port 9443 (the API server
+# resolves it through the endpoints); here the replica listens on a free port, and the
+# embedded server resolves no named ports, so the Service is pointed at that port.
+k patch service -n "$ns" "$webhook_svc" --type=json \
+  -p "[{\"op\":\"replace\",\"path\":\"/spec/ports/0/targetPort\",\"value\":${webhook##*:}}]" >/dev/null ||
+  fail "pointing the webhook Service at the replica's port"
 shards=$(jq -r '.args | index("--shards") as $i | .[$i + 1]' <<<"$container")
 leases() {
   k get leases -n "$ns" -o json | jq -r --arg id "${pod_name}_" \

@@ -113,11 +113,13 @@ e2e_start() {
     sleep 0.2
   done
   [ -n "$api_port" ] || fail "the API server did not come up"
-  # --probe-listen 127.0.0.1:0 picks a free port; the process's other listener is it.
+  # --probe-listen 127.0.0.1:0 picks a free port: of the process's other listeners (the
+  # probes, the admission webhooks' HTTPS) it is the one answering /readyz in plain HTTP.
   for _ in $(seq 50); do
-    E2E_PROBE=$(ss -Hltnp 2>/dev/null | grep "pid=$E2E_PID," | awk '{print $4}' |
-      grep -v ":$api_port\$" | head -n 1)
-    [ -n "$E2E_PROBE" ] && [ "$(probe /readyz 2>/dev/null)" = ok ] && return 0
+    for E2E_PROBE in $(ss -Hltnp 2>/dev/null | grep "pid=$E2E_PID," | awk '{print $4}' |
+      grep -v ":$api_port\$"); do
+      [ "$(probe /readyz 2>/dev/null)" = ok ] && return 0
+    done
     sleep 0.2
   done
   fail "the controller did not become ready (probe listener '${E2E_PROBE:-not found}')"

@@ -51,7 +51,6 @@ class ApiServerImpl final : public ApiServer {
         admission_(ctx_, *webhook_transport_, WebhookAdmissionOptions{options_.webhook_service_host}) {
     register_builtin_kinds(ctx_.registry, ctx_.store);
     ctx_.admission = &admission_;
-    ctx_.kueue_webhook_imitation = options_.kueue_webhook_imitation;
     ctx_.observe([this](const Change& c) { admission_.observe(c); });
     ctx_.observe([this](const Change& c) { crds_.observe(c); });
     ctx_.observe([this](const Change& c) { gc_.observe(c); });

@@ -62,11 +62,6 @@ struct ApiServerOptions {
   /// status says how each was answered). Must not block: it holds up every request.
   std::function<void(const ApiRequestRecord&)> request_observer;
 
-  /// Kueue's webhooks imitated inside the server's strategies: a Job with the queue-name
-  /// label is stored suspended, negative quotas and lending above nominal quota are
-  /// refused. Turn off when kueuepp's own webhooks are registered through
-  /// MutatingWebhookConfiguration/ValidatingWebhookConfiguration objects instead.
-  bool kueue_webhook_imitation = true;
   /// Where a webhook configured by Service reference (clientConfig.service) is called:
   /// this host, at the targetPort the Service gives for the port named (that port when
   /// the Service names no targetPort); the certificate must be valid for

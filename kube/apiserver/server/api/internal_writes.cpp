@@ -14,7 +14,6 @@ Status upsert_object(ServerContext& ctx, const ResourceType& type, json::value o
   w.view = &type;
   w.field_validation = FieldValidation::Ignore;
   w.warnings = &warnings;
-  w.kueue_webhook_imitation = ctx.kueue_webhook_imitation;
   json::object& o = obj.as_object();
   o["kind"] = type.kind;
   o["apiVersion"] = type.api_version();

@@ -44,9 +44,6 @@ class ServerContext {
   Journal* journal = nullptr;
   /// Admission webhooks (null: none, as in tests of the store alone).
   Admission* admission = nullptr;
-  /// Whether the strategies apply Kueue's webhooks' checks and defaults themselves
-  /// (ApiServerOptions::kueue_webhook_imitation).
-  bool kueue_webhook_imitation = true;
 
   /// Called synchronously for every committed change, before it is journaled.
   using Observer = std::function<void(const Change&)>;

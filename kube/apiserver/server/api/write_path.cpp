@@ -50,7 +50,6 @@ ApiResult<WriteContext> make_write_context(const ResourceRequest& r, std::vector
   w.field_validation = *fv;
   w.status = r.info.subresource == "status";
   w.warnings = warnings;
-  w.kueue_webhook_imitation = r.ctx.kueue_webhook_imitation;
   return w;
 }
 

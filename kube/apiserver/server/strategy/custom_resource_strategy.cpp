@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "kube/apiserver/server/strategy/kueue_webhooks.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 #include "kube/apiserver/server/util/kubectl_jsonpath.hpp"
 #include "kube/apiserver/server/util/time.hpp"
@@ -205,10 +204,6 @@ class CustomResourceStrategy final : public Strategy {
     FieldErrors errors =
         from_schema_errors(ctx.object_value != nullptr ? schema::validate(*v_.schema, *ctx.object_value, old, options)
                                                        : schema::validate(*v_.schema, json::value(obj), old, options));
-    // Status writes are not seen by Kueue's webhooks (they validate spec).
-    if (v_.group == kKueueGroup && !ctx.status && ctx.kueue_webhook_imitation) {
-      for (auto& e : kueue_webhook_errors(v_.kind, obj)) errors.push_back(std::move(e));
-    }
     return errors;
   }
 

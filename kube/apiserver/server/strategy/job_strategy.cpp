@@ -112,7 +112,7 @@ class JobStrategy final : public BuiltinStrategy {
     return decoded;
   }
 
-  void prepare_for_create(json::object& obj, const WriteContext& ctx) const override {
+  void prepare_for_create(json::object& obj, const WriteContext&) const override {
     obj["status"] = json::object{};
     json::object& spec = object_member(obj, "spec");
     if (!bool_at(spec, {"manualSelector"})) generate_selector(obj, spec);
@@ -121,13 +121,6 @@ class JobStrategy final : public BuiltinStrategy {
     if (labels == nullptr || !labels->is_object() || labels->as_object().empty()) {
       // kube-apiserver aliases the template's labels (a Go map shared with the Job).
       if (const json::value* tl = at(spec, {"template", "metadata", "labels"})) meta["labels"] = *tl;
-    }
-    // Kueue's mutating Job webhook (on create): a Job queued with the queue-name label
-    // starts suspended, so no pod runs before the Job is admitted.
-    labels = meta.if_contains("labels");
-    if (ctx.kueue_webhook_imitation && labels != nullptr && labels->is_object()) {
-      const json::value* queue = labels->as_object().if_contains("kueue.x-k8s.io/queue-name");
-      if (queue != nullptr && queue->is_string() && !queue->get_string().empty()) spec["suspend"] = true;
     }
   }
 

@@ -36,9 +36,6 @@ struct WriteContext {
   /// comparisons with the stored object would find equal need no looking at.
   bool status_alone = false;
   std::vector<std::string>* warnings = nullptr;
-  /// Whether the strategies apply Kueue's webhooks' defaults and checks themselves
-  /// (ServerContext::kueue_webhook_imitation).
-  bool kueue_webhook_imitation = true;
   /// The ObjectMeta errors found before the strategy validates (schemas skip CEL rules
   /// when the object is already invalid).
   const FieldErrors* prior_errors = nullptr;

@@ -456,30 +456,15 @@ TEST_F(WebhookAdmissionTest, AServiceReferenceIsCalledAtTheServicesTargetPortAnd
       << str(status, "/message");
 }
 
-// -- the Kueue imitation switch ------------------------------------------------------------
+// -- no Kueue behaviour inside the server ---------------------------------------------------
 
-class NoKueueImitationTest : public ServerTest {
- protected:
-  ApiServerOptions options() const override {
-    ApiServerOptions o = test_options();
-    o.kueue_webhook_imitation = false;
-    return o;
-  }
-};
-
-TEST_F(NoKueueImitationTest, AQueuedJobIsStoredAsSentWhenTheImitationIsOff) {
-  make_namespace("team");
+// Kueue's defaulting (a queued Job held suspended) comes from the controller's webhooks,
+// as on a real cluster: the server itself stores the Job as sent.
+TEST_F(WebhookAdmissionTest, AQueuedJobIsStoredAsSentWithoutAWebhook) {
   json::value j = job("queued", {{"kueue.x-k8s.io/queue-name", "main"}});
   j.as_object()["spec"].as_object()["suspend"] = false;
   json::value created = create(kJobs, j);
   EXPECT_FALSE(at(created, "/spec/suspend")->as_bool());
-}
-
-TEST_F(WebhookAdmissionTest, TheKueueImitationIsOnByDefault) {
-  json::value j = job("queued", {{"kueue.x-k8s.io/queue-name", "main"}});
-  j.as_object()["spec"].as_object()["suspend"] = false;
-  json::value created = create(kJobs, j);
-  EXPECT_TRUE(at(created, "/spec/suspend")->as_bool());
 }
 
 }  // namespace
