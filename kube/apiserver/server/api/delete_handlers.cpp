@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "kube/apiserver/server/api/admission_steps.hpp"
 #include "kube/apiserver/server/api/deletion.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
@@ -88,10 +90,12 @@ void handle_delete_collection(const RequestPtr& r) {
   });
   auto items = std::make_shared<std::vector<ObjectPtr>>();
   auto pending = std::make_shared<std::size_t>(targets.size() + 1);
-  // Set when an admission webhook refused an item: that refusal was the answer.
-  auto refused = std::make_shared<bool>(false);
-  auto finish = [r, items, pending, refused] {
-    if (--*pending != 0 || *refused) return;
+  // The first refusal by an admission webhook; it is the answer, given (as kube-apiserver
+  // does) only once every item has been handled, so no admission call outlives the request.
+  auto refusal = std::make_shared<std::optional<ApiError>>();
+  auto finish = [r, items, pending, refusal] {
+    if (--*pending != 0) return;
+    if (*refusal) return respond_error(*r->responder, **refusal, r->rep);
     std::string body = fmt::format(R"({{"kind":"{}","apiVersion":"{}","metadata":{{"resourceVersion":"{}"}},"items":[)",
                                    r->view().list_kind, r->view().api_version(), r->ctx.store.current_rv());
     for (std::size_t i = 0; i < items->size(); ++i) {
@@ -113,16 +117,15 @@ void handle_delete_collection(const RequestPtr& r) {
   };
   Admission* admission = r->ctx.admission;
   if (admission != nullptr && admission->active() && !targets.empty()) {
-    // As kube-apiserver: each item passes the validating webhooks as a DELETE of it; the
-    // first refusal is the answer (items already admitted are deleted).
+    // As kube-apiserver: each item passes the validating webhooks as a DELETE of it; items
+    // admitted are deleted even when another was refused, and the first refusal is the answer.
     auto warnings = std::make_shared<std::vector<std::string>>();
     for (const auto& target : targets) {
       auto request = make_admission_request(*r, AdmissionOperation::Delete, nullptr, target, warnings, target->name);
-      admission->validate(request, [r, target, refused, delete_one, finish](ApiStatus status) {
-        if (*refused) return;
+      admission->validate(request, [r, target, refusal, delete_one, finish](ApiStatus status) {
         if (!status) {
-          *refused = true;
-          return respond_error(*r->responder, status.error(), r->rep);
+          if (!*refusal) *refusal = status.error();
+          return finish();
         }
         ObjectPtr now = r->ctx.store.get(r->bucket, target->key);
         if (now) return delete_one(now);
