@@ -211,10 +211,11 @@ bool take(const Object& wl, jobs::RequeueStep r, JobStep& step) {
   return true;
 }
 
-/// Kueue's Workload controller on the Workload's own clock: deactivation, the requeue
-/// gate (BackoffFinished, Reactivated), and waitForPodsReady's condition and timeout.
+/// Kueue's Workload controller on the Workload's own clock: deactivation, the maximum
+/// execution time, the requeue gate (BackoffFinished, Reactivated), and waitForPodsReady's condition and timeout.
 bool workload_controller_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
   if (take(wl, jobs::deactivation_step(wl, ctx.now), step)) return true;
+  if (take(wl, jobs::max_execution_time_step(wl, ctx.now), step)) return true;
   if (take(wl, jobs::requeue_gate_step(wl, ctx.now), step)) return true;
   if (!ctx.options.wait_for_pods_ready.enabled) return false;
   if (pods_ready_step(job, wl, ctx, step)) return true;

@@ -139,6 +139,36 @@ RequeueStep pods_ready_timeout_step(const client::Object& wl, const RequeuingPol
   return step;
 }
 
+RequeueStep max_execution_time_step(const client::Object& wl, core::Time now) {
+  RequeueStep step;
+  auto limit = wl.int_at({"spec", "maximumExecutionTimeSeconds"});
+  // An inactive or evicted Workload is already on its way out; timing it again would
+  // mark it anew after deactivation_step cleared the mark.
+  if (!limit || !is_active(wl) || wl.condition_true("Evicted") || !wl.condition_true("Admitted")) return step;
+  auto admitted_at = transition_of(wl.condition("Admitted"));
+  if (!admitted_at) return step;
+  const std::int64_t past = wl.int_at({"status", "accumulatedPastExecutionTimeSeconds"}).value_or(0);
+  const core::Time deadline = *admitted_at + std::chrono::seconds(*limit - past);
+  if (now < deadline) {
+    step.recheck_at = deadline;
+    return step;
+  }
+  if (auto current = wl.condition(kDeactivationTarget); current && current->status == "True") return step;
+  Condition target{std::string(kDeactivationTarget), "True", "MaximumExecutionTimeExceeded",
+                   "exceeding the maximum execution time", "", generation_of(wl)};
+  json::object status;
+  status["conditions"] = conditions_after(wl, {target}, now);
+  // Kueue starts the count afresh for whatever admission comes after this one.
+  if (wl.find({"status", "accumulatedPastExecutionTimeSeconds"}) != nullptr) {
+    status["accumulatedPastExecutionTimeSeconds"] = nullptr;
+  }
+  step = status_write(std::move(status), "maximum execution time exceeded: deactivating");
+  step.event_reason = "MaximumExecutionTimeExceeded";
+  step.event_message = "The maximum execution time (" + std::to_string(*limit) + "s) exceeded";
+  step.event_warning = true;
+  return step;
+}
+
 RequeueStep requeue_gate_step(const client::Object& wl, core::Time now) {
   RequeueStep step;
   if (!is_active(wl) || holds_admission(wl)) return step;

@@ -7,6 +7,8 @@
 //    status.requeueState, or marked for deactivation once backoffLimitCount is used up;
 //  - requeue gating: Requeued=False turns True when the backoff ends (BackoffFinished) or
 //    the Workload is reactivated (Reactivated);
+//  - maximum execution time: an admitted Workload past spec.maximumExecutionTimeSeconds
+//    is marked for deactivation (MaximumExecutionTimeExceeded);
 //  - deactivation: a DeactivationTarget sets spec.active=false, and an inactive Workload
 //    holding quota is evicted (Deactivated, or DeactivatedDueTo<cause>).
 //
@@ -72,6 +74,13 @@ RequeueStep requeue_gate_step(const client::Object& workload, core::Time now);
 /// with "The workload is deactivated due to <message>"), its DeactivationTarget removed
 /// and requeueState cleared; one holding none just has them cleared.
 RequeueStep deactivation_step(const client::Object& workload, core::Time now);
+
+/// spec.maximumExecutionTimeSeconds for an admitted Workload: the time counted is
+/// status.accumulatedPastExecutionTimeSeconds (earlier admissions) plus the time since the
+/// Admitted condition turned True. Before the limit, the time to look again; past it,
+/// DeactivationTarget=True MaximumExecutionTimeExceeded with the accumulated time cleared
+/// (deactivation_step then deactivates and evicts it, never to be requeued).
+RequeueStep max_execution_time_step(const client::Object& workload, core::Time now);
 
 /// The backoff before the n-th requeue (n >= 1): base * 2^(n-1) seconds, at most max.
 std::chrono::seconds requeue_backoff(const RequeuingPolicy& policy, std::int32_t n);

@@ -65,6 +65,19 @@ Condition no_reservation(const client::Object& wl) {
   return condition("Admitted", false, "NoReservation", "The workload has no reservation", generation_of(wl));
 }
 
+/// SyncAdmittedCondition's bookkeeping when Admitted leaves True: the seconds it was True
+/// are added to status.accumulatedPastExecutionTimeSeconds, which the maximum execution
+/// time counts across evictions.
+void accumulate_admitted_time(const client::Object& wl, core::Time now, json::object& status) {
+  auto admitted = wl.condition("Admitted");
+  if (!admitted || admitted->status != "True") return;
+  auto since = core::parse_rfc3339(admitted->last_transition_time);
+  if (!since) return;
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now - *since).count();
+  const std::int64_t past = wl.int_at({"status", "accumulatedPastExecutionTimeSeconds"}).value_or(0);
+  status["accumulatedPastExecutionTimeSeconds"] = past + std::max<std::int64_t>(seconds, 0);
+}
+
 /// Admission checks reset to Pending after an eviction (a Retry counts one more retry).
 std::optional<json::array> reset_admission_checks(const client::Object& wl, core::Time now) {
   const json::value* checks = wl.find({"status", "admissionChecks"});
@@ -219,6 +232,7 @@ StatusPatch pending_patch(const client::Object& wl, const core::PendingDecision&
     if (holds_admission(wl)) status["admission"] = nullptr;
     changes.push_back(condition("QuotaReserved", false, d.reason, d.message, generation_of(wl)));
     changes.push_back(no_reservation(wl));
+    accumulate_admitted_time(wl, now, status);
   }
   if (!d.requeued_reason.empty()) {
     changes.push_back(condition("Requeued", true, d.requeued_reason, d.requeued_message, generation_of(wl)));
@@ -286,6 +300,7 @@ StatusPatch eviction_completed_patch(const client::Object& wl, core::Time now, c
        no_reservation(wl)},
       now);
   status["admission"] = nullptr;
+  accumulate_admitted_time(wl, now, status);
   return patch_if_changed(wl, std::move(status));
 }
 

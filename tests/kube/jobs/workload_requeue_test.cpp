@@ -236,5 +236,70 @@ TEST(Deactivation, PlainDeactivationEvicts) {
   EXPECT_FALSE(deactivation_step(admitted(kReady), at(10)).has_write());
 }
 
+TEST(MaxExecutionTime, BeforeTheLimitSaysWhenToLookAgain) {
+  auto wl = admitted(kReady, "", ", maximumExecutionTimeSeconds: 60");
+  auto step = max_execution_time_step(wl, at(59));
+  EXPECT_FALSE(step.has_write());
+  ASSERT_TRUE(step.recheck_at.has_value());
+  EXPECT_EQ(*step.recheck_at, at(60));
+}
+
+TEST(MaxExecutionTime, EarlierAdmissionsCountTowardsTheLimit) {
+  auto wl = admitted(kReady, "  accumulatedPastExecutionTimeSeconds: 50\n", ", maximumExecutionTimeSeconds: 60");
+  EXPECT_EQ(max_execution_time_step(wl, at(5)).recheck_at, at(10));
+  EXPECT_TRUE(max_execution_time_step(wl, at(10)).has_write());
+}
+
+TEST(MaxExecutionTime, PastTheLimitMarksForDeactivationAndClearsTheCount) {
+  auto wl = admitted(kReady, "  accumulatedPastExecutionTimeSeconds: 20\n", ", maximumExecutionTimeSeconds: 60");
+  auto step = max_execution_time_step(wl, at(41));
+  ASSERT_TRUE(step.has_write());
+  EXPECT_EQ(step.target, RequeueStep::Target::Status);
+  auto target = cond(step.patch, "DeactivationTarget");
+  EXPECT_EQ(target.status, "True");
+  EXPECT_EQ(target.reason, "MaximumExecutionTimeExceeded");
+  EXPECT_EQ(target.message, "exceeding the maximum execution time");
+  EXPECT_TRUE(step.patch.at("status").at("accumulatedPastExecutionTimeSeconds").is_null());
+  EXPECT_EQ(step.event_reason, "MaximumExecutionTimeExceeded");
+  EXPECT_EQ(step.event_message, "The maximum execution time (60s) exceeded");
+  EXPECT_TRUE(step.event_warning);
+
+  // Then deactivation_step carries it out with Kueue's reason.
+  auto marked = admitted(kReady,
+                         "  - {type: DeactivationTarget, status: \"True\", reason: MaximumExecutionTimeExceeded, "
+                         "message: exceeding the maximum execution time, lastTransitionTime: \"2026-01-01T00:01:00Z\"}\n",
+                         ", maximumExecutionTimeSeconds: 60, active: false");
+  EXPECT_FALSE(max_execution_time_step(marked, at(70)).has_write());
+  // Once deactivated (its mark cleared by the eviction) it is not marked again.
+  auto deactivated = admitted(kReady, "", ", maximumExecutionTimeSeconds: 60, active: false");
+  EXPECT_FALSE(max_execution_time_step(deactivated, at(70)).has_write());
+  auto evicted = admitted(kReady,
+                          "  - {type: Evicted, status: \"True\", reason: DeactivatedDueToMaximumExecutionTimeExceeded, "
+                          "message: x, lastTransitionTime: \"2026-01-01T00:01:00Z\"}\n",
+                          ", maximumExecutionTimeSeconds: 60");
+  EXPECT_FALSE(max_execution_time_step(evicted, at(70)).has_write());
+  auto evict = deactivation_step(marked, at(70));
+  ASSERT_TRUE(evict.has_write());
+  EXPECT_EQ(cond(evict.patch, "Evicted").reason, "DeactivatedDueToMaximumExecutionTimeExceeded");
+  EXPECT_EQ(cond(evict.patch, "Evicted").message, "The workload is deactivated due to exceeding the maximum execution time");
+  EXPECT_EQ(evict.evicted_reason, "Deactivated");
+  EXPECT_EQ(evict.evicted_cause, "MaximumExecutionTimeExceeded");
+}
+
+TEST(MaxExecutionTime, OnlyAdmittedWorkloadsWithALimitAreTimed) {
+  EXPECT_FALSE(max_execution_time_step(admitted(kReady), at(100000)).has_write());
+  EXPECT_FALSE(max_execution_time_step(admitted(kReady), at(100000)).recheck_at.has_value());
+  auto pending = object(R"(
+metadata: {name: w, namespace: ns, generation: 1}
+spec: {queueName: q, maximumExecutionTimeSeconds: 1}
+status:
+  conditions:
+  - {type: Admitted, status: "False", reason: NoReservation, message: x, lastTransitionTime: "2026-01-01T00:00:00Z"}
+)");
+  auto step = max_execution_time_step(pending, at(100));
+  EXPECT_FALSE(step.has_write());
+  EXPECT_FALSE(step.recheck_at.has_value());
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::jobs

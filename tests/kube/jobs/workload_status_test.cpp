@@ -339,6 +339,8 @@ TEST(WorkloadStatus, EvictionCompleted) {
   auto ad = cond(*p, "Admitted");
   EXPECT_EQ(ad.status, "False");
   EXPECT_EQ(ad.reason, "NoReservation");
+  // The 20 s it was admitted count towards a maximum execution time.
+  EXPECT_EQ(p->at("status").at("accumulatedPastExecutionTimeSeconds"), json::value(20));
   // Evicted stays True until the next reservation.
   EXPECT_EQ(cond(*p, "Evicted").status, "True");
   WorkloadStatusOptions legacy;
@@ -347,6 +349,23 @@ TEST(WorkloadStatus, EvictionCompleted) {
   // Once released, nothing more to do.
   wl.ensure({"status", "conditions"}) = p->at("status").at("conditions");
   EXPECT_FALSE(eviction_completed_patch(wl, testing::at(30)));
+}
+
+TEST(WorkloadStatus, AdmittedTimeAccumulatesAcrossAdmissions) {
+  client::Object wl = object(testing::kAdmittedWorkload);
+  wl.ensure({"status", "accumulatedPastExecutionTimeSeconds"}) = 100;
+  wl.ensure({"status", "conditions"}) = eviction_patch(wl, preemption(), testing::at(10))->at("status").at("conditions");
+  auto p = eviction_completed_patch(wl, testing::at(35));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->at("status").at("accumulatedPastExecutionTimeSeconds"), json::value(135));
+  // An admission withdrawn by the engine counts too; a Workload never admitted adds nothing.
+  auto withdrawn = pending_patch(object(testing::kAdmittedWorkload), core::PendingDecision{"ns/w", "Pending", "m"},
+                                 testing::at(7));
+  ASSERT_TRUE(withdrawn);
+  EXPECT_EQ(withdrawn->at("status").at("accumulatedPastExecutionTimeSeconds"), json::value(7));
+  auto pending = pending_patch(pending_workload(), core::PendingDecision{"ns/w", "Pending", "m"}, testing::at(35));
+  ASSERT_TRUE(pending);
+  EXPECT_EQ(pending->at("status").as_object().if_contains("accumulatedPastExecutionTimeSeconds"), nullptr);
 }
 
 TEST(WorkloadStatus, EvictionCompletedForStoppedQueueIsNotRequeued) {
