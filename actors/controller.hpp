@@ -53,6 +53,11 @@ struct JobIntegrationOptions {
   bool partial_admission = true;
   /// Configuration labelKeysToCopy: Job labels copied onto its Workload.
   std::vector<std::string> label_keys_to_copy;
+  /// objectRetentionPolicies.workloads: a finished Workload is deleted this long after it
+  /// finished; the Job of a Workload Kueue deactivated, this long after the eviction.
+  /// Absent: kept.
+  std::optional<std::chrono::milliseconds> finished_workload_retention;
+  std::optional<std::chrono::milliseconds> deactivated_job_retention;
 };
 
 /// Leader election and horizontal sharding by cohort: every cohort tree belongs to one

@@ -5,6 +5,7 @@
 #include "kube/jobs/batch_job.hpp"
 #include "kube/jobs/constants.hpp"
 #include "kube/jobs/workload_requeue.hpp"
+#include "kube/jobs/workload_retention.hpp"
 #include "kube/jobs/workload_status.hpp"
 
 namespace kueuepp::actors {
@@ -222,6 +223,37 @@ bool workload_controller_step(const Object& job, const Object& wl, const JobCont
   return take(wl, jobs::pods_ready_timeout_step(wl, requeuing_policy(ctx.options), ctx.now), step);
 }
 
+/// An objectRetentionPolicies deadline: past it, the deletion; before it, the time to look
+/// again. True when the deletion was added.
+bool retention_due(std::optional<core::Time> deadline, const JobContext& ctx, JobStep& step) {
+  if (!deadline) return false;
+  if (ctx.now >= *deadline) return true;
+  if (!step.recheck_at || *deadline < *step.recheck_at) step.recheck_at = deadline;
+  return false;
+}
+
+/// afterDeactivatedByKueue: the Job of a Workload Kueue deactivated is deleted (background
+/// propagation: its pods, then its Workload, follow).
+bool deactivated_retention_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
+  const auto& after = ctx.options.deactivated_job_retention;
+  if (!after || !retention_due(jobs::deactivated_retention_deadline(wl, *after), ctx, step)) return false;
+  step.writes.push_back(JobWrite{ObjectKind::Job, JobWrite::Verb::Delete, std::string(job.namespace_name()),
+                                 std::string(job.name()), json::value(), std::string(job.resource_version()),
+                                 "deleted: deactivation retention period expired"});
+  step.events.push_back(
+      event_on(job, ObjectKind::Job, false, "Deleted", "Deleted job: deactivation retention period expired"));
+  return true;
+}
+
+/// afterFinished: a finished Workload is deleted (the Job stays).
+void finished_retention_step(const Object& wl, const JobContext& ctx, JobStep& step) {
+  const auto& after = ctx.options.finished_workload_retention;
+  if (!after || wl.being_deleted() || !retention_due(jobs::finished_retention_deadline(wl, *after), ctx, step)) return;
+  step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::Delete, std::string(wl.namespace_name()),
+                                 std::string(wl.name()), json::value(), std::string(),
+                                 "deleted the finished workload: retention period expired"});
+}
+
 }  // namespace
 
 std::optional<std::string> managed_queue(const Object& job, const JobContext& ctx) {
@@ -345,6 +377,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
   }
   if (wl != nullptr && wl->condition_true("Finished")) {
     if (has_finalizer(*wl, jobs::kResourceInUseFinalizer)) step.writes.push_back(finalizer_removal(*wl));
+    finished_retention_step(*wl, ctx, step);
     return step;
   }
   if (wl != nullptr && wl->being_deleted()) {
@@ -372,6 +405,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
     step.writes.push_back(std::move(*w));
     return step;
   }
+  if (deactivated_retention_step(job, *wl, ctx, step)) return step;
   if (workload_controller_step(job, *wl, ctx, step)) return step;
 
   if (wl->condition_true("Evicted")) {

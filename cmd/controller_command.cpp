@@ -301,6 +301,8 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   o.jobs.managed_namespaces = cfg.managed_jobs_namespace_selector;
   o.jobs.partial_admission = cfg.engine.partial_admission;
   o.jobs.label_keys_to_copy = cfg.label_keys_to_copy;
+  o.jobs.finished_workload_retention = cfg.workload_retention.after_finished;
+  o.jobs.deactivated_job_retention = cfg.workload_retention.after_deactivated_by_kueue;
   const auto& w = cfg.wait_for_pods_ready;
   auto& jw = o.jobs.wait_for_pods_ready;
   jw.enabled = w.enabled;

@@ -90,7 +90,10 @@ constexpr std::array kRules = {
               "cannot be chosen yet"},
     FieldRule{"multiKueue", Use::Unsupported, "kueuepp does not implement MultiKueue"},
     FieldRule{"admissionFairSharing", Use::Unsupported, "kueuepp does not implement admission fair sharing"},
-    FieldRule{"objectRetentionPolicies", Use::Unsupported, "kueuepp does not delete finished Workloads yet"},
+    FieldRule{"objectRetentionPolicies", Use::Section},
+    FieldRule{"objectRetentionPolicies.workloads", Use::Section},
+    FieldRule{"objectRetentionPolicies.workloads.afterFinished", Use::Read},
+    FieldRule{"objectRetentionPolicies.workloads.afterDeactivatedByKueue", Use::Read},
     FieldRule{"visibilityServer", Use::Unsupported, "kueuepp does not serve the visibility API yet"},
     FieldRule{"queueVisibility", Use::Unsupported, "kueuepp does not serve queue visibility", true},
 };

@@ -259,6 +259,16 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
     c.engine.block_admission_until_pods_ready = false;
   }
 
+  // objectRetentionPolicies.
+  const json::value* retention = FieldReader::get(FieldReader::get(&doc, "objectRetentionPolicies"), "workloads");
+  for (auto [key, target] : {std::pair{"afterFinished", &c.workload_retention.after_finished},
+                             std::pair{"afterDeactivatedByKueue", &c.workload_retention.after_deactivated_by_kueue}}) {
+    const std::string path = std::string("objectRetentionPolicies.workloads.") + key;
+    auto d = precise_duration(r, FieldReader::get(retention, key), path);
+    if (d && d->count() < 0) r.fail(path, "must be greater than or equal to 0");
+    if (d && d->count() >= 0 && g.enabled("ObjectRetentionPolicies")) *target = *d;
+  }
+
   // The webhook server and its certificates.
   if (const json::value* wh = FieldReader::get(&doc, "webhook")) {
     c.webhook.configured = true;

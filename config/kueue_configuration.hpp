@@ -69,6 +69,13 @@ struct KueueConfiguration {
     std::optional<std::string> service_name;
     std::optional<std::string> secret_name;
   } webhook;
+  /// objectRetentionPolicies.workloads (with the ObjectRetentionPolicies gate on): how long
+  /// a finished Workload is kept before it is deleted, and how long a Job whose Workload
+  /// Kueue deactivated is kept before the Job is deleted. Absent: kept for ever.
+  struct WorkloadRetention {
+    std::optional<std::chrono::milliseconds> after_finished;
+    std::optional<std::chrono::milliseconds> after_deactivated_by_kueue;
+  } workload_retention;
   /// The admission-relevant part: fair sharing, resources, partial admission.
   core::EngineConfig engine;
   /// What the file asks for and kueuepp does not do (only with allow_unsupported).

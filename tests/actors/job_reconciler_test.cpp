@@ -69,6 +69,7 @@ struct FakeCluster {
   JobContext ctx;
   std::vector<std::string> log;  ///< what each write did
   std::vector<JobEvent> events;
+  bool job_deleted = false;
   int rv = 10;
 
   FakeCluster() {
@@ -117,6 +118,10 @@ struct FakeCluster {
         bump(*workload);
         break;
       case JobWrite::Verb::Delete:
+        if (w.kind == ObjectKind::Job) {
+          job_deleted = true;
+          break;
+        }
         ASSERT_TRUE(workload.has_value());
         workload.reset();
         break;
@@ -299,6 +304,69 @@ conditions:
   EXPECT_EQ(c.workload->condition("Finished")->reason, "Succeeded");
   EXPECT_TRUE(c.workload->finalizers().empty());
   EXPECT_TRUE(c.has_event("FinishedWorkload"));
+}
+
+TEST(JobReconciler, AFinishedWorkloadIsDeletedWhenItsRetentionEnds) {
+  FakeCluster c;
+  c.ctx.options.finished_workload_retention = std::chrono::seconds(60);
+  c.settle();
+  c.admit();
+  c.settle();
+  c.job.json().as_object()["status"] = json::parse_yaml(R"(
+succeeded: 2
+conditions:
+- {type: Complete, status: "True", message: done}
+)").value();
+  c.settle();
+  ASSERT_TRUE(c.workload.has_value());
+  EXPECT_EQ(reconcile_job(c.job, &*c.workload, c.ctx).recheck_at, at(60));
+  c.ctx.now = at(60);
+  c.settle();
+  EXPECT_FALSE(c.workload.has_value());
+  EXPECT_FALSE(c.job_deleted);
+  // Without a policy the Workload stays.
+  FakeCluster kept;
+  kept.settle();
+  kept.admit();
+  kept.job.json().as_object()["status"] = c.job.json().as_object()["status"];
+  kept.settle();
+  kept.ctx.now = at(1000000);
+  kept.settle();
+  EXPECT_TRUE(kept.workload.has_value());
+}
+
+TEST(JobReconciler, PastItsMaximumExecutionTimeAJobIsStoppedItsQuotaReleasedThenItIsDeleted) {
+  FakeCluster c;
+  c.ctx.options.deactivated_job_retention = std::chrono::seconds(10);
+  c.job.json().as_object()["metadata"].as_object()["labels"].as_object()["kueue.x-k8s.io/max-exec-time-seconds"] = "30";
+  c.settle();
+  ASSERT_EQ(c.workload->int_at({"spec", "maximumExecutionTimeSeconds"}), 30);
+  c.admit();
+  c.settle();
+  ASSERT_FALSE(c.suspended());
+  EXPECT_EQ(reconcile_job(c.job, &*c.workload, c.ctx).recheck_at, at(30));
+
+  c.ctx.now = at(30);
+  c.settle();
+  EXPECT_TRUE(c.suspended());
+  EXPECT_EQ(c.workload->bool_at({"spec", "active"}), false);
+  EXPECT_EQ(c.workload->condition("Evicted").value_or(kube::client::Condition{}).reason,
+            "DeactivatedDueToMaximumExecutionTimeExceeded");
+  EXPECT_FALSE(c.workload->condition_true("QuotaReserved"));
+  EXPECT_TRUE(c.has_event("MaximumExecutionTimeExceeded"));
+  EXPECT_FALSE(c.job_deleted);
+
+  auto waiting = reconcile_job(c.job, &*c.workload, c.ctx);
+  EXPECT_TRUE(waiting.writes.empty());
+  EXPECT_EQ(waiting.recheck_at, at(40));
+  c.ctx.now = at(40);
+  auto step = reconcile_job(c.job, &*c.workload, c.ctx);
+  ASSERT_EQ(step.writes.size(), 1u);
+  EXPECT_EQ(step.writes[0].kind, ObjectKind::Job);
+  EXPECT_EQ(step.writes[0].verb, JobWrite::Verb::Delete);
+  ASSERT_EQ(step.events.size(), 1u);
+  EXPECT_EQ(step.events[0].reason, "Deleted");
+  EXPECT_EQ(step.events[0].message, "Deleted job: deactivation retention period expired");
 }
 
 TEST(JobReconciler, MissingWorkloadPriorityClassCreatesNothingAndSaysWhy) {

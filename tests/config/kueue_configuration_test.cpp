@@ -161,10 +161,42 @@ TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
   EXPECT_EQ(c->health_probe_bind_address, ":8081");
 }
 
+TEST(KueueConfiguration, ObjectRetentionPoliciesAreRead) {
+  auto c = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "objectRetentionPolicies: {workloads: {afterFinished: 1h30m, afterDeactivatedByKueue: 0s}}\n");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->workload_retention.after_finished, std::chrono::milliseconds(90 * 60 * 1000));
+  EXPECT_EQ(c->workload_retention.after_deactivated_by_kueue, std::chrono::milliseconds(0));
+  auto none = decode("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_FALSE(none->workload_retention.after_finished.has_value());
+  EXPECT_FALSE(none->workload_retention.after_deactivated_by_kueue.has_value());
+  // Kueue's gate turns the policies off.
+  auto gated = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "featureGates: {ObjectRetentionPolicies: false}\n"
+      "objectRetentionPolicies: {workloads: {afterFinished: 1h}}\n");
+  ASSERT_TRUE(gated.has_value()) << gated.error().message;
+  EXPECT_FALSE(gated->workload_retention.after_finished.has_value());
+  auto negative = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "objectRetentionPolicies: {workloads: {afterFinished: -1s}}\n");
+  ASSERT_FALSE(negative.has_value());
+  EXPECT_NE(negative.error().message.find("objectRetentionPolicies.workloads.afterFinished: must be greater than or equal to 0"),
+            std::string::npos)
+      << negative.error().message;
+  auto unknown = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "objectRetentionPolicies: {workloads: {afterFinish: 1h}}\n");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_NE(unknown.error().message.find("objectRetentionPolicies.workloads.afterFinish: unknown field"), std::string::npos);
+}
+
 TEST(KueueConfiguration, EveryNotImplementedSectionIsRefused) {
   for (const char* section :
        {"multiKueue: {gcInterval: 1m}", "admissionFairSharing: {usageHalfLifeTime: 1h, usageSamplingInterval: 5m}",
-        "objectRetentionPolicies: {workloads: {afterFinished: 1h}}", "visibilityServer: {bindPort: 8082}",
+        "visibilityServer: {bindPort: 8082}",
         "tls: {minVersion: VersionTLS13}", "pprofBindAddress: :8083",
         "resources: {transformations: [{input: nvidia.com/mig-4g.5gb, strategy: Replace}]}",
         "resources: {deviceClassMappings: [{name: gpu, deviceClassNames: [gpu.example.com]}]}",
