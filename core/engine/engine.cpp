@@ -180,6 +180,27 @@ void Engine::compute_activity(ClusterQueueState& cq) {
     reasons.push_back("FlavorNotFound");
     messages.push_back("references missing ResourceFlavor(s): " + join(missing));
   }
+  std::vector<std::string> topology_flavors;
+  for (const auto& rg : cq.spec.resource_groups) {
+    for (const auto& f : rg.flavors) {
+      auto spec = flavor_specs_.find(f.name);
+      if (spec != flavor_specs_.end() && spec->second.topology_name &&
+          std::find(topology_flavors.begin(), topology_flavors.end(), f.name) == topology_flavors.end()) {
+        topology_flavors.push_back(f.name);
+      }
+    }
+  }
+  // What the queue asks for and kueuepp does not do: inactive, never admitting on quota
+  // alone as if it had not been asked.
+  if (!topology_flavors.empty()) {
+    reasons.push_back("NotSupported");
+    messages.push_back("uses ResourceFlavor(s) with a topologyName " + join(topology_flavors) +
+                       ", and kueuepp does not implement topology-aware scheduling");
+  }
+  for (const auto& what : cq.spec.unsupported) {
+    reasons.push_back("NotSupported");
+    messages.push_back(what);
+  }
   std::vector<std::string> missing_checks;
   std::vector<std::string> inactive_checks;
   for (const auto& ref : cq.spec.admission_checks) {

@@ -278,6 +278,12 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
       inadmissible.push_back(std::move(e));
       continue;
     }
+    if (rec.unsupported()) {
+      e.reason = "NotSupported";
+      e.text = *rec.unsupported();
+      inadmissible.push_back(std::move(e));
+      continue;
+    }
     if (rec.invalid_requests()) {
       e.reason = "Misconfigured";
       e.text = "resource validation failed: " + *rec.invalid_requests();

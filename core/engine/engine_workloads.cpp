@@ -128,7 +128,10 @@ Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
   if (wl.priority_class_ref || rec.extras) rec.extra().priority_class_ref = wl.priority_class_ref;
   rec.active = wl.active;
   rec.gated = !wl.admission_gates.empty();
-  if (rec.extras) rec.extras->invalid_requests.reset();
+  if (rec.extras) {
+    rec.extras->invalid_requests.reset();
+    rec.extras->unsupported.reset();
+  }
   rec.pod_sets.clear();
   if (wl.pod_sets.empty()) return fail("workload " + rec.key + " has no pod sets");
   for (const auto& ps : wl.pod_sets) {
@@ -138,6 +141,7 @@ Status Engine::load_record(WorkloadRecord& rec, const Workload& wl) {
                   std::to_string(*ps.min_count) + " outside [0, count " + std::to_string(ps.count) + "]");
     }
     if (ps.invalid_requests) rec.extra().invalid_requests = "pod set " + ps.name + ": " + *ps.invalid_requests;
+    if (ps.unsupported && !rec.unsupported()) rec.extra().unsupported = "pod set " + ps.name + " " + *ps.unsupported;
     PodSetRequest req;
     req.name = ps.name;
     req.count = ps.count;

@@ -104,6 +104,7 @@ struct WorkloadExtras {
   std::string job_uid;  ///< kueue.x-k8s.io/job-uid label, for preemption messages
   std::optional<PriorityClassRef> priority_class_ref;
   std::optional<std::string> invalid_requests;
+  std::optional<std::string> unsupported;  ///< what it asks for that kueuepp does not do
   std::optional<PreemptionRecord> preempted;  ///< the last preemption of this workload
   std::string eviction_reason;  ///< Preempted, ClusterQueueStopped, ...
   /// status.admissionChecks as last seen, and as this engine's decisions changed them.
@@ -143,6 +144,10 @@ struct WorkloadRecord {
   const std::optional<std::string>& invalid_requests() const {
     static const std::optional<std::string> none;
     return extras ? extras->invalid_requests : none;
+  }
+  const std::optional<std::string>& unsupported() const {
+    static const std::optional<std::string> none;
+    return extras ? extras->unsupported : none;
   }
   const std::string& eviction_reason() const { static const std::string empty; return extras ? extras->eviction_reason : empty; }
 

@@ -57,6 +57,10 @@ struct ClusterQueue {
   std::vector<AdmissionCheckRef> admission_checks;
   /// True when the ClusterQueue is being deleted (deletionTimestamp set).
   bool terminating = false;
+  /// What the spec asks for that kueuepp does not implement ("sets spec.admissionScope,
+  /// and kueuepp does not implement admission fair sharing"): such a queue is inactive
+  /// rather than admitting as if it had not been asked.
+  std::vector<std::string> unsupported;
   bool operator==(const ClusterQueue&) const = default;
 };
 

@@ -25,6 +25,9 @@ struct PodSet {
   std::string priority_class_name;
   /// A container whose requests exceed its limits, if any ("cpu in container c").
   std::optional<std::string> invalid_requests;
+  /// What the pod set asks for that kueuepp does not implement (a topology request), if
+  /// anything: such a workload is never admitted on quota alone.
+  std::optional<std::string> unsupported;
 
   bool operator==(const PodSet&) const = default;
 };

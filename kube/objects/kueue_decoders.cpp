@@ -154,6 +154,12 @@ Expected<core::ClusterQueue> decode_cluster_queue(const json::value& obj) {
   const json::value* meta = FieldReader::get(&obj, "metadata");
   cq.terminating = FieldReader::get(meta, "deletionTimestamp") != nullptr;
   const json::value* spec = FieldReader::get(&obj, "spec");
+  for (auto [field, feature] : {std::pair{"admissionScope", "admission fair sharing"},
+                                std::pair{"concurrentAdmissionPolicy", "concurrent admission"}}) {
+    if (const json::value* v = FieldReader::get(spec, field); v != nullptr && !v->is_null()) {
+      cq.unsupported.push_back(std::string("sets spec.") + field + ", and kueuepp does not implement " + feature);
+    }
+  }
   cq.cohort = r.string(FieldReader::get(spec, "cohortName"), "spec.cohortName");
   if (cq.cohort.empty()) cq.cohort = r.string(FieldReader::get(spec, "cohort"), "spec.cohort");
   cq.resource_groups = resource_groups(r, FieldReader::get(spec, "resourceGroups"), "spec.resourceGroups");
@@ -320,6 +326,26 @@ std::optional<core::PriorityClassRef> priority_class_ref(FieldReader& r, JsonNod
   return std::nullopt;
 }
 
+/// A pod set's request for topology-aware scheduling, which kueuepp does not implement:
+/// its topologyRequest, or the pod template annotations Kueue derives one from.
+std::optional<std::string> topology_request(JsonNode ps) {
+  const std::string tail = "), and kueuepp does not implement topology-aware scheduling";
+  const JsonNode annotations =
+      FieldReader::get(FieldReader::get(FieldReader::get(ps, "template"), "metadata"), "annotations");
+  for (const char* key : {"kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology",
+                          "kueue.x-k8s.io/podset-unconstrained-topology",
+                          "kueue.x-k8s.io/podset-slice-required-topology"}) {
+    if (FieldReader::get(annotations, key)) return std::string("requests a topology (annotation ") + key + tail;
+  }
+  // Kueue's Job builder always fills podIndexLabel; only these ask for a placement.
+  const JsonNode request = FieldReader::get(ps, "topologyRequest");
+  for (const char* key : {"required", "preferred", "unconstrained", "podSetSliceRequiredTopology"}) {
+    const JsonNode v = FieldReader::get(request, key);
+    if (v && !v.is_null()) return std::string("requests a topology (topologyRequest.") + key + tail;
+  }
+  return std::nullopt;
+}
+
 std::vector<core::PodSet> pod_sets(FieldReader& r, JsonNode spec) {
   std::vector<core::PodSet> out;
   const FieldPath psp = "spec.podSets";
@@ -339,6 +365,7 @@ std::vector<core::PodSet> pod_sets(FieldReader& r, JsonNode spec) {
     if (auto m = r.integer(FieldReader::get(ps, "minCount"), sub(p, "minCount"))) {
       podset.min_count = static_cast<std::int32_t>(*m);
     }
+    podset.unsupported = topology_request(ps);
     out.push_back(std::move(podset));
   });
   return out;

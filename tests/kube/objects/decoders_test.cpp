@@ -66,6 +66,63 @@ TEST(Decoders, ClusterQueueWithoutSelectorAdmitsNoNamespace) {
   EXPECT_TRUE(all->namespace_selector->matches({}));
 }
 
+TEST(Decoders, WhatKueueppDoesNotImplementIsKeptToBeRefused) {
+  auto cq = decode_cluster_queue(doc("metadata: {name: cq}\nspec: {admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}}\n"));
+  ASSERT_TRUE(cq.has_value());
+  EXPECT_EQ(cq->unsupported,
+            std::vector<std::string>{"sets spec.admissionScope, and kueuepp does not implement admission fair sharing"});
+  auto concurrent = decode_cluster_queue(doc("metadata: {name: cq}\nspec: {concurrentAdmissionPolicy: {}}\n"));
+  ASSERT_TRUE(concurrent.has_value());
+  EXPECT_EQ(concurrent->unsupported,
+            std::vector<std::string>{"sets spec.concurrentAdmissionPolicy, and kueuepp does not implement concurrent admission"});
+  EXPECT_TRUE(decode_cluster_queue(doc("metadata: {name: cq}\nspec: {}\n"))->unsupported.empty());
+
+  auto rf = decode_resource_flavor(doc("metadata: {name: tas}\nspec: {topologyName: default}\n"));
+  ASSERT_TRUE(rf.has_value());
+  EXPECT_EQ(rf->topology_name, "default");
+
+  const char* pod = "{spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}";
+  auto requested = decode_workload(doc(std::string(R"(
+metadata: {name: w, namespace: ns}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    topologyRequest: {required: cloud.provider.com/topology-block}
+    template: )") + pod + "\n"));
+  ASSERT_TRUE(requested.has_value()) << requested.error().message;
+  ASSERT_TRUE(requested->pod_sets[0].unsupported.has_value());
+  EXPECT_NE(requested->pod_sets[0].unsupported->find("topologyRequest.required"), std::string::npos);
+
+  auto annotated = decode_workload(doc(std::string(R"(
+metadata: {name: w, namespace: ns}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    template:
+      metadata: {annotations: {kueue.x-k8s.io/podset-preferred-topology: cloud.provider.com/topology-rack}}
+      spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
+)")));
+  ASSERT_TRUE(annotated.has_value()) << annotated.error().message;
+  ASSERT_TRUE(annotated->pod_sets[0].unsupported.has_value());
+  EXPECT_NE(annotated->pod_sets[0].unsupported->find("kueue.x-k8s.io/podset-preferred-topology"), std::string::npos);
+
+  auto plain = decode_workload(doc(std::string(R"(
+metadata: {name: w, namespace: ns}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    topologyRequest: {podIndexLabel: batch.kubernetes.io/job-completion-index}
+    template: )") + pod + "\n"));
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_FALSE(plain->pod_sets[0].unsupported.has_value());
+}
+
 TEST(Decoders, ErrorsNameTheObjectAndTheField) {
   struct Case {
     const char* yaml;
