@@ -1,6 +1,5 @@
 #include "kube/apiserver/schema/cel/lexer.hpp"
 
-#include <array>
 #include <cerrno>
 #include <cstdlib>
 
@@ -33,16 +32,8 @@ int hex_value(char c) {
   return c - 'A' + 10;
 }
 
-// Words CEL reserves: they may not be used as identifiers or field names.
-bool reserved(std::string_view w) {
-  static constexpr std::array<std::string_view, 16> words = {
-      "as",     "break",   "const",     "continue", "else",   "for", "function", "if",
-      "import", "let",     "loop",      "package",  "namespace", "return", "var", "void"};
-  for (auto r : words) {
-    if (r == w) return true;
-  }
-  return w == "while";
-}
+// The characters cel-go's grammar allows between backquotes (ESC_IDENTIFIER).
+bool is_escaped_ident_char(char c) { return is_ident_char(c) || c == '.' || c == '-' || c == '/' || c == ' '; }
 
 class Lexer {
  public:
@@ -105,6 +96,7 @@ class Lexer {
       return identifier(t);
     }
     if (c == '\'' || c == '"') return string_literal(t, false, false);
+    if (c == '`' && escaped_identifier(t)) return true;
     return punctuation(t);
   }
 
@@ -120,11 +112,20 @@ class Lexer {
       t.kind = Tok::Null;
     } else if (w == "in") {
       t.kind = Tok::In;
-    } else if (reserved(w)) {
-      return error(start, "reserved identifier: " + std::string(w));
     } else {
       t.kind = Tok::Ident;
     }
+    return true;
+  }
+
+  // `name` as cel-go lexes it; whether the parser accepts it is the parser's business.
+  bool escaped_identifier(Token& t) {
+    std::size_t k = i_ + 1;
+    while (k < s_.size() && is_escaped_ident_char(s_[k])) ++k;
+    if (k == i_ + 1 || at(k) != '`') return false;
+    t.kind = Tok::EscIdent;
+    t.text = std::string(s_.substr(i_ + 1, k - i_ - 1));
+    i_ = k + 1;
     return true;
   }
 

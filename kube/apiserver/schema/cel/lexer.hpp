@@ -2,7 +2,9 @@
 
 // CEL tokens (cel-spec lexical grammar): identifiers, int/uint/double literals (decimal
 // and hex), string and bytes literals (quoted '...' "..." '''...''' """...""", raw r'',
-// bytes b'', all escapes), operators and comments.
+// bytes b'', all escapes), operators and comments. As in cel-go's lexer, reserved words
+// other than true, false, null and in are plain identifiers: they are valid field names
+// (`t.metadata.namespace`), and the parser refuses them only as variables and functions.
 
 #include <cstdint>
 #include <string>
@@ -20,7 +22,8 @@ enum class Tok : std::uint8_t {
   Double,
   String,
   Bytes,
-  Ident,
+  Ident,     ///< any identifier, reserved words included (the parser refuses them where cel-go does)
+  EscIdent,  ///< `a-b`: cel-go's escaped field name, `text` without the backquotes
   True,
   False,
   Null,

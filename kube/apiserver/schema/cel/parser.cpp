@@ -43,6 +43,15 @@ std::string unescape_property(std::string_view name) {
   return out;
 }
 
+// cel-go's reservedIds: never a variable or a function name, though (save for true,
+// false, null and in, which are tokens of their own) valid as field names.
+bool reserved_identifier(std::string_view name) {
+  static constexpr std::string_view words[] = {"as",     "break",     "const",  "continue", "else", "for",  "function",
+                                               "if",     "import",    "let",    "loop",     "package", "namespace",
+                                               "return", "var",       "void",   "while"};
+  return std::find(std::begin(words), std::end(words), name) != std::end(words);
+}
+
 class Parser {
  public:
   Parser(std::string_view source, std::vector<Token> tokens) : src_(source), toks_(std::move(tokens)) {}
@@ -243,7 +252,7 @@ class Parser {
         std::size_t pos = advance().pos;
         bool optional = accept(Tok::Question);
         const Token& name = peek();
-        if (name.kind != Tok::Ident) return syntax_error(name, "mismatched input, expecting IDENTIFIER at");
+        if (name.kind != Tok::Ident) return field_name_error(name);
         advance();
         if (!optional && peek().kind == Tok::LParen) {
           advance();
@@ -273,6 +282,24 @@ class Parser {
       }
     }
     return e;
+  }
+
+  // What cel-go says of a token after `.` that is not an identifier. true, false and null
+  // get the message cel-go keeps for them; a backquoted name is cel-go's escape syntax,
+  // which Kubernetes does not enable.
+  std::nullptr_t field_name_error(const Token& t) {
+    switch (t.kind) {
+      case Tok::True:
+      case Tok::False:
+      case Tok::Null:
+        return error_at(t.pos, "Syntax error: mismatched input '" + std::string(t.raw) + "' expecting IDENTIFIER");
+      case Tok::In:
+        return error_at(t.pos, "Syntax error: no viable alternative at input '." + std::string(t.raw) + "'");
+      case Tok::EscIdent:
+        return error_at(t.pos, "unsupported syntax: '`'");
+      default:
+        return syntax_error(t, "mismatched input, expecting IDENTIFIER at");
+    }
   }
 
   // Comma-separated expressions up to `close` (already past the opening token);
@@ -356,9 +383,9 @@ class Parser {
       case Tok::Dot:
         if (peek(1).kind != Tok::Ident) break;
         advance();
-        return identifier();
+        return identifier(t.pos);
       case Tok::Ident:
-        return identifier();
+        return identifier(t.pos);
       default:
         break;
     }
@@ -395,8 +422,11 @@ class Parser {
     return node(Expr::Kind::Map, pos, std::move(entries));
   }
 
-  ExprPtr identifier() {
+  // A variable or a global call; `start` is where it begins (its leading dot, if any),
+  // where cel-go reports a reserved word.
+  ExprPtr identifier(std::size_t start) {
     const Token& name = advance();
+    if (reserved_identifier(name.raw)) return error_at(start, "reserved identifier: " + std::string(name.raw));
     if (peek().kind != Tok::LParen) {
       ExprPtr e = node(Expr::Kind::Ident, name.pos);
       if (e) e->name = std::string(name.raw);

@@ -165,6 +165,29 @@ TEST(CelRules, ValuesAreTypedByTheSchema) {
   EXPECT_EQ(e.size(), 4u) << describe(e);
 }
 
+// Kubernetes 1.32 and later (cel-go's parser always did) take a property named by a CEL
+// reserved word as written, `self.metadata.namespace`, besides its escaped name
+// `__namespace__`, in selections and has(); a map key (labels) is any word.
+TEST(CelRules, ReservedWordsAreFieldNames) {
+  auto s = testing::inline_schema(R"j({"type": "object", "properties": {
+      "metadata": {"type": "object", "properties": {"name": {"type": "string"}, "namespace": {"type": "string"}}},
+      "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+      "if": {"type": "integer"}},
+      "x-kubernetes-validations": [
+        {"rule": "!has(self.metadata.namespace) || size(self.metadata.namespace) == 0", "message": "no namespace"},
+        {"rule": "!has(self.metadata.__namespace__) || self.metadata.__namespace__ == self.metadata.namespace",
+         "message": "escaped"},
+        {"rule": "!has(self.labels.namespace) || self.labels.namespace != 'x'", "message": "label"},
+        {"rule": "!has(self.if) || self.if == self.__if__", "message": "if"}]})j");
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(check(s, R"j({"metadata": {"name": "a"}, "labels": {"namespace": "y"}, "if": 1})j").empty());
+  EXPECT_TRUE(check(s, R"j({"metadata": {"name": "a", "namespace": ""}})j").empty());
+  auto e = check(s, R"j({"metadata": {"namespace": "ns"}, "labels": {"namespace": "x"}})j");
+  ASSERT_EQ(e.size(), 2u) << describe(e);
+  EXPECT_EQ(e[0].message, "Invalid value: \"object\": no namespace");
+  EXPECT_EQ(e[1].message, "Invalid value: \"object\": label");
+}
+
 TEST(CelRules, NullValuesAndJunctorsAreSkipped) {
   auto s = testing::inline_schema(R"j({"type": "object", "properties": {
       "n": {"type": "string", "nullable": true, "x-kubernetes-validations": [{"rule": "false"}]},

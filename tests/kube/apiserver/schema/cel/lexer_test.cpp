@@ -53,7 +53,18 @@ TEST(Lexer, ErrorsNameThePosition) {
   EXPECT_EQ(t.error().message, "ERROR: <input>:2:3: unterminated string literal");
   EXPECT_EQ(tokenize("a @ b").error().message, "ERROR: <input>:1:3: Syntax error: token recognition error at: '@'");
   EXPECT_EQ(tokenize("99999999999999999999").error().message, "ERROR: <input>:1:1: invalid int literal");
-  EXPECT_EQ(tokenize("var").error().message, "ERROR: <input>:1:1: reserved identifier: var");
+}
+
+// Reserved words are identifiers to the lexer (the parser decides where they may stand);
+// a backquoted name is one token, as in cel-go's grammar.
+TEST(Lexer, ReservedWordsAndEscapedNames) {
+  EXPECT_EQ(kinds("var.namespace"), (std::vector<Tok>{Tok::Ident, Tok::Dot, Tok::Ident, Tok::End}));
+  auto t = tokenize("a.`b-c /d`");
+  ASSERT_TRUE(t.has_value());
+  ASSERT_EQ(t->size(), 4u);
+  EXPECT_EQ((*t)[2].kind, Tok::EscIdent);
+  EXPECT_EQ((*t)[2].text, "b-c /d");
+  EXPECT_EQ(tokenize("a.``").error().message, "ERROR: <input>:1:3: Syntax error: token recognition error at: '`'");
 }
 
 TEST(Lexer, CommentsAndWhitespace) {
