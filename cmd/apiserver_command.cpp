@@ -20,7 +20,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kueuepp apiserver [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
-    "                         [--crds PATH]... [--tls] [--token TOKEN] [--no-fsync]\n"
+    "                         [--crds PATH]... [--tls] [--token TOKEN] [--token-auth-file FILE]\n"
+    "                         [--no-fsync]\n"
     "                         [--watch-history N] [--audit-log FILE] [--log-level LEVEL]\n"
     "\n"
     "Runs the embedded Kubernetes-compatible API server.\n"
@@ -29,7 +30,9 @@ constexpr const char* kUsage =
     "  --kubeconfig-out FILE  kubeconfig to write for kubectl (default ./kueuepp.kubeconfig)\n"
     "  --crds PATH            install the CustomResourceDefinitions in PATH (file or directory; repeatable)\n"
     "  --tls                  serve HTTPS with a generated CA and require a bearer token\n"
-    "  --token TOKEN          the bearer token (default with --tls: generated)\n"
+    "  --token TOKEN          the bearer token, system:masters (default with --tls: generated)\n"
+    "  --token-auth-file FILE more users, as kube-apiserver's: CSV lines token,user,uid,\"group1,group2\";\n"
+    "                         RBAC authorizes their requests (Roles, ClusterRoles and their bindings)\n"
     "  --no-fsync             do not fsync the data directory (throwaway data only)\n"
     "  --watch-history N      changes kept for watches and consistent lists (default 25000)\n"
     "  --audit-log FILE       append one JSON line per resource request (verb, group, resource,\n"
@@ -66,6 +69,8 @@ std::string parse(Args args, Flags& flags) {
       flags.options.tls = true;
     } else if (a == "--token") {
       if (!value(flags.options.bearer_token)) return "--token needs a value";
+    } else if (a == "--token-auth-file") {
+      if (!value(flags.options.token_auth_file)) return "--token-auth-file needs a file";
     } else if (a == "--no-fsync") {
       flags.options.fsync = false;
     } else if (a == "--watch-history") {

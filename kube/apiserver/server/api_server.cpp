@@ -90,7 +90,17 @@ class ApiServerImpl final : public ApiServer {
     }
     SessionLimits limits;
     limits.stream_buffer_limit = options_.watch_buffer_bytes;
-    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{token_, "", options_.request_observer});
+    // Static users need the server's own token beside them: its kubeconfig and the
+    // standalone controller hold it.
+    if (token_.empty() && !options_.token_auth_file.empty()) token_ = random_hex(24);
+    std::shared_ptr<auth::TokenAuthenticator> authenticator;
+    if (!token_.empty()) {
+      authenticator = std::make_shared<auth::TokenAuthenticator>(token_);
+      if (!options_.token_auth_file.empty()) {
+        if (auto st = authenticator->load_token_file(options_.token_auth_file); !st) return st;
+      }
+    }
+    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{authenticator, "", options_.request_observer});
     auto listener = Listener::bind(io_, options_.listen, *handler_, limits, sessions_, tls_.get());
     if (!listener) return fail(listener.error().message);
     listener_ = std::move(*listener);

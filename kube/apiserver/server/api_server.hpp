@@ -48,6 +48,10 @@ struct ApiServerOptions {
   /// no authentication, loopback only). With tls and an empty token, one is generated.
   bool tls = false;
   std::string bearer_token;
+  /// kube-apiserver's --token-auth-file: a CSV of token,user,uid[,"group1,group2"]. Its
+  /// users are authorized by RBAC (the bearer token above stays system:masters). Setting
+  /// it turns authentication on even without a bearer token.
+  std::string token_auth_file;
 
   /// Changes kept for watches and consistent lists; older resourceVersions answer 410.
   std::size_t watch_history = 25000;

@@ -4,6 +4,72 @@
 
 namespace kueuepp::kube::server {
 
+namespace {
+
+json::array strings(std::initializer_list<const char*> items) {
+  json::array out;
+  for (const char* s : items) out.emplace_back(s);
+  return out;
+}
+
+json::object bootstrap_metadata(const char* name) {
+  return json::object{{"name", name},
+                      {"labels", json::object{{"kubernetes.io/bootstrapping", "rbac-defaults"}}},
+                      {"annotations", json::object{{"rbac.authorization.kubernetes.io/autoupdate", "true"}}}};
+}
+
+// kube-apiserver's bootstrap policy for every authenticated user: discovery, the
+// health and version paths, and asking what one may do (kubectl auth can-i). Without
+// it a user that RBAC governs could not even read /api.
+Status create_bootstrap_rbac(ServerContext& ctx) {
+  const ResourceType* roles = ctx.registry.find("rbac.authorization.k8s.io", "v1", "clusterroles");
+  const ResourceType* bindings = ctx.registry.find("rbac.authorization.k8s.io", "v1", "clusterrolebindings");
+  struct Policy {
+    const char* name;
+    json::array rules;
+    json::array groups;
+  };
+  std::vector<Policy> policies;
+  policies.push_back({"system:discovery",
+                      json::array{json::object{{"nonResourceURLs", strings({"/api", "/api/*", "/apis", "/apis/*", "/healthz",
+                                                                           "/livez", "/openapi", "/openapi/*", "/readyz",
+                                                                           "/version", "/version/"})},
+                                               {"verbs", strings({"get"})}}},
+                      strings({"system:authenticated"})});
+  policies.push_back({"system:basic-user",
+                      json::array{json::object{{"apiGroups", strings({"authorization.k8s.io"})},
+                                               {"resources", strings({"selfsubjectaccessreviews", "selfsubjectrulesreviews"})},
+                                               {"verbs", strings({"create"})}},
+                                  json::object{{"apiGroups", strings({"authentication.k8s.io"})},
+                                               {"resources", strings({"selfsubjectreviews"})},
+                                               {"verbs", strings({"create"})}}},
+                      strings({"system:authenticated"})});
+  policies.push_back({"system:public-info-viewer",
+                      json::array{json::object{{"nonResourceURLs", strings({"/healthz", "/livez", "/readyz", "/version", "/version/"})},
+                                               {"verbs", strings({"get"})}}},
+                      strings({"system:authenticated", "system:unauthenticated"})});
+  for (auto& p : policies) {
+    if (!ctx.store.get(ctx.bucket_of(*roles), p.name)) {
+      json::value role = json::object{{"metadata", bootstrap_metadata(p.name)}, {"rules", std::move(p.rules)}};
+      if (auto st = upsert_object(ctx, *roles, std::move(role), "kueuepp"); !st) return st;
+    }
+    if (!ctx.store.get(ctx.bucket_of(*bindings), p.name)) {
+      json::array subjects;
+      for (const auto& g : p.groups) {
+        subjects.push_back(json::object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "Group"}, {"name", g}});
+      }
+      json::value binding = json::object{
+          {"metadata", bootstrap_metadata(p.name)},
+          {"roleRef", json::object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", p.name}}},
+          {"subjects", std::move(subjects)}};
+      if (auto st = upsert_object(ctx, *bindings, std::move(binding), "kueuepp"); !st) return st;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 Status create_bootstrap_objects(ServerContext& ctx) {
   const ResourceType* ns_type = ctx.registry.find("", "v1", "namespaces");
   for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
@@ -24,7 +90,7 @@ Status create_bootstrap_objects(ServerContext& ctx) {
                                   {"description", c.description}};
     if (auto st = upsert_object(ctx, *pc_type, std::move(pc), "kueuepp"); !st) return st;
   }
-  return {};
+  return create_bootstrap_rbac(ctx);
 }
 
 }  // namespace kueuepp::kube::server

@@ -1,8 +1,10 @@
 #pragma once
 
 // The objects a fresh kube-apiserver has: the namespaces default, kube-system,
-// kube-public and kube-node-lease, and the system-node-critical / system-cluster-critical
-// PriorityClasses. Created when missing.
+// kube-public and kube-node-lease, the system-node-critical / system-cluster-critical
+// PriorityClasses, and the RBAC bootstrap policy every authenticated user holds
+// (ClusterRoles and bindings system:discovery, system:basic-user,
+// system:public-info-viewer). Created when missing.
 
 #include "core/expected.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"

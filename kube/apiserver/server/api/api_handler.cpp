@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "kube/apiserver/server/api/authorization.hpp"
 #include "kube/apiserver/server/api/discovery.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/openapi.hpp"
@@ -56,14 +57,6 @@ bool is_health(std::string_view path) {
   return false;
 }
 
-bool authenticated(const HttpRequest& request, const std::string& token) {
-  if (token.empty()) return true;
-  std::string_view auth = request.header("authorization");
-  constexpr std::string_view kBearer = "Bearer ";
-  return auth.size() == kBearer.size() + token.size() && auth.substr(0, kBearer.size()) == kBearer &&
-         auth.substr(kBearer.size()) == token;
-}
-
 }  // namespace
 
 ApiHandler::ApiHandler(ServerContext& ctx, ApiHandlerOptions options) : ctx_(ctx), options_(std::move(options)) {}
@@ -79,15 +72,27 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
     responder = observed_responder(std::move(responder), request_record(request, info, query), options_.request_observer);
   }
   bool public_path = is_health(info.path) || info.path == "/version" || info.path == "/version/";
-  if (!public_path && !authenticated(request, options_.bearer_token)) {
-    respond_error(*responder, unauthorized());
-    return;
+  if (public_path) return handle_non_resource(request, info.path, responder);
+  std::optional<auth::UserInfo> user = authenticate(request, *responder);
+  if (!user) return;
+  if (!user->is_master()) {
+    auth::Attributes attributes = request_attributes(*user, request, info, query);
+    StoreRbacObjects rbac(ctx_);
+    auth::Decision decision = auth::authorize(attributes, rbac);
+    if (!decision.allowed) return respond_error(*responder, forbidden_request(attributes, decision.reason));
   }
   if (info.is_resource) {
-    handle_resource(request, std::move(info), std::move(query), responder);
+    handle_resource(request, std::move(info), std::move(query), *user, responder);
   } else {
     handle_non_resource(request, info.path, responder);
   }
+}
+
+std::optional<auth::UserInfo> ApiHandler::authenticate(const HttpRequest& request, Responder& responder) const {
+  if (!options_.authenticator) return server_master();
+  std::optional<auth::UserInfo> user = options_.authenticator->authenticate_header(request.header("authorization"));
+  if (!user) respond_error(responder, unauthorized());
+  return user;
 }
 
 void ApiHandler::handle_non_resource(const HttpRequest& request, const std::string& path,
@@ -146,7 +151,7 @@ void ApiHandler::handle_non_resource(const HttpRequest& request, const std::stri
   page_not_found(*responder);
 }
 
-void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Query query,
+void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Query query, const auth::UserInfo& user,
                                  const ResponderPtr& responder) {
   if (!ctx_.registry.serves_group_version(info.group, info.version)) return page_not_found(*responder);
   ResourceTypePtr type = ctx_.registry.find_shared(info.group, info.version, info.resource);
@@ -158,6 +163,15 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
   }
   if (!info.subresource.empty() && (info.subresource != "status" || !type->status_subresource)) {
     return respond_error(*responder, unknown_resource());
+  }
+  if (is_review_resource(type->group, type->plural)) {
+    if (request.method != "POST" || !info.name.empty()) return respond_error(*responder, method_not_allowed());
+    auto answer = create_review(type->plural, request.body, user, options_.authenticator.get(), StoreRbacObjects(ctx_));
+    if (!answer) return respond_error(*responder, answer.error());
+    HttpResponse res;
+    res.status = 201;
+    res.body = json::dump(*answer);
+    return responder->respond(std::move(res));
   }
   Representation rep = negotiate_resource(request.header("accept"));
   if (rep == Representation::None) return respond_error(*responder, not_acceptable());

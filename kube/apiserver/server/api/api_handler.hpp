@@ -5,9 +5,11 @@
 // requests to the verb handlers. Beast-free; the network layer hands it parsed requests.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "kube/apiserver/server/api/request_info.hpp"
+#include "kube/apiserver/server/auth/token_authenticator.hpp"
 #include "kube/apiserver/server/api/request_record.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
 #include "kube/apiserver/server/http/http_types.hpp"
@@ -15,9 +17,11 @@
 namespace kueuepp::kube::server {
 
 struct ApiHandlerOptions {
-  /// When set, requests must carry `Authorization: Bearer <token>` (health and version
-  /// endpoints excepted, as for kube-apiserver's public-info-viewer role).
-  std::string bearer_token;
+  /// When set, requests must carry a bearer token it knows (health and version endpoints
+  /// excepted, as for kube-apiserver's public-info-viewer role), and requests of users
+  /// outside system:masters are authorized by RBAC. Null: no authentication, every
+  /// request is the server's own (system:masters).
+  std::shared_ptr<const auth::TokenAuthenticator> authenticator;
   /// host:port reported in serverAddressByClientCIDRs.
   std::string server_address;
   /// Told about every resource request once it is answered (ApiServerOptions).
@@ -37,8 +41,10 @@ class ApiHandler {
 
  private:
   void handle_non_resource(const HttpRequest& request, const std::string& path, const ResponderPtr& responder);
-  void handle_resource(const HttpRequest& request, RequestInfo info, Query query,
+  void handle_resource(const HttpRequest& request, RequestInfo info, Query query, const auth::UserInfo& user,
                        const ResponderPtr& responder);
+  /// The user of a request (401 answered and nullopt when it has none).
+  std::optional<auth::UserInfo> authenticate(const HttpRequest& request, Responder& responder) const;
 
   ServerContext& ctx_;
   ApiHandlerOptions options_;

@@ -87,6 +87,29 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
       {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false, {"pc"}, {}, false, true,
        "scheduling.k8s.io", make_priority_class_strategy()},
   };
+  // The review kinds are created and answered, never stored (kube-apiserver's
+  // create-only REST): api/authorization.hpp answers them; no strategy.
+  struct Review {
+    const char* group;
+    const char* plural;
+    const char* kind;
+  };
+  for (const Review& r : {Review{"authentication.k8s.io", "tokenreviews", "TokenReview"},
+                          Review{"authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview"},
+                          Review{"authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"}}) {
+    auto t = std::make_shared<ResourceType>();
+    t->group = r.group;
+    t->version = "v1";
+    t->plural = r.plural;
+    t->singular = "";
+    t->kind = r.kind;
+    t->list_kind = std::string(r.kind) + "List";
+    t->namespaced = false;
+    t->verbs = {"create"};
+    t->storage_version = "v1";
+    t->bucket = std::string(r.group) + "/" + r.plural;
+    registry.add_builtin(std::move(t));
+  }
   for (auto& b : kinds) {
     // The events.k8s.io view stores into the core bucket with the core version.
     bool events_api = b.group == "events.k8s.io";

@@ -183,7 +183,12 @@ service/web-headless
 poddisruptionbudget.policy/web
 clusterrole.rbac.authorization.k8s.io/demo-reader
 rolebinding.rbac.authorization.k8s.io/leases" \
-  k get deploy,svc,pdb,clusterrole,rolebinding -n demo -o name
+  k get deploy,svc,pdb,clusterrole,rolebinding -n demo -o name -l '!kubernetes.io/bootstrapping'
+# The server's own ClusterRoles are kube-apiserver's bootstrap policy, labelled as there.
+expect "clusterrole.rbac.authorization.k8s.io/system:basic-user
+clusterrole.rbac.authorization.k8s.io/system:discovery
+clusterrole.rbac.authorization.k8s.io/system:public-info-viewer" \
+  k get clusterrole -o name -l kubernetes.io/bootstrapping=rbac-defaults
 out=$(k get deploy,svc,pdb,clusterrole,rolebinding -n demo)
 grep -qE '^deployment.apps/web +0/2 ' <<<"$out" || fail "kubectl get deploy columns: $out"
 grep -qE '^service/web +ClusterIP +10\.(9[6-9]|10[0-9]|11[01])\.[0-9]+\.[0-9]+ +<none> +80/TCP ' <<<"$out" ||

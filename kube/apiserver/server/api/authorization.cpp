@@ -1,0 +1,225 @@
+#include "kube/apiserver/server/api/authorization.hpp"
+
+#include <fmt/format.h>
+
+#include "kube/apiserver/server/api/request_record.hpp"
+
+namespace kueuepp::kube::server {
+
+namespace {
+
+constexpr std::string_view kAuthorizationGroup = "authorization.k8s.io";
+constexpr std::string_view kAuthenticationGroup = "authentication.k8s.io";
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return out;
+}
+
+std::string field_text(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+const json::object* field_object(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
+}
+
+json::array strings(const std::vector<std::string>& items) {
+  json::array out;
+  for (const auto& s : items) out.emplace_back(s);
+  return out;
+}
+
+// kube-apiserver's checks of a SubjectAccessReviewSpec's attributes (and of its user
+// and groups, for a SubjectAccessReview), in its order.
+FieldErrors spec_errors(const json::object& spec, bool needs_subject) {
+  FieldErrors errors;
+  bool resource = field_object(spec, "resourceAttributes") != nullptr;
+  bool non_resource = field_object(spec, "nonResourceAttributes") != nullptr;
+  if (resource && non_resource) {
+    errors.push_back(invalid_error("spec.nonResourceAttributes", json::value(nullptr),
+                                   "cannot be specified in combination with resourceAttributes"));
+  }
+  if (!resource && !non_resource) {
+    errors.push_back(invalid_error("spec.resourceAttributes", json::value(nullptr),
+                                   "exactly one of nonResourceAttributes or resourceAttributes must be specified"));
+  }
+  const json::value* groups = spec.if_contains("groups");
+  bool has_groups = groups != nullptr && groups->is_array() && !groups->get_array().empty();
+  if (needs_subject && field_text(spec, "user").empty() && !has_groups) {
+    errors.push_back(invalid_error("spec.user", json::value(""), "at least one of user or group must be specified"));
+  }
+  return errors;
+}
+
+// Access attributes of a valid SubjectAccessReviewSpec (or a self one's) for `user`.
+auth::Attributes spec_attributes(const json::object& spec, auth::UserInfo user) {
+  auth::Attributes a;
+  a.user = std::move(user);
+  if (const json::object* resource = field_object(spec, "resourceAttributes"); resource != nullptr) {
+    a.resource_request = true;
+    a.verb = field_text(*resource, "verb");
+    a.group = field_text(*resource, "group");
+    a.version = field_text(*resource, "version");
+    a.resource = field_text(*resource, "resource");
+    a.subresource = field_text(*resource, "subresource");
+    a.ns = field_text(*resource, "namespace");
+    a.name = field_text(*resource, "name");
+  } else if (const json::object* non_resource = field_object(spec, "nonResourceAttributes"); non_resource != nullptr) {
+    a.resource_request = false;
+    a.verb = field_text(*non_resource, "verb");
+    a.path = field_text(*non_resource, "path");
+  }
+  return a;
+}
+
+// The review as kube-apiserver answers it: what was sent, its status filled in.
+json::value answer(json::object review, std::string_view group, std::string_view kind, json::object status) {
+  review["apiVersion"] = std::string(group) + "/v1";
+  review["kind"] = kind;
+  json::object* metadata = review.contains("metadata") && review["metadata"].is_object() ? &review["metadata"].get_object() : nullptr;
+  if (metadata == nullptr) metadata = &review.emplace("metadata", json::object{}).first->value().get_object();
+  if (!metadata->contains("creationTimestamp")) (*metadata)["creationTimestamp"] = nullptr;
+  review["status"] = std::move(status);
+  return review;
+}
+
+json::object access_status(const auth::Decision& d) {
+  json::object status{{"allowed", d.allowed}};
+  if (!d.reason.empty()) status["reason"] = d.reason;
+  return status;
+}
+
+ApiResult<json::value> subject_access_review(json::object review, const auth::RbacObjects& rbac) {
+  const json::object* spec = field_object(review, "spec");
+  if (spec == nullptr) spec = &review.emplace("spec", json::object{}).first->value().get_object();
+  if (FieldErrors errors = spec_errors(*spec, true); !errors.empty()) {
+    return api_fail(invalid(kAuthorizationGroup, "SubjectAccessReview", "", errors));
+  }
+  auth::UserInfo subject{field_text(*spec, "user"), field_text(*spec, "uid"), {}};
+  if (const json::value* groups = spec->if_contains("groups"); groups != nullptr && groups->is_array()) {
+    for (const auto& g : groups->get_array()) {
+      if (g.is_string()) subject.groups.emplace_back(g.get_string());
+    }
+  }
+  auth::Decision decision = auth::authorize(spec_attributes(*spec, std::move(subject)), rbac);
+  return answer(std::move(review), kAuthorizationGroup, "SubjectAccessReview", access_status(decision));
+}
+
+ApiResult<json::value> self_subject_access_review(json::object review, const auth::UserInfo& requester,
+                                                  const auth::RbacObjects& rbac) {
+  const json::object* spec = field_object(review, "spec");
+  if (spec == nullptr) spec = &review.emplace("spec", json::object{}).first->value().get_object();
+  if (FieldErrors errors = spec_errors(*spec, false); !errors.empty()) {
+    return api_fail(invalid(kAuthorizationGroup, "SelfSubjectAccessReview", "", errors));
+  }
+  auth::Decision decision = auth::authorize(spec_attributes(*spec, requester), rbac);
+  return answer(std::move(review), kAuthorizationGroup, "SelfSubjectAccessReview", access_status(decision));
+}
+
+ApiResult<json::value> token_review(json::object review, const auth::TokenAuthenticator* tokens) {
+  const json::object* spec = field_object(review, "spec");
+  std::string token = spec != nullptr ? field_text(*spec, "token") : std::string();
+  if (token.empty()) return api_fail(bad_request("token is required for TokenReview in authentication"));
+  std::optional<auth::UserInfo> user = tokens != nullptr ? tokens->authenticate_token(token) : std::nullopt;
+  json::object status;
+  json::object user_info;
+  if (user) {
+    status["authenticated"] = true;
+    user_info["username"] = user->name;
+    if (!user->uid.empty()) user_info["uid"] = user->uid;
+    user_info["groups"] = strings(user->groups);
+  }
+  status["user"] = std::move(user_info);
+  return answer(std::move(review), kAuthenticationGroup, "TokenReview", std::move(status));
+}
+
+}  // namespace
+
+StoreRbacObjects::StoreRbacObjects(ServerContext& ctx)
+    : store_(ctx.store),
+      roles_(ctx.store.bucket("rbac.authorization.k8s.io/roles")),
+      role_bindings_(ctx.store.bucket("rbac.authorization.k8s.io/rolebindings")),
+      cluster_roles_(ctx.store.bucket("rbac.authorization.k8s.io/clusterroles")),
+      cluster_role_bindings_(ctx.store.bucket("rbac.authorization.k8s.io/clusterrolebindings")) {}
+
+void StoreRbacObjects::cluster_role_bindings(const Visit& visit) const {
+  store_.scan(cluster_role_bindings_, "", "", 0, [&](const ObjectPtr& o) {
+    visit(o->doc);
+    return true;
+  });
+}
+
+void StoreRbacObjects::role_bindings(std::string_view ns, const Visit& visit) const {
+  store_.scan(role_bindings_, std::string(ns) + "/", "", 0, [&](const ObjectPtr& o) {
+    visit(o->doc);
+    return true;
+  });
+}
+
+const json::value* StoreRbacObjects::cluster_role(std::string_view name) const {
+  ObjectPtr o = store_.get(cluster_roles_, name);
+  return o ? &o->doc : nullptr;
+}
+
+const json::value* StoreRbacObjects::role(std::string_view ns, std::string_view name) const {
+  ObjectPtr o = store_.get(roles_, std::string(ns) + "/" + std::string(name));
+  return o ? &o->doc : nullptr;
+}
+
+auth::UserInfo server_master() {
+  return auth::UserInfo{"kueuepp", "", {std::string(auth::kMastersGroup), std::string(auth::kAuthenticatedGroup)}};
+}
+
+auth::Attributes request_attributes(const auth::UserInfo& user, const HttpRequest& request, const RequestInfo& info,
+                                    const Query& query) {
+  auth::Attributes a;
+  a.user = user;
+  a.path = info.path;
+  if (!info.is_resource) {
+    a.resource_request = false;
+    a.verb = lowercase(request.method);
+    return a;
+  }
+  ApiRequestRecord r = request_record(request, info, query);
+  a.verb = r.verb;
+  a.group = r.group;
+  a.version = r.version;
+  a.resource = r.resource;
+  a.subresource = r.subresource;
+  a.ns = r.ns;
+  a.name = r.name;
+  return a;
+}
+
+ApiError forbidden_request(const auth::Attributes& attributes, const std::string& reason) {
+  ApiError e = forbidden(ErrorSubject{attributes.group, attributes.resource, attributes.name}, "");
+  e.message = auth::forbidden_message(attributes, reason);
+  if (!attributes.resource_request) e.details = json::object{};
+  return e;
+}
+
+bool is_review_resource(std::string_view group, std::string_view resource) {
+  if (group == kAuthorizationGroup) return resource == "subjectaccessreviews" || resource == "selfsubjectaccessreviews";
+  return group == kAuthenticationGroup && resource == "tokenreviews";
+}
+
+ApiResult<json::value> create_review(std::string_view resource, const std::string& body,
+                                     const auth::UserInfo& requester, const auth::TokenAuthenticator* tokens,
+                                     const auth::RbacObjects& rbac) {
+  auto parsed = json::parse(body);
+  if (!parsed || !parsed->is_object()) {
+    return api_fail(bad_request("the request body is not a JSON object: " +
+                                (parsed ? std::string("a JSON ") + (parsed->is_array() ? "array" : "value")
+                                        : parsed.error().message)));
+  }
+  json::object review = std::move(parsed->get_object());
+  if (resource == "subjectaccessreviews") return subject_access_review(std::move(review), rbac);
+  if (resource == "selfsubjectaccessreviews") return self_subject_access_review(std::move(review), requester, rbac);
+  return token_review(std::move(review), tokens);
+}
+
+}  // namespace kueuepp::kube::server
