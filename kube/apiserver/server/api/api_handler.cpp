@@ -75,9 +75,12 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
   if (public_path) return handle_non_resource(request, info.path, responder);
   std::optional<auth::UserInfo> user = authenticate(request, *responder);
   if (!user) return;
+  StoreRbacObjects rbac(ctx_);
+  auto acting = impersonated_user(*user, request, rbac);
+  if (!acting) return respond_error(*responder, acting.error());
+  user = std::move(*acting);
   if (!user->is_master()) {
     auth::Attributes attributes = request_attributes(*user, request, info, query);
-    StoreRbacObjects rbac(ctx_);
     auth::Decision decision = auth::authorize(attributes, rbac);
     if (!decision.allowed) return respond_error(*responder, forbidden_request(attributes, decision.reason));
   }

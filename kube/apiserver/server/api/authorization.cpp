@@ -195,6 +195,54 @@ auth::Attributes request_attributes(const auth::UserInfo& user, const HttpReques
   return a;
 }
 
+ApiResult<auth::UserInfo> impersonated_user(const auth::UserInfo& user, const HttpRequest& request,
+                                            const auth::RbacObjects& rbac) {
+  std::string name(request.header("impersonate-user"));
+  std::string uid(request.header("impersonate-uid"));
+  std::vector<std::string_view> groups = http::find_headers(request.headers, "impersonate-group");
+  if (name.empty()) {
+    if (groups.empty() && uid.empty()) return user;
+    return api_fail(internal_error("requested impersonation of groups or a uid without impersonating a user"));
+  }
+  // Each thing impersonated is authorized as the verb impersonate on it.
+  auto may = [&](std::string resource, std::string ns, std::string target) -> ApiStatus {
+    auth::Attributes a;
+    a.user = user;
+    a.verb = "impersonate";
+    a.resource = std::move(resource);
+    a.ns = std::move(ns);
+    a.name = std::move(target);
+    auth::Decision d = auth::authorize(a, rbac);
+    if (!d.allowed) return api_fail(forbidden_request(a, d.reason));
+    return {};
+  };
+  auth::UserInfo acting{name, uid, {}};
+  constexpr std::string_view kServiceAccountPrefix = "system:serviceaccount:";
+  std::string_view sa = std::string_view(name).substr(0, kServiceAccountPrefix.size()) == kServiceAccountPrefix
+                            ? std::string_view(name).substr(kServiceAccountPrefix.size())
+                            : std::string_view();
+  std::size_t colon = sa.find(':');
+  if (!sa.empty() && colon != std::string_view::npos && colon > 0 && colon + 1 < sa.size()) {
+    std::string ns(sa.substr(0, colon));
+    if (ApiStatus st = may("serviceaccounts", ns, std::string(sa.substr(colon + 1))); !st) return api_fail(st.error());
+    // A ServiceAccount's groups are known (kube-apiserver adds them when none are asked for).
+    if (groups.empty()) acting.groups = {"system:serviceaccounts", "system:serviceaccounts:" + ns};
+  } else if (ApiStatus st = may("users", "", name); !st) {
+    return api_fail(st.error());
+  }
+  for (std::string_view g : groups) {
+    if (ApiStatus st = may("groups", "", std::string(g)); !st) return api_fail(st.error());
+    acting.groups.emplace_back(g);
+  }
+  if (!uid.empty()) {
+    if (ApiStatus st = may("uids", "", uid); !st) return api_fail(st.error());
+  }
+  if (name != "system:anonymous" && !acting.in_group(auth::kAuthenticatedGroup)) {
+    acting.groups.emplace_back(auth::kAuthenticatedGroup);
+  }
+  return acting;
+}
+
 ApiError forbidden_request(const auth::Attributes& attributes, const std::string& reason) {
   ApiError e = forbidden(ErrorSubject{attributes.group, attributes.resource, attributes.name}, "");
   e.message = auth::forbidden_message(attributes, reason);

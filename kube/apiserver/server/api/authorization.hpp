@@ -40,6 +40,14 @@ auth::UserInfo server_master();
 auth::Attributes request_attributes(const auth::UserInfo& user, const HttpRequest& request, const RequestInfo& info,
                                     const Query& query);
 
+/// Impersonate-User, Impersonate-Uid and Impersonate-Group as kube-apiserver's
+/// impersonation filter applies them: the user the request then acts as (itself when
+/// none is asked for), or the error: 403 when `user` may not `impersonate` the users,
+/// serviceaccounts, uids or groups named (RBAC, system:masters may), 500 for groups or
+/// a uid without a user, as kube-apiserver answers.
+ApiResult<auth::UserInfo> impersonated_user(const auth::UserInfo& user, const HttpRequest& request,
+                                            const auth::RbacObjects& rbac);
+
 /// The 403 kube-apiserver answers for a refused request.
 ApiError forbidden_request(const auth::Attributes& attributes, const std::string& reason);
 

@@ -150,6 +150,42 @@ TEST_F(Authorization, SubjectAccessReviewAnswersForAnyUser) {
   EXPECT_EQ(review(kMasterToken, "[").status, 400);
 }
 
+// kubectl --as: Impersonate-User (and -Group) headers, themselves authorized as the verb
+// impersonate on users, groups or serviceaccounts.
+TEST_F(Authorization, ImpersonationActsAsTheUserWhenAllowed) {
+  auto impersonating = [&](std::string_view token, std::string_view target, std::vector<std::pair<std::string, std::string>> extra) {
+    extra.emplace_back("Authorization", "Bearer " + std::string(token));
+    return api().request("GET", target, {}, "application/json", extra);
+  };
+  // The master may impersonate anyone, and then is that user.
+  expect(200, impersonating(kMasterToken, "/apis/batch/v1/namespaces/team/jobs", {{"Impersonate-User", "alice"}}));
+  json::value as_alice = expect(403, impersonating(kMasterToken, "/apis/batch/v1/namespaces/other/jobs", {{"Impersonate-User", "alice"}}));
+  EXPECT_EQ(str(as_alice, "/message"),
+            R"(jobs.batch is forbidden: User "alice" cannot list resource "jobs" in API group "batch" in the namespace "other")");
+  // Groups impersonated count: alice's binding is to her name, a group binding needs the group.
+  expect(403, impersonating(kMasterToken, "/apis/batch/v1/namespaces/team/jobs", {{"Impersonate-User", "carol"}}));
+
+  // bob may not impersonate until RBAC lets him.
+  json::value refused = expect(403, impersonating("bob-token", "/apis/batch/v1/namespaces/team/jobs", {{"Impersonate-User", "alice"}}));
+  EXPECT_EQ(str(refused, "/message"),
+            R"(users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope)");
+  expect(201, as_master("POST", std::string(kRbac) + "/clusterroles", R"({"metadata": {"name": "be-alice"},
+      "rules": [{"apiGroups": [""], "resources": ["users"], "resourceNames": ["alice"], "verbs": ["impersonate"]}]})"));
+  expect(201, as_master("POST", std::string(kRbac) + "/clusterrolebindings", R"({"metadata": {"name": "bob-be-alice"},
+      "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "be-alice"},
+      "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "bob"}]})"));
+  expect(200, impersonating("bob-token", "/apis/batch/v1/namespaces/team/jobs", {{"Impersonate-User", "alice"}}));
+  json::value group = expect(403, impersonating("bob-token", "/apis/batch/v1/namespaces/team/jobs",
+                                                {{"Impersonate-User", "alice"}, {"Impersonate-Group", "admins"}}));
+  EXPECT_EQ(str(group, "/message"),
+            R"(groups "admins" is forbidden: User "bob" cannot impersonate resource "groups" in API group "" at the cluster scope)");
+  json::value sa = expect(403, impersonating("bob-token", "/api/v1/namespaces/team/pods",
+                                             {{"Impersonate-User", "system:serviceaccount:team:builder"}}));
+  EXPECT_EQ(str(sa, "/message"),
+            R"(serviceaccounts "builder" is forbidden: User "bob" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "team")");
+  EXPECT_EQ(impersonating(kMasterToken, "/api/v1/namespaces", {{"Impersonate-Group", "admins"}}).status, 500);
+}
+
 TEST_F(Authorization, TokenReviewNamesTheTokensUser) {
   auto review = [&](std::string_view token) {
     return expect(201, as_master("POST", "/apis/authentication.k8s.io/v1/tokenreviews",
