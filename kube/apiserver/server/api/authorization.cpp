@@ -120,6 +120,57 @@ ApiResult<json::value> self_subject_access_review(json::object review, const aut
   return answer(std::move(review), kAuthorizationGroup, "SelfSubjectAccessReview", access_status(decision));
 }
 
+// The lists of a PolicyRule that a rules review reports, when present and not empty.
+void copy_lists(const json::value& rule, json::object& into, std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) {
+    const json::value* list = rule.is_object() ? rule.get_object().if_contains(key) : nullptr;
+    if (list != nullptr && list->is_array() && !list->get_array().empty()) into[key] = *list;
+  }
+}
+
+bool has_list(const json::value& rule, std::string_view key) {
+  const json::value* list = rule.is_object() ? rule.get_object().if_contains(key) : nullptr;
+  return list != nullptr && list->is_array() && !list->get_array().empty();
+}
+
+// What `kubectl auth can-i --list` asks: every rule the requester holds in a namespace.
+// kube-apiserver answers a fresh object (the spec is not echoed).
+ApiResult<json::value> self_subject_rules_review(const json::object& review, const auth::UserInfo& requester,
+                                                 const auth::RbacObjects& rbac) {
+  const json::object* spec = field_object(review, "spec");
+  std::string ns = spec != nullptr ? field_text(*spec, "namespace") : std::string();
+  if (ns.empty()) return api_fail(bad_request("no namespace on request"));
+  json::array resource_rules, non_resource_rules;
+  if (requester.is_master()) {
+    resource_rules.push_back(json::object{{"verbs", json::array{"*"}}, {"apiGroups", json::array{"*"}}, {"resources", json::array{"*"}}});
+    non_resource_rules.push_back(json::object{{"verbs", json::array{"*"}}, {"nonResourceURLs", json::array{"*"}}});
+  }
+  std::string errors;
+  for (const json::value& rule : auth::rules_for(requester, ns, rbac, errors)) {
+    if (has_list(rule, "resources")) {
+      json::object r;
+      copy_lists(rule, r, {"verbs", "apiGroups", "resources", "resourceNames"});
+      if (!r.contains("verbs")) r["verbs"] = json::array{};
+      resource_rules.push_back(std::move(r));
+    }
+    if (has_list(rule, "nonResourceURLs")) {
+      json::object r;
+      copy_lists(rule, r, {"verbs", "nonResourceURLs"});
+      if (!r.contains("verbs")) r["verbs"] = json::array{};
+      non_resource_rules.push_back(std::move(r));
+    }
+  }
+  json::object status{{"resourceRules", std::move(resource_rules)},
+                      {"nonResourceRules", std::move(non_resource_rules)},
+                      {"incomplete", false}};
+  if (!errors.empty()) status["evaluationError"] = errors;
+  return json::value(json::object{{"kind", "SelfSubjectRulesReview"},
+                                  {"apiVersion", "authorization.k8s.io/v1"},
+                                  {"metadata", json::object{{"creationTimestamp", nullptr}}},
+                                  {"spec", json::object{}},
+                                  {"status", std::move(status)}});
+}
+
 ApiResult<json::value> token_review(json::object review, const auth::TokenAuthenticator* tokens) {
   const json::object* spec = field_object(review, "spec");
   std::string token = spec != nullptr ? field_text(*spec, "token") : std::string();
@@ -251,7 +302,10 @@ ApiError forbidden_request(const auth::Attributes& attributes, const std::string
 }
 
 bool is_review_resource(std::string_view group, std::string_view resource) {
-  if (group == kAuthorizationGroup) return resource == "subjectaccessreviews" || resource == "selfsubjectaccessreviews";
+  if (group == kAuthorizationGroup) {
+    return resource == "subjectaccessreviews" || resource == "selfsubjectaccessreviews" ||
+           resource == "selfsubjectrulesreviews";
+  }
   return group == kAuthenticationGroup && resource == "tokenreviews";
 }
 
@@ -267,6 +321,7 @@ ApiResult<json::value> create_review(std::string_view resource, const std::strin
   json::object review = std::move(parsed->get_object());
   if (resource == "subjectaccessreviews") return subject_access_review(std::move(review), rbac);
   if (resource == "selfsubjectaccessreviews") return self_subject_access_review(std::move(review), requester, rbac);
+  if (resource == "selfsubjectrulesreviews") return self_subject_rules_review(review, requester, rbac);
   return token_review(std::move(review), tokens);
 }
 

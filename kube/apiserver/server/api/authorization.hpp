@@ -3,7 +3,8 @@
 // Who is asking and may they: authentication of a request (the server's token, static
 // tokens) and kube-apiserver's RBAC over the stored Roles and bindings, and the review
 // APIs that answer the same questions for others (authorization.k8s.io/v1
-// SubjectAccessReview and SelfSubjectAccessReview, authentication.k8s.io/v1 TokenReview).
+// SubjectAccessReview, SelfSubjectAccessReview and SelfSubjectRulesReview,
+// authentication.k8s.io/v1 TokenReview).
 
 #include <memory>
 #include <optional>

@@ -89,6 +89,38 @@ const json::value* applying_subject(const UserInfo& user, const json::value& bin
   return nullptr;
 }
 
+// The role a binding refers to; null (and the reason in `errors`) when it is missing.
+const json::value* bound_role(const json::value& binding, std::string_view ns, const RbacObjects& objects,
+                              std::vector<std::string>& errors) {
+  const json::value* ref = binding.is_object() ? binding.get_object().if_contains("roleRef") : nullptr;
+  if (ref == nullptr) return nullptr;
+  std::string_view kind = text(*ref, "kind");
+  std::string_view name = text(*ref, "name");
+  const json::value* role = nullptr;
+  if (kind == "Role") {
+    role = objects.role(ns, name);
+    if (role == nullptr) errors.push_back("role.rbac.authorization.k8s.io " + quoted(name) + " not found");
+  } else if (kind == "ClusterRole") {
+    role = objects.cluster_role(name);
+    if (role == nullptr) errors.push_back("clusterrole.rbac.authorization.k8s.io " + quoted(name) + " not found");
+  } else {
+    errors.push_back("unsupported role reference kind: " + quoted(kind));
+  }
+  return role;
+}
+
+const json::array* rules_of(const json::value* role) {
+  const json::value* rules = role != nullptr && role->is_object() ? role->get_object().if_contains("rules") : nullptr;
+  return rules != nullptr && rules->is_array() ? &rules->get_array() : nullptr;
+}
+
+// utilerrors.NewAggregate's text: one error as it is, several in brackets.
+std::string aggregate(const std::vector<std::string>& errors) {
+  std::string all;
+  for (const auto& e : errors) all += (all.empty() ? "" : ", ") + e;
+  return errors.size() == 1 ? all : "[" + all + "]";
+}
+
 class Visitor {
  public:
   Visitor(const Attributes& request, const RbacObjects& objects) : request_(request), objects_(objects) {}
@@ -98,24 +130,12 @@ class Visitor {
     if (decision_.allowed) return true;
     const json::value* subject = applying_subject(request_.user, b, ns);
     if (subject == nullptr) return false;
-    const json::value* ref = b.is_object() ? b.get_object().if_contains("roleRef") : nullptr;
-    if (ref == nullptr) return false;
-    std::string_view kind = text(*ref, "kind");
-    std::string_view role_name = text(*ref, "name");
-    const json::value* role = nullptr;
-    if (kind == "Role") {
-      role = objects_.role(ns, role_name);
-      if (role == nullptr) errors_.push_back("role.rbac.authorization.k8s.io " + quoted(role_name) + " not found");
-    } else if (kind == "ClusterRole") {
-      role = objects_.cluster_role(role_name);
-      if (role == nullptr) errors_.push_back("clusterrole.rbac.authorization.k8s.io " + quoted(role_name) + " not found");
-    } else {
-      errors_.push_back("unsupported role reference kind: " + quoted(kind));
-    }
-    if (role == nullptr) return false;
-    const json::value* rules = role->is_object() ? role->get_object().if_contains("rules") : nullptr;
-    if (rules == nullptr || !rules->is_array()) return false;
-    for (const json::value& rule : rules->get_array()) {
+    const json::array* rules = rules_of(bound_role(b, ns, objects_, errors_));
+    if (rules == nullptr) return false;
+    const json::value& ref = b.get_object().at("roleRef");
+    std::string_view kind = text(ref, "kind");
+    std::string_view role_name = text(ref, "name");
+    for (const json::value& rule : *rules) {
       if (!rule_allows(request_, rule)) continue;
       const json::value* metadata = b.get_object().if_contains("metadata");
       std::string binding_name(metadata != nullptr ? text(*metadata, "name") : std::string_view());
@@ -129,12 +149,7 @@ class Visitor {
   }
 
   Decision finish() {
-    if (!decision_.allowed && !errors_.empty()) {
-      // utilerrors.NewAggregate: one error as it is, several in brackets.
-      std::string all;
-      for (const auto& e : errors_) all += (all.empty() ? "" : ", ") + e;
-      decision_.reason = "RBAC: " + (errors_.size() == 1 ? all : "[" + all + "]");
-    }
+    if (!decision_.allowed && !errors_.empty()) decision_.reason = "RBAC: " + aggregate(errors_);
     return decision_;
   }
 
@@ -161,6 +176,22 @@ bool rule_allows(const Attributes& request, const json::value& rule) {
                 [&](std::string_view r) { return resource_matches(r, combined, request.subresource); }) &&
          (list_empty(rule, "resourceNames") ||
           any_of(rule, "resourceNames", [&](std::string_view n) { return n == request.name; }));
+}
+
+std::vector<json::value> rules_for(const UserInfo& user, std::string_view ns, const RbacObjects& objects,
+                                   std::string& errors) {
+  std::vector<json::value> out;
+  std::vector<std::string> missing;
+  auto collect = [&](const json::value& binding, std::string_view binding_ns) {
+    if (applying_subject(user, binding, binding_ns) == nullptr) return;
+    if (const json::array* rules = rules_of(bound_role(binding, binding_ns, objects, missing)); rules != nullptr) {
+      out.insert(out.end(), rules->begin(), rules->end());
+    }
+  };
+  objects.cluster_role_bindings([&](const json::value& b) { collect(b, ""); });
+  if (!ns.empty()) objects.role_bindings(ns, [&](const json::value& b) { collect(b, ns); });
+  errors = missing.empty() ? std::string() : aggregate(missing);
+  return out;
 }
 
 Decision authorize(const Attributes& request, const RbacObjects& objects) {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kube/apiserver/server/auth/attributes.hpp"
 #include "kube/json/json.hpp"
@@ -37,6 +38,12 @@ struct Decision {
 };
 
 Decision authorize(const Attributes& request, const RbacObjects& objects);
+
+/// Every rule the user holds in `ns` (ClusterRoleBindings' first, then the namespace's
+/// RoleBindings'), as rbac's RulesFor lists them for a SelfSubjectRulesReview;
+/// `errors` gets kube-apiserver's text for bound roles that are missing.
+std::vector<json::value> rules_for(const UserInfo& user, std::string_view ns, const RbacObjects& objects,
+                                   std::string& errors);
 
 /// One PolicyRule against the request, as rbac's RuleAllows.
 bool rule_allows(const Attributes& request, const json::value& rule);

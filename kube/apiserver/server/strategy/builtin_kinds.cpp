@@ -96,6 +96,7 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
   };
   for (const Review& r : {Review{"authentication.k8s.io", "tokenreviews", "TokenReview"},
                           Review{"authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview"},
+                          Review{"authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview"},
                           Review{"authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"}}) {
     auto t = std::make_shared<ResourceType>();
     t->group = r.group;

@@ -124,6 +124,26 @@ TEST_F(Authorization, SelfSubjectAccessReviewAnswersForTheRequester) {
   EXPECT_EQ(*at(can_i(kMasterToken, "other"), "/status/allowed"), json::value(true));
 }
 
+// What `kubectl auth can-i --list -n team` sends with the user's own token.
+TEST_F(Authorization, SelfSubjectRulesReviewListsTheRequestersRules) {
+  constexpr std::string_view kRules = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+  json::value team = expect(201, as("alice-token", "POST", kRules,
+                                    R"({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview",
+                                        "spec": {"namespace": "team"}})"));
+  EXPECT_EQ(str(team, "/kind"), "SelfSubjectRulesReview");
+  EXPECT_EQ(*at(team, "/status/incomplete"), json::value(false));
+  // The bootstrap policy's rules first (ClusterRoleBindings), then the namespace's.
+  std::string rules = json::dump(*at(team, "/status/resourceRules"));
+  EXPECT_EQ(rules,
+            R"([{"verbs":["create"],"apiGroups":["authorization.k8s.io"],"resources":["selfsubjectaccessreviews","selfsubjectrulesreviews"]},)"
+            R"({"verbs":["create"],"apiGroups":["authentication.k8s.io"],"resources":["selfsubjectreviews"]},)"
+            R"({"verbs":["get","list","watch"],"apiGroups":["batch"],"resources":["jobs"]}])");
+  EXPECT_NE(json::dump(*at(team, "/status/nonResourceRules")).find(R"("nonResourceURLs":["/api","/api/*")"), std::string::npos);
+  json::value other = expect(201, as("alice-token", "POST", kRules, R"({"spec": {"namespace": "other"}})"));
+  EXPECT_EQ(json::dump(*at(other, "/status/resourceRules")).find("jobs"), std::string::npos);
+  EXPECT_EQ(as("alice-token", "POST", kRules, R"({"spec": {}})").status, 400);
+}
+
 TEST_F(Authorization, SubjectAccessReviewAnswersForAnyUser) {
   auto review = [&](std::string_view token, std::string_view spec) {
     return as(token, "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews",

@@ -181,6 +181,24 @@ TEST(RbacAuthorizer, MastersMayDoAnything) {
   EXPECT_FALSE(authorize(path(alice(), "get", "/anything"), o).allowed);
 }
 
+TEST(RbacAuthorizer, RulesForListsWhatTheUserHolds) {
+  Objects o;
+  o.cluster_role("viewer", R"({"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]})");
+  o.cluster_role_binding("devs-view", "viewer", R"([{"kind": "Group", "name": "devs"}])");
+  o.role("team", "r", R"({"rules": [{"nonResourceURLs": ["/x"], "verbs": ["get"]}]})");
+  o.role_binding("team", "b", "Role", "r", R"([{"kind": "User", "name": "alice"}])");
+  o.role_binding("team", "gone", "Role", "missing", R"([{"kind": "User", "name": "alice"}])");
+  o.role_binding("other", "b", "Role", "r", R"([{"kind": "User", "name": "alice"}])");
+  std::string errors;
+  std::vector<json::value> rules = rules_for(alice(), "team", o, errors);
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(json::dump(rules[0]), R"({"apiGroups":[""],"resources":["pods"],"verbs":["get"]})");
+  EXPECT_EQ(json::dump(rules[1]), R"({"nonResourceURLs":["/x"],"verbs":["get"]})");
+  EXPECT_EQ(errors, R"(role.rbac.authorization.k8s.io "missing" not found)");
+  EXPECT_EQ(rules_for(UserInfo{"bob", "", {}}, "team", o, errors).size(), 0u);
+  EXPECT_EQ(errors, "");
+}
+
 TEST(ForbiddenMessage, KubeApiserversForms) {
   EXPECT_EQ(forbidden_message(resource(alice(), "list", "batch", "jobs", "other"), ""),
             R"(jobs.batch is forbidden: User "alice" cannot list resource "jobs" in API group "batch" in the namespace "other")");
