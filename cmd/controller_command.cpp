@@ -88,7 +88,7 @@ constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
     "                          [--crds PATH]... [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--job-time-scale X] [--default-job-duration SECONDS] [--io-batch-interval MS]\n"
-    "                          [--token-auth-file FILE] [--log-level LEVEL] [--allow-unsupported]\n"
+    "                          [--tls] [--token-auth-file FILE] [--log-level LEVEL] [--allow-unsupported]\n"
     "\n"
     "Runs the embedded API server with Kueue's CRDs, the controller, and a job runner that runs\n"
     "admitted Jobs for the duration their container asks for (`sleep N`).\n"
@@ -96,8 +96,10 @@ constexpr const char* kStandaloneUsage =
     "  --data-dir DIR            keep objects in DIR across restarts (default: memory only)\n"
     "  --kubeconfig-out FILE     kubeconfig for kubectl (default ./kueuepp.kubeconfig)\n"
     "  --crds PATH               CRD manifests (default: deploy/crds, else ../shared/kueue-crds)\n"
+    "  --tls                     serve HTTPS with a generated CA and require the kubeconfig's bearer token\n"
     "  --token-auth-file FILE    users of the API server (CSV token,user,uid,\"group1,group2\"), authorized\n"
-    "                            by RBAC; the kubeconfig's token stays system:masters\n"
+    "                            by RBAC; the kubeconfig's token stays system:masters (kubectl sends\n"
+    "                            tokens over HTTPS only: use with --tls)\n"
     "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
     "  --allow-unsupported       start even if it asks for what kueuepp does not implement (see controller)\n"
     "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
@@ -223,6 +225,8 @@ std::string parse(Args args, Flags& f, bool standalone) {
     } else if (standalone && a == "--crds") {
       if (!value(v)) return "--crds needs a path";
       f.server.crd_paths.push_back(v);
+    } else if (standalone && a == "--tls") {
+      f.server.tls = true;
     } else if (standalone && a == "--token-auth-file") {
       if (!value(f.server.token_auth_file)) return "--token-auth-file needs a file";
     } else if (standalone && a == "--job-time-scale") {
