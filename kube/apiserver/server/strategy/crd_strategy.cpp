@@ -125,6 +125,7 @@ class CrdStrategy final : public BuiltinStrategy {
       errs.push_back(not_supported_error("spec.scope", json::value(scope), {"Cluster", "Namespaced"}));
     }
     validate_versions(spec, errs);
+    validate_stored_versions(obj, errs);
     return errs;
   }
 
@@ -170,6 +171,40 @@ class CrdStrategy final : public BuiltinStrategy {
   }
 
  private:
+  /// status.storedVersions against spec.versions, as kube-apiserver checks them on every
+  /// write of the spec (not of status: that is how a storage migration trims them): a
+  /// version objects may still be stored in cannot leave spec.versions.
+  static void validate_stored_versions(const json::object& obj, FieldErrors& errs) {
+    const json::value* versions = at(obj, {"spec", "versions"});
+    const json::value* stored = at(obj, {"status", "storedVersions"});
+    if (versions == nullptr || !versions->is_array()) return;
+    json::array stored_list = stored != nullptr && stored->is_array() ? stored->as_array() : json::array{};
+    if (stored_list.empty()) {
+      errs.push_back(invalid_error("status.storedVersions", stored_list, "must have at least one stored version"));
+      return;
+    }
+    std::set<std::string> declared;
+    for (const auto& v : versions->as_array()) {
+      std::string name(json::get_string(v, "name"));
+      declared.insert(name);
+      const json::value* st = json::find(v, "storage");
+      bool storage = st != nullptr && st->is_bool() && st->get_bool();
+      if (storage && std::find(stored_list.begin(), stored_list.end(), json::value(name)) == stored_list.end()) {
+        errs.push_back(invalid_error("status.storedVersions", stored_list, "must have the storage version " + name));
+      }
+    }
+    for (std::size_t i = 0; i < stored_list.size(); ++i) {
+      std::string_view v = stored_list[i].is_string() ? std::string_view(stored_list[i].get_string()) : std::string_view();
+      if (declared.count(std::string(v)) != 0) continue;
+      errs.push_back(invalid_error(
+          fmt::format("status.storedVersions[{}]", i), stored_list[i],
+          fmt::format("missing from spec.versions; {0} was previously a storage version, and must remain in "
+                      "spec.versions until a storage migration ensures no data remains persisted in {0} and "
+                      "removes {0} from status.storedVersions",
+                      v)));
+    }
+  }
+
   static void validate_versions(const json::object& spec, FieldErrors& errs) {
     const json::value* versions = spec.if_contains("versions");
     if (versions == nullptr || !versions->is_array() || versions->as_array().empty()) {
