@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "kube/apiserver/server/admission/https_transport.hpp"
+#include "kube/apiserver/server/webhook_client/https_transport.hpp"
 #include "kube/apiserver/server/admission/webhook_admission.hpp"
 #include "kube/apiserver/server/api/api_handler.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"

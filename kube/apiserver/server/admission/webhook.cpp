@@ -60,18 +60,7 @@ std::vector<Webhook> read_webhooks(const json::object& configuration, bool mutat
         break;
       }
     }
-    if (const json::value* cc = json::find(h, "clientConfig"); cc != nullptr && cc->is_object()) {
-      w.url = text(*cc, "url");
-      if (const json::value* svc = json::find(*cc, "service"); svc != nullptr && svc->is_object()) {
-        w.service_namespace = text(*svc, "namespace");
-        w.service_name = text(*svc, "name");
-        w.service_path = text(*svc, "path");
-        if (const json::value* port = json::find(*svc, "port"); port != nullptr && port->is_int64()) {
-          w.service_port = static_cast<int>(port->get_int64());
-        }
-      }
-      if (auto ca = core::base64_decode(json::get_string(*cc, "caBundle"))) w.ca_bundle_pem = std::move(*ca);
-    }
+    if (const json::value* cc = json::find(h, "clientConfig")) w.client = read_client_config(*cc);
     out.push_back(std::move(w));
   }
   return out;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kube/json/json.hpp"
+#include "kube/apiserver/server/webhook_client/client_config.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -35,13 +36,7 @@ struct Webhook {
   int timeout_seconds = 10;
   std::string review_version;  ///< the AdmissionReview version sent: v1 (preferred) or v1beta1
 
-  // clientConfig: exactly one of url and service.
-  std::string url;
-  std::string service_namespace;
-  std::string service_name;
-  std::string service_path;
-  int service_port = 443;
-  std::string ca_bundle_pem;  ///< caBundle decoded; empty: the system's trust store
+  WebhookClientConfig client;
 };
 
 /// The webhooks of a configuration, in list order.

@@ -61,61 +61,6 @@ const json::value* labels_of(const json::value& doc) {
   return meta != nullptr && meta->is_object() ? json::find(*meta, "labels") : nullptr;
 }
 
-/// client-go's words for a non-2xx answer that is not a Status.
-std::string unsuccessful_answer(const WebhookReply& reply) {
-  if (auto doc = json::parse(reply.body); doc && doc->is_object() && json::get_string(*doc, "kind") == "Status") {
-    std::string_view message = json::get_string(*doc, "message");
-    if (!message.empty()) return std::string(message);
-  }
-  switch (reply.status) {
-    case 400: return "the server rejected our request for an unknown reason";
-    case 401: return "Unauthorized";
-    case 403: return "forbidden";
-    case 404: return "the server could not find the requested resource";
-    case 409: return "the server reported a conflict";
-    case 429: return "the server has received too many requests and has asked us to try again later";
-    case 503: return "the server is currently unable to handle the request";
-    case 504: return "the server was unable to return a response in the time allotted, but may still be processing the request";
-    default: break;
-  }
-  if (reply.status >= 500) {
-    std::string body = reply.body.substr(0, 256);
-    while (!body.empty() && (body.back() == '\n' || body.back() == ' ')) body.pop_back();
-    return fmt::format("an error on the server (\"{}\") has prevented the request from succeeding", body);
-  }
-  return fmt::format("the server responded with the status code {} but did not return more information", reply.status);
-}
-
-/// https://host[:port][/path] split for the transport.
-struct UrlParts {
-  std::string host;
-  std::string port = "443";
-  std::string path = "/";
-};
-
-std::optional<UrlParts> split_url(std::string_view url) {
-  constexpr std::string_view kScheme = "https://";
-  if (url.substr(0, kScheme.size()) != kScheme) return std::nullopt;
-  std::string_view rest = url.substr(kScheme.size());
-  std::size_t slash = rest.find('/');
-  std::string_view authority = rest.substr(0, slash);
-  UrlParts out;
-  if (slash != std::string_view::npos) out.path = std::string(rest.substr(slash));
-  if (!authority.empty() && authority.front() == '[') {
-    std::size_t close = authority.find(']');
-    if (close == std::string_view::npos) return std::nullopt;
-    out.host = std::string(authority.substr(1, close - 1));
-    if (close + 1 < authority.size() && authority[close + 1] == ':') out.port = std::string(authority.substr(close + 2));
-  } else if (std::size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
-    out.host = std::string(authority.substr(0, colon));
-    out.port = std::string(authority.substr(colon + 1));
-  } else {
-    out.host = std::string(authority);
-  }
-  if (out.host.empty()) return std::nullopt;
-  return out;
-}
-
 }  // namespace
 
 WebhookAdmission::WebhookAdmission(ServerContext& ctx, WebhookTransport& transport, WebhookAdmissionOptions options)
@@ -188,42 +133,16 @@ ApiResult<std::shared_ptr<WebhookAdmission::Invocation>> WebhookAdmission::selec
 }
 
 Expected<WebhookTarget> WebhookAdmission::target_for(const Webhook& hook) {
-  std::string timeout = fmt::format("timeout={}s", hook.timeout_seconds);
-  WebhookTarget t;
-  t.ca_pem = hook.ca_bundle_pem;
-  if (!hook.url.empty()) {
-    auto parts = split_url(hook.url);
-    if (!parts) return fail(fmt::format("could not get REST client: invalid URL \"{}\"", hook.url));
-    t.host = parts->host;
-    t.port = parts->port;
-    t.path = parts->path + (parts->path.find('?') == std::string::npos ? "?" : "&") + timeout;
-    t.server_name = parts->host;
-    t.display_url = hook.url + "?" + timeout;
-    return t;
-  }
-  std::string path = hook.service_path.empty() ? "/" : hook.service_path;
-  t.server_name = fmt::format("{}.{}.svc", hook.service_name, hook.service_namespace);
-  t.display_url = fmt::format("https://{}:{}{}?{}", t.server_name, hook.service_port, path, timeout);
-  t.path = path + "?" + timeout;
-  ObjectPtr svc = ctx_.store.get(services_bucket_, hook.service_namespace + "/" + hook.service_name);
-  if (!svc) {
-    return fail(fmt::format("failed to call webhook: Post \"{}\": service \"{}\" not found", t.display_url,
-                            hook.service_name));
-  }
-  int port = hook.service_port;
-  if (const json::value* ports = json::find(svc->doc, "spec") ? json::find(*json::find(svc->doc, "spec"), "ports") : nullptr;
-      ports != nullptr && ports->is_array()) {
-    for (const auto& p : ports->as_array()) {
-      const json::value* number = json::find(p, "port");
-      if (number == nullptr || !number->is_int64() || number->get_int64() != hook.service_port) continue;
-      const json::value* target = json::find(p, "targetPort");
-      if (target != nullptr && target->is_int64()) port = static_cast<int>(target->get_int64());
-      break;
-    }
-  }
-  t.host = options_.service_host;
-  t.port = std::to_string(port);
-  return t;
+  ServiceLookup services = [this](std::string_view ns, std::string_view name) -> std::optional<json::value> {
+    ObjectPtr svc = ctx_.store.get(services_bucket_, std::string(ns) + "/" + std::string(name));
+    if (!svc) return std::nullopt;
+    return svc->doc;
+  };
+  auto target = resolve_webhook_target(hook.client, fmt::format("timeout={}s", hook.timeout_seconds), services,
+                                        options_.service_host);
+  // A missing Service is a failed call (client-go's words); a bad URL is not even that.
+  if (!target && hook.client.url.empty()) return fail("failed to call webhook: " + target.error().message);
+  return target;
 }
 
 void WebhookAdmission::call(const Webhook& hook, const Invocation& invocation, const AdmissionRequest& request,

@@ -1,4 +1,4 @@
-#include "kube/apiserver/server/admission/https_transport.hpp"
+#include "kube/apiserver/server/webhook_client/https_transport.hpp"
 
 #include <cctype>
 #include <map>

@@ -10,7 +10,7 @@
 
 #include <memory>
 
-#include "kube/apiserver/server/admission/webhook_transport.hpp"
+#include "kube/apiserver/server/webhook_client/webhook_transport.hpp"
 
 namespace boost::asio {
 class io_context;

@@ -1,8 +1,8 @@
 #pragma once
 
-// How an AdmissionReview reaches a webhook: one HTTPS POST, verified against the
+// How a review (AdmissionReview, ConversionReview) reaches a webhook: one HTTPS POST, verified against the
 // webhook's CA bundle and host name, bounded by its timeout, answered through a callback
-// on the store thread. The interface keeps Asio out of the admission logic;
+// on the store thread. The interface keeps Asio out of the admission and conversion logic;
 // https_transport.hpp implements it.
 
 #include <chrono>
