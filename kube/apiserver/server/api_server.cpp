@@ -51,6 +51,13 @@ class ApiServerImpl final : public ApiServer {
         admission_(ctx_, *webhook_transport_, WebhookAdmissionOptions{options_.webhook_service_host}) {
     register_builtin_kinds(ctx_.registry, ctx_.store);
     ctx_.admission = &admission_;
+    ctx_.conversion_calls.transport = webhook_transport_.get();
+    ctx_.conversion_calls.service_host = options_.webhook_service_host;
+    ctx_.conversion_calls.services = [this](std::string_view ns, std::string_view name) -> std::optional<json::value> {
+      ObjectPtr svc = ctx_.store.get(ctx_.store.bucket("/services"), std::string(ns) + "/" + std::string(name));
+      if (!svc) return std::nullopt;
+      return svc->doc;
+    };
     ctx_.observe([this](const Change& c) { admission_.observe(c); });
     ctx_.observe([this](const Change& c) { crds_.observe(c); });
     ctx_.observe([this](const Change& c) { gc_.observe(c); });

@@ -32,13 +32,21 @@ std::shared_ptr<const std::string> event_line(std::string_view type, std::string
 
 }  // namespace
 
+bool presented_as_stored(const StoredObject& object, const ResourceType& view) {
+  if (!view.custom) return !view.strategy->converts(view);
+  // Objects stay in the version they were written in until written again, whatever the
+  // storage version is now.
+  const json::value* api_version = json::find(object.doc, "apiVersion");
+  return api_version != nullptr && api_version->is_string() && api_version->get_string() == view.api_version();
+}
+
 json::value object_value(const StoredObject& object, const ResourceType& view) {
-  if (!view.strategy->converts(view)) return object.document();
+  if (presented_as_stored(object, view)) return object.document();
   return view.strategy->encode(object.document(), view);
 }
 
 std::string object_json(const StoredObject& object, const ResourceType& view) {
-  if (!view.strategy->converts(view)) return object.json;
+  if (presented_as_stored(object, view)) return object.json;
   return json::dump(view.strategy->encode(object.document(), view));
 }
 
@@ -110,8 +118,21 @@ std::shared_ptr<const std::string> watch_event_line(std::string_view type, const
     case Representation::PartialMetadata:
       return event_line(type, json::dump(partial_metadata(object, view)));
     default:
-      if (!view.strategy->converts(view)) return event_line(type, object.json);
+      if (presented_as_stored(object, view)) return event_line(type, object.json);
       return event_line(type, json::dump(view.strategy->encode(object.document(), view)));
+  }
+}
+
+std::shared_ptr<const std::string> watch_event_line(std::string_view type, const json::value& presented,
+                                                    const ResourceType& view, Representation rep,
+                                                    std::string_view include_object, std::uint64_t rv) {
+  switch (rep) {
+    case Representation::Table:
+      return event_line(type, json::dump(make_table({&presented.as_object()}, view, include_object, std::to_string(rv))));
+    case Representation::PartialMetadata:
+      return event_line(type, json::dump(partial_metadata(presented.as_object(), view)));
+    default:
+      return event_line(type, json::dump(presented));
   }
 }
 

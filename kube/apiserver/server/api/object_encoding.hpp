@@ -17,6 +17,12 @@
 
 namespace kueuepp::kube::server {
 
+/// Whether `view` presents `object` as stored (its serialization can be sent as is): a
+/// custom resource in the version it was stored in, a built-in its strategy does not
+/// convert. Otherwise object_value relabels (CRD conversion None) or encodes it; a CRD
+/// converted by a webhook is converted before (webhook_conversion.hpp).
+bool presented_as_stored(const StoredObject& object, const ResourceType& view);
+
 /// The object as `view` presents it.
 json::value object_value(const StoredObject& object, const ResourceType& view);
 /// The same as JSON text (the stored serialization when no conversion is needed).
@@ -36,6 +42,11 @@ json::value partial_metadata(const StoredObject& object, const ResourceType& vie
 std::shared_ptr<const std::string> watch_event_line(std::string_view type, const StoredObject& object,
                                                     const ResourceType& view, Representation rep,
                                                     std::string_view include_object = "Metadata");
+/// The same of an object already in `view`'s version (converted by a webhook); `rv` is
+/// its resourceVersion (for a Table).
+std::shared_ptr<const std::string> watch_event_line(std::string_view type, const json::value& presented,
+                                                    const ResourceType& view, Representation rep,
+                                                    std::string_view include_object, std::uint64_t rv);
 /// A BOOKMARK event at `rv` (annotated as the end of initial events when asked).
 std::shared_ptr<const std::string> bookmark_line(const ResourceType& view, std::uint64_t rv,
                                                  bool initial_events_end = false);

@@ -1,6 +1,7 @@
 // GET of one object and LIST of a collection (with selectors, pagination and
 // resourceVersion semantics).
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/list_options.hpp"
 #include "kube/apiserver/server/api/object_encoding.hpp"
+#include "kube/apiserver/server/api/webhook_conversion.hpp"
 #include "kube/apiserver/server/store/continue_token.hpp"
 #include "kube/apiserver/server/util/yaml_emit.hpp"
 
@@ -68,23 +70,63 @@ ApiResult<ListPosition> list_position(const ResourceRequest& r, std::size_t limi
   return ListPosition{want, {}};
 }
 
-std::string list_body_json(const ResourceRequest& r, const std::vector<ObjectPtr>& items, std::uint64_t list_rv,
+/// The list's JSON; `item_json(i)` is the i-th item's.
+template <class ItemJson>
+std::string list_body_json(const ResourceType& view, std::size_t count, const ItemJson& item_json, std::uint64_t list_rv,
                            const std::string& continue_token, std::optional<std::size_t> remaining) {
   json::object meta;
   meta["resourceVersion"] = std::to_string(list_rv);
   if (!continue_token.empty()) meta["continue"] = continue_token;
   if (remaining) meta["remainingItemCount"] = *remaining;
   std::string body;
-  body.reserve(128 + items.size() * 1024);
-  body.append(R"({"kind":")").append(r.view().list_kind).append(R"(","apiVersion":")");
-  body.append(r.view().api_version()).append(R"(","metadata":)").append(json::dump(meta));
+  body.reserve(128 + count * 1024);
+  body.append(R"({"kind":")").append(view.list_kind).append(R"(","apiVersion":")");
+  body.append(view.api_version()).append(R"(","metadata":)").append(json::dump(meta));
   body.append(R"(,"items":[)");
-  for (std::size_t i = 0; i < items.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     if (i > 0) body.push_back(',');
-    body.append(object_json(*items[i], r.view()));
+    body.append(item_json(i));
   }
   body.append("]}");
   return body;
+}
+
+std::string list_body_json(const ResourceRequest& r, const std::vector<ObjectPtr>& items, std::uint64_t list_rv,
+                           const std::string& continue_token, std::optional<std::size_t> remaining) {
+  return list_body_json(
+      r.view(), items.size(), [&](std::size_t i) { return object_json(*items[i], r.view()); }, list_rv, continue_token,
+      remaining);
+}
+
+/// A list whose items the CRD's conversion webhook converts first (in one call); the
+/// whole list fails when one item does not convert, as in kube-apiserver.
+void respond_converted_list(const RequestPtr& r, const std::vector<ObjectPtr>& items, std::uint64_t list_rv,
+                            std::string token, std::optional<std::size_t> remaining) {
+  convert_for_view(items, r->view(), [r, list_rv, token = std::move(token), remaining](
+                                         ApiResult<std::vector<json::value>> converted) {
+    if (!converted) return respond_error(*r->responder, converted.error(), r->rep);
+    const std::vector<json::value>& docs = *converted;
+    if (r->rep == Representation::Table) {
+      std::vector<const json::object*> objs;
+      objs.reserve(docs.size());
+      for (const auto& d : docs) objs.push_back(&d.as_object());
+      HttpResponse res;
+      res.content_type = content_type_of(Representation::Table);
+      res.body = json::dump(make_table(objs, r->view(), r->query.get_or("includeObject", "Metadata"),
+                                       std::to_string(list_rv), token));
+      r->responder->respond(std::move(res));
+      return;
+    }
+    std::string body = list_body_json(
+        r->view(), docs.size(), [&](std::size_t i) { return json::dump(docs[i]); }, list_rv, token, remaining);
+    if (r->rep == Representation::Json) {
+      HttpResponse res;
+      res.body = std::move(body);
+      r->responder->respond(std::move(res));
+      return;
+    }
+    respond_value(*r, 200, *json::parse(body));
+  });
 }
 
 }  // namespace
@@ -137,6 +179,10 @@ void handle_list(const RequestPtr& r) {
   std::optional<std::size_t> remaining_count;
   if (more && can_count) remaining_count = remaining;
 
+  if (r->rep != Representation::PartialMetadata &&
+      std::any_of(items.begin(), items.end(), [&](const ObjectPtr& o) { return needs_webhook_conversion(*o, r->view()); })) {
+    return respond_converted_list(r, items, list_rv, std::move(token), remaining_count);
+  }
   switch (r->rep) {
     case Representation::Table: {
       std::vector<json::value> docs;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "kube/apiserver/server/api/object_encoding.hpp"
+#include "kube/apiserver/server/api/webhook_conversion.hpp"
 #include "kube/apiserver/server/store/stored_object.hpp"
 #include "kube/apiserver/server/strategy/strategy.hpp"
 #include "kube/apiserver/server/util/yaml_emit.hpp"
@@ -66,15 +67,48 @@ void respond_value(const ResourceRequest& r, int status, const json::value& body
   r.responder->respond(std::move(res));
 }
 
+namespace {
+
+/// respond_object for an object the CRD's conversion webhook must convert first: the
+/// answer is sent once it has (or the failure, as kube-apiserver sends it).
+void respond_converted(const ResourceRequest& r, int status, const ObjectPtr& stored,
+                       const std::vector<std::string>& warnings) {
+  convert_for_view({stored}, r.view(),
+                   [responder = r.responder, type = r.type, rep = r.rep, status, warnings,
+                    include = std::string(r.query.get_or("includeObject", "Metadata"))](
+                       ApiResult<std::vector<json::value>> converted) {
+                     if (!converted) return respond_error(*responder, converted.error(), rep);
+                     const json::value& doc = converted->front();
+                     HttpResponse res;
+                     res.status = status;
+                     res.headers = warning_headers(warnings);
+                     if (rep == Representation::Table) {
+                       res.content_type = content_type_of(Representation::Table);
+                       res.body = json::dump(make_table({&doc.as_object()}, *type, include, ""));
+                     } else if (rep == Representation::Yaml) {
+                       res.content_type = "application/yaml";
+                       res.body = to_yaml(doc);
+                     } else {
+                       res.body = json::dump(doc);
+                     }
+                     responder->respond(std::move(res));
+                   });
+}
+
+}  // namespace
+
 void respond_object(const ResourceRequest& r, int status, const ObjectPtr& stored,
                     const std::vector<std::string>& warnings) {
   const StoredObject& object = *stored;
+  if (r.rep != Representation::PartialMetadata && needs_webhook_conversion(object, r.view())) {
+    return respond_converted(r, status, stored, warnings);
+  }
   switch (r.rep) {
     case Representation::Json: {
       HttpResponse res;
       res.status = status;
       res.headers = warning_headers(warnings);
-      if (r.view().strategy->converts(r.view())) {
+      if (!presented_as_stored(object, r.view())) {
         res.body = object_json(object, r.view());
       } else {
         res.shared_body = std::shared_ptr<const std::string>(stored, &object.json);  // owned by the version

@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "kube/apiserver/server/conversion/crd_converter.hpp"
 #include "kube/apiserver/server/http/scheduler.hpp"
 #include "kube/apiserver/server/registry/resource_registry.hpp"
 #include "kube/apiserver/server/store/object_store.hpp"
@@ -44,6 +45,8 @@ class ServerContext {
   Journal* journal = nullptr;
   /// Admission webhooks (null: none, as in tests of the store alone).
   Admission* admission = nullptr;
+  /// How CRD conversion webhooks are called (no transport: none can be).
+  ConversionCalls conversion_calls;
 
   /// Called synchronously for every committed change, before it is journaled.
   using Observer = std::function<void(const Change&)>;

@@ -67,23 +67,33 @@ void handle_watch(const RequestPtr& r) {
   const ResourceType& view = r->view();
   std::uint64_t now = store.current_rv();
   bool overflow = false;
-  auto send = [&](std::string_view type, const StoredObject& o) {
-    if (!overflow && !sink->write(watch_event_line(type, o, view, rep, spec.include_object))) overflow = true;
+  if (view.converter && view.converter->calls_webhook()) {
+    spec.converting = std::make_shared<ConvertingWatchStream>(sink, r->type, rep, spec.include_object);
+  }
+  auto send = [&](std::string_view type, const ObjectPtr& o) {
+    if (overflow) return;
+    if (spec.converting) {
+      overflow = !spec.converting->event(type, o);
+    } else if (!sink->write(watch_event_line(type, *o, view, rep, spec.include_object))) {
+      overflow = true;
+    }
   };
   if (from_version) {
     for (const Change* c : store.changes_after(**rv)) {
       if (c->bucket != r->bucket) continue;
-      if (auto routed = WatchHub::route(spec.filter, *c)) send(to_string(routed->first), *routed->second);
+      if (auto routed = WatchHub::route(spec.filter, *c)) send(to_string(routed->first), routed->second);
     }
   } else {
     store.scan(r->bucket, scan_prefix(view, spec.filter), "", 0, [&](const ObjectPtr& o) {
-      if (spec.filter.matches(*o)) send("ADDED", *o);
+      if (spec.filter.matches(*o)) send("ADDED", o);
       return !overflow;
     });
     if (initial_events && spec.bookmarks && !overflow) {
-      if (!sink->write(bookmark_line(view, now, true))) overflow = true;
+      auto bookmark = bookmark_line(view, now, true);
+      overflow = spec.converting ? !spec.converting->raw(std::move(bookmark)) : !sink->write(std::move(bookmark));
     }
   }
+  if (spec.converting && spec.converting->ended()) return;  // it said why
   if (overflow) {
     sink->finish(error_line(to_status(gone("too old resource version: the initial events exceeded the stream buffer"))));
     return;

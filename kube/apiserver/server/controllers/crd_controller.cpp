@@ -33,7 +33,7 @@ CrdController::CrdController(ServerContext& ctx)
 
 void CrdController::serve(const StoredObject& crd) {
   std::vector<std::string> problems;
-  auto types = resource_types_from_crd(crd.doc.as_object(), problems);
+  auto types = resource_types_from_crd(crd.doc.as_object(), ctx_.conversion_calls, problems);
   for (const auto& p : problems) spdlog::error("CustomResourceDefinition {}: {}", crd.name, p);
   ctx_.registry.set_custom(crd.name, std::move(types));
 }

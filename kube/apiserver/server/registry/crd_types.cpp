@@ -49,7 +49,8 @@ std::vector<std::string> selectable_fields(const json::value& version) {
 
 }  // namespace
 
-std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, std::vector<std::string>& problems) {
+std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, const ConversionCalls& calls,
+                                                     std::vector<std::string>& problems) {
   std::vector<ResourceTypePtr> out;
   const json::value* spec = crd.if_contains("spec");
   if (spec == nullptr || !spec->is_object()) return out;
@@ -64,6 +65,7 @@ std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, st
     const json::value* s = json::find(v, "storage");
     if (s != nullptr && s->is_bool() && s->get_bool()) storage = std::string(json::get_string(v, "name"));
   }
+  auto converter = std::make_shared<const CrdConverter>(read_crd_conversion(crd), calls);
   for (const auto& v : versions->as_array()) {
     const json::value* served = json::find(v, "served");
     if (served == nullptr || !served->is_bool() || !served->get_bool()) continue;
@@ -84,6 +86,7 @@ std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, st
     t->storage_version = storage;
     t->bucket = group + "/" + plural;
     t->columns = printer_columns(v);
+    t->converter = converter;
     CustomResourceVersion crv;
     crv.group = group;
     crv.version = t->version;

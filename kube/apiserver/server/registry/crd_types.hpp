@@ -11,8 +11,10 @@
 
 namespace kueuepp::kube::server {
 
-/// Builds the served versions of `crd`. Problems that do not stop serving (a schema that
+/// Builds the served versions of `crd`, converting between them as spec.conversion says
+/// (webhooks called as `calls` says). Problems that do not stop serving (a schema that
 /// does not compile) are appended to `problems`.
-std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, std::vector<std::string>& problems);
+std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, const ConversionCalls& calls,
+                                                     std::vector<std::string>& problems);
 
 }  // namespace kueuepp::kube::server

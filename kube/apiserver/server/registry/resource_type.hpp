@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kube/json/json.hpp"
+#include "kube/apiserver/server/conversion/crd_converter.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -46,6 +47,9 @@ struct ResourceType {
   /// The OpenAPI v3 schema of the kind (custom resources; null for built-ins), for
   /// /openapi/v3 (kubectl explain).
   std::shared_ptr<const json::value> openapi_schema;
+  /// How objects of a CustomResourceDefinition are converted between its versions (null
+  /// for built-ins; shared by every version of one CRD).
+  CrdConverterPtr converter;
 
   /// "batch/v1", or "v1" for the core group.
   std::string api_version() const { return group.empty() ? version : group + "/" + version; }

@@ -106,6 +106,10 @@ void WatchHub::publish(const Change& change) {
     if (!w->active || change.rv <= w->start_rv) continue;
     auto routed = route(w->spec.filter, change);
     if (!routed) continue;
+    if (w->spec.converting) {
+      if (!w->spec.converting->event(to_string(routed->first), routed->second)) remove(w->id);
+      continue;
+    }
     const ResourceType* view = w->spec.view.get();
     bool plain = w->spec.representation == Representation::Json && !view->strategy->converts(*view);
     const ResourceType* key = plain ? nullptr : view;
@@ -128,7 +132,12 @@ void WatchHub::publish(const Change& change) {
 void WatchHub::bookmark(std::uint64_t rv) {
   publishing_ = true;
   for (auto& [id, w] : watchers_) {
-    if (w->active && w->spec.bookmarks && rv > w->start_rv) deliver(*w, bookmark_line(*w->spec.view, rv));
+    if (!w->active || !w->spec.bookmarks || rv <= w->start_rv) continue;
+    if (w->spec.converting) {
+      if (!w->spec.converting->raw(bookmark_line(*w->spec.view, rv))) remove(w->id);
+      continue;
+    }
+    deliver(*w, bookmark_line(*w->spec.view, rv));
   }
   publishing_ = false;
   compact();

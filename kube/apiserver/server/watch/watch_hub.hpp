@@ -22,6 +22,7 @@
 #include "kube/apiserver/server/store/field_selector.hpp"
 #include "kube/apiserver/server/store/label_selector.hpp"
 #include "kube/apiserver/server/store/object_store.hpp"
+#include "kube/apiserver/server/watch/converting_watch_stream.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -42,6 +43,9 @@ struct WatcherSpec {
   std::string include_object = "Metadata";
   ObjectFilter filter;
   bool bookmarks = false;
+  /// Set when the CRD's conversion webhook converts this watch's objects: events go
+  /// through it instead of to the sink.
+  std::shared_ptr<ConvertingWatchStream> converting;
 };
 
 class WatchHub {

@@ -1,0 +1,32 @@
+#pragma once
+
+// Custom resources presented in a version they are not stored in, when their CRD
+// converts through a webhook (strategy None only relabels, which object_encoding does in
+// place): the stored objects are converted on the way out, asynchronously, and the
+// request or watch is answered once the webhook has. A conversion that fails fails the
+// request as kube-apiserver's does: 500 with the converter's message.
+
+#include <functional>
+#include <vector>
+
+#include "kube/json/json.hpp"
+#include "kube/apiserver/server/api/api_error.hpp"
+#include "kube/apiserver/server/registry/resource_type.hpp"
+#include "kube/apiserver/server/store/stored_object.hpp"
+
+namespace kueuepp::kube::server {
+
+/// Whether presenting `object` in `view` takes a call of the CRD's conversion webhook.
+bool needs_webhook_conversion(const StoredObject& object, const ResourceType& view);
+
+/// The error a failed conversion answers with (what kube-apiserver makes of an error
+/// that is not a Status: 500, no reason, the message as is).
+ApiError conversion_failed(std::string message);
+
+using ConvertedObjects = std::function<void(ApiResult<std::vector<json::value>>)>;
+
+/// `objects` as `view` presents them (each object's document in view's version), in one
+/// webhook call for all those that need one. `done` runs exactly once, on the store thread.
+void convert_for_view(const std::vector<ObjectPtr>& objects, const ResourceType& view, ConvertedObjects done);
+
+}  // namespace kueuepp::kube::server

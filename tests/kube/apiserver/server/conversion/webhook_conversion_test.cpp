@@ -1,0 +1,278 @@
+// CRD conversion in the embedded server, end to end: a CRD with two versions, objects
+// stored in one and read, listed and watched through the other, converted by an HTTPS
+// conversion webhook (the test webhook server speaking ConversionReview) or relabelled
+// (strategy None); and kube-apiserver's answers when the webhook is down, answers
+// garbage, the wrong uid or the wrong number of objects, or refuses one object of a list.
+
+#include <chrono>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "tests/kube/apiserver/server/admission/test_webhook_server.hpp"
+#include "tests/kube/apiserver/server/server_fixture.hpp"
+
+namespace kueuepp::kube::server::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::string_view kCrds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+constexpr std::string_view kGizmoCrd = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com";
+constexpr std::string_view kV1 = "/apis/example.com/v1/gizmos";
+constexpr std::string_view kV2 = "/apis/example.com/v2/gizmos";
+
+json::value version(std::string_view name, bool storage) {
+  json::value open = json::object{{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  return json::object{
+      {"name", name},
+      {"served", true},
+      {"storage", storage},
+      {"schema", json::object{{"openAPIV3Schema", json::object{{"type", "object"}, {"properties", json::object{{"spec", open}}}}}}}};
+}
+
+/// Gizmos: v1 (storage) has spec.size, v2 has spec.dimensions.size.
+json::value gizmo_crd(json::value conversion) {
+  return json::object{
+      {"apiVersion", "apiextensions.k8s.io/v1"},
+      {"kind", "CustomResourceDefinition"},
+      {"metadata", json::object{{"name", "gizmos.example.com"}}},
+      {"spec", json::object{{"group", "example.com"},
+                            {"scope", "Cluster"},
+                            {"names", json::object{{"plural", "gizmos"}, {"kind", "Gizmo"}}},
+                            {"versions", json::array{version("v1", true), version("v2", false)}},
+                            {"conversion", std::move(conversion)}}}};
+}
+
+json::value webhook_conversion(std::string_view url, std::string_view ca_bundle) {
+  return json::object{{"strategy", "Webhook"},
+                      {"webhook", json::object{{"clientConfig", json::object{{"url", url}, {"caBundle", ca_bundle}}},
+                                               {"conversionReviewVersions", json::array{"v1"}}}}};
+}
+
+json::value gizmo_v1(std::string_view name, std::string_view size) {
+  return json::object{{"apiVersion", "example.com/v1"},
+                      {"kind", "Gizmo"},
+                      {"metadata", json::object{{"name", name}}},
+                      {"spec", json::object{{"size", size}}}};
+}
+
+/// The webhook's conversion of one Gizmo to `desired`.
+json::value convert_gizmo(json::value object, std::string_view desired) {
+  json::object& o = object.as_object();
+  json::object spec = o["spec"].is_object() ? o["spec"].as_object() : json::object{};
+  if (desired == "example.com/v2" && spec.contains("size")) {
+    spec["dimensions"] = json::object{{"size", spec["size"]}};
+    spec.erase("size");
+  } else if (desired == "example.com/v1" && spec.contains("dimensions")) {
+    spec["size"] = spec["dimensions"].as_object()["size"];
+    spec.erase("dimensions");
+  }
+  o["spec"] = std::move(spec);
+  o["apiVersion"] = desired;
+  return object;
+}
+
+/// A ConversionReview answer: `convert` applied to every object, or a failure.
+TestWebhookServer::Answer review_answer(const json::value& review,
+                                        const std::function<json::value(const json::value&, std::string_view)>& convert,
+                                        std::string_view uid_override = {}) {
+  const json::value& request = *json::find(review, "request");
+  std::string_view desired = json::get_string(request, "desiredAPIVersion");
+  json::array converted;
+  for (const auto& o : json::find(request, "objects")->as_array()) {
+    if (json::get_string(*json::find(o, "metadata"), "name") == "unconvertible") {
+      json::object failed{{"uid", json::get_string(request, "uid")},
+                          {"result", json::object{{"status", "Failure"}, {"message", "cannot convert unconvertible"}}}};
+      return TestWebhookServer::Answer{
+          200, json::dump(json::object{{"apiVersion", "apiextensions.k8s.io/v1"}, {"kind", "ConversionReview"}, {"response", failed}}), false};
+    }
+    converted.push_back(convert(o, desired));
+  }
+  std::string_view uid = uid_override.empty() ? json::get_string(request, "uid") : uid_override;
+  json::object response{{"uid", uid}, {"convertedObjects", std::move(converted)}, {"result", json::object{{"status", "Success"}}}};
+  return TestWebhookServer::Answer{
+      200, json::dump(json::object{{"apiVersion", "apiextensions.k8s.io/v1"}, {"kind", "ConversionReview"}, {"response", response}}), false};
+}
+
+class WebhookConversion : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    if (HasFatalFailure()) return;
+    webhook_.on("/convert", [](const json::value& review) { return review_answer(review, convert_gizmo); });
+    webhook_.on("/garbage", [](const json::value&) { return TestWebhookServer::Answer{200, "this is not a review", false}; });
+    webhook_.on("/wrong-uid", [](const json::value& review) { return review_answer(review, convert_gizmo, "not-the-uid"); });
+    webhook_.on("/none-back", [](const json::value& review) {
+      auto answer = review_answer(review, convert_gizmo);
+      auto doc = json::parse(answer.body);
+      doc->as_object()["response"].as_object()["convertedObjects"] = json::array{};
+      answer.body = json::dump(*doc);
+      return answer;
+    });
+    webhook_.on("/renaming", [](const json::value& review) {
+      return review_answer(review, [](const json::value& o, std::string_view desired) {
+        json::value out = convert_gizmo(o, desired);
+        out.as_object()["metadata"].as_object()["name"] = "renamed";
+        return out;
+      });
+    });
+  }
+
+  void install(std::string_view path) { create(kCrds, gizmo_crd(webhook_conversion(webhook_.url(path), webhook_.ca_bundle()))); }
+
+  /// The reviews the webhook received, desired versions in order.
+  std::vector<std::string> desired_versions() const {
+    std::vector<std::string> out;
+    for (const auto& r : webhook_.received()) out.emplace_back(json::get_string(*json::find(r.review, "request"), "desiredAPIVersion"));
+    return out;
+  }
+
+  TestWebhookServer webhook_;
+};
+
+TEST_F(WebhookConversion, AnObjectIsReadInTheVersionAskedFor) {
+  install("/convert");
+  create(kV1, gizmo_v1("g1", "big"));
+  json::value v2 = get_ok(std::string(kV2) + "/g1");
+  EXPECT_EQ(str(v2, "/apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(v2, "/spec/dimensions/size"), "big");
+  EXPECT_EQ(at(v2, "/spec/size"), nullptr);
+  EXPECT_EQ(desired_versions(), (std::vector<std::string>{"example.com/v2"}));
+  // Read through the version it is stored in, it is sent as stored, without a call.
+  json::value v1 = get_ok(std::string(kV1) + "/g1");
+  EXPECT_EQ(str(v1, "/spec/size"), "big");
+  EXPECT_EQ(str(v1, "/metadata/resourceVersion"), str(v2, "/metadata/resourceVersion"));
+  EXPECT_EQ(webhook_.received().size(), 1u);
+}
+
+TEST_F(WebhookConversion, AListIsConvertedInOneReview) {
+  install("/convert");
+  create(kV1, gizmo_v1("g1", "big"));
+  create(kV1, gizmo_v1("g2", "small"));
+  json::value list = get_ok(kV2);
+  EXPECT_EQ(str(list, "/apiVersion"), "example.com/v2");
+  EXPECT_EQ(item_names(list), (std::vector<std::string>{"g1", "g2"}));
+  EXPECT_EQ(str(list, "/items/0/spec/dimensions/size"), "big");
+  EXPECT_EQ(str(list, "/items/1/apiVersion"), "example.com/v2");
+  ASSERT_EQ(webhook_.received().size(), 1u);
+  EXPECT_EQ(json::find(*json::find(webhook_.received()[0].review, "request"), "objects")->as_array().size(), 2u);
+}
+
+TEST_F(WebhookConversion, AWatchOnTheOtherVersionSeesConvertedObjects) {
+  install("/convert");
+  create(kV1, gizmo_v1("before", "big"));
+  HttpConnection watch(port());
+  auto head = watch.start_stream(std::string(kV2) + "?watch=1");
+  ASSERT_TRUE(head);
+  ASSERT_EQ(head->status, 200);
+  auto first = watch.next_line(10s);
+  ASSERT_TRUE(first);
+  json::value initial = *json::parse(*first);
+  EXPECT_EQ(str(initial, "/type"), "ADDED");
+  EXPECT_EQ(str(initial, "/object/spec/dimensions/size"), "big");
+
+  create(kV1, gizmo_v1("after", "small"));
+  auto second = watch.next_line(10s);
+  ASSERT_TRUE(second);
+  json::value added = *json::parse(*second);
+  EXPECT_EQ(str(added, "/type"), "ADDED");
+  EXPECT_EQ(str(added, "/object/metadata/name"), "after");
+  EXPECT_EQ(str(added, "/object/apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(added, "/object/spec/dimensions/size"), "small");
+}
+
+TEST_F(WebhookConversion, AWebhookThatIsDownFailsTheRead) {
+  std::uint16_t nothing = unused_port();
+  std::string url = fmt::format("https://127.0.0.1:{}/convert", nothing);
+  create(kCrds, gizmo_crd(webhook_conversion(url, webhook_.ca_bundle())));
+  create(kV1, gizmo_v1("g1", "big"));
+  json::value status = expect(500, api().get(std::string(kV2) + "/g1"));
+  EXPECT_EQ(str(status, "/message"),
+            fmt::format("conversion webhook for example.com/v1, Kind=Gizmo failed: Post \"{}?timeout=30s\": dial tcp "
+                        "127.0.0.1:{}: connect: connection refused",
+                        url, nothing));
+  expect(500, api().get(kV2));
+  get_ok(std::string(kV1) + "/g1");  // the storage version needs no webhook
+}
+
+TEST_F(WebhookConversion, GarbageAWrongUidOrTheWrongCountFailTheRead) {
+  struct Case {
+    std::string path;
+    std::string message;
+  };
+  for (const Case& c : {Case{"/garbage", "conversion webhook for example.com/v1, Kind=Gizmo failed: json: cannot unmarshal"},
+                        Case{"/wrong-uid", "conversion webhook for example.com/v1, Kind=Gizmo failed: expected response.uid="},
+                        Case{"/none-back", "conversion webhook for example.com/v1, Kind=Gizmo returned 0 objects, expected 1"},
+                        Case{"/renaming", "conversion webhook for example.com/v1, Kind=Gizmo returned invalid object: must "
+                                          "have the same name: g1 != renamed"}}) {
+    SCOPED_TRACE(c.path);
+    api().del(kGizmoCrd);
+    ASSERT_TRUE(wait_gone(kGizmoCrd));
+    install(c.path);
+    create(kV1, gizmo_v1("g1", "big"));
+    json::value status = expect(500, api().get(std::string(kV2) + "/g1"));
+    EXPECT_EQ(str(status, "/message").rfind(c.message, 0), 0u) << str(status, "/message");
+  }
+}
+
+TEST_F(WebhookConversion, AListWithOneUnconvertibleObjectFails) {
+  install("/convert");
+  create(kV1, gizmo_v1("fine", "big"));
+  create(kV1, gizmo_v1("unconvertible", "big"));
+  json::value status = expect(500, api().get(kV2));
+  EXPECT_EQ(str(status, "/message"), "conversion webhook for example.com/v1, Kind=GizmoList failed: cannot convert unconvertible");
+  get_ok(std::string(kV2) + "/fine");
+}
+
+TEST_F(WebhookConversion, AWatchWhoseObjectDoesNotConvertEndsWithAnError) {
+  install("/convert");
+  HttpConnection watch(port());
+  auto head = watch.start_stream(std::string(kV2) + "?watch=1");
+  ASSERT_TRUE(head);
+  create(kV1, gizmo_v1("unconvertible", "big"));
+  auto line = watch.next_line(10s);
+  ASSERT_TRUE(line);
+  json::value event = *json::parse(*line);
+  EXPECT_EQ(str(event, "/type"), "ERROR");
+  EXPECT_EQ(str(event, "/object/message"), "conversion webhook for example.com/v1, Kind=Gizmo failed: cannot convert unconvertible");
+  EXPECT_FALSE(watch.next_line(10s).has_value());
+}
+
+TEST_F(WebhookConversion, WritesThroughAnotherVersionAreRefusedNotStoredUnconverted) {
+  install("/convert");
+  json::value body = convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2");
+  json::value status = expect(400, api().post(kV2, body));
+  EXPECT_NE(str(status, "/message").find("write through the storage version example.com/v1"), std::string::npos)
+      << str(status, "/message");
+  expect(404, api().get(std::string(kV1) + "/g1"));
+}
+
+// -- strategy None ------------------------------------------------------------------
+
+TEST_F(WebhookConversion, StrategyNoneRewritesTheApiVersionOnly) {
+  create(kCrds, gizmo_crd(json::object{{"strategy", "None"}}));
+  create(kV1, gizmo_v1("g1", "big"));
+  json::value v2 = get_ok(std::string(kV2) + "/g1");
+  EXPECT_EQ(str(v2, "/apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(v2, "/spec/size"), "big");
+  EXPECT_TRUE(webhook_.received().empty());
+}
+
+TEST_F(WebhookConversion, ObjectsStoredBeforeTheStorageVersionChangedAreServedInTheVersionAskedFor) {
+  create(kCrds, gizmo_crd(json::object{{"strategy", "None"}}));
+  create(kV1, gizmo_v1("g1", "big"));
+  // v2 becomes the storage version; g1 stays stored as v1 until written again.
+  json::value crd = get_ok(kGizmoCrd);
+  json::value next = gizmo_crd(json::object{{"strategy", "None"}});
+  json::object& spec = next.as_object()["spec"].as_object();
+  spec["versions"] = json::array{version("v1", false), version("v2", true)};
+  next.as_object()["metadata"].as_object()["resourceVersion"] = str(crd, "/metadata/resourceVersion");
+  expect(200, api().put(kGizmoCrd, next));
+  EXPECT_EQ(str(get_ok(std::string(kV2) + "/g1"), "/apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(get_ok(kV2), "/items/0/apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(get_ok(std::string(kV1) + "/g1"), "/apiVersion"), "example.com/v1");
+}
+
+}  // namespace
+}  // namespace kueuepp::kube::server::testing
