@@ -57,12 +57,6 @@ bool is_health(std::string_view path) {
   return false;
 }
 
-/// A version of a CRD that converts through a webhook, other than the storage version:
-/// objects written through it would need converting before they are stored.
-bool writes_through_webhook_conversion(const ResourceType& type) {
-  return type.custom && type.converter && type.converter->calls_webhook() && type.version != type.storage_version;
-}
-
 }  // namespace
 
 ApiHandler::ApiHandler(ServerContext& ctx, ApiHandlerOptions options) : ctx_(ctx), options_(std::move(options)) {}
@@ -196,12 +190,6 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
     if (watch && !status && allowed("watch")) return handle_watch(r);
     if (named && allowed("get")) return handle_get(r);
     if (!named && allowed("list")) return handle_list(r);
-  } else if (writes_through_webhook_conversion(*type) && (method == "POST" || method == "PUT" || method == "PATCH")) {
-    // Not served yet rather than stored unconverted.
-    return respond_error(*responder, bad_request(fmt::format(
-        "writes of {}/{} {} are not supported: {}.{} converts versions through a webhook and this server "
-        "converts only what it reads; write through the storage version {}",
-        type->group, type->version, type->kind, type->plural, type->group, type->storage_api_version())), rep);
   } else if (method == "POST") {
     if (!named && !status && allowed("create")) return handle_create(r);
   } else if (method == "PUT") {

@@ -9,6 +9,7 @@
 #include "kube/apiserver/server/api/body_decoder.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/object_encoding.hpp"
+#include "kube/apiserver/server/api/webhook_conversion.hpp"
 #include "kube/apiserver/server/api/write_path.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 #include "kube/apiserver/server/util/time.hpp"
@@ -158,6 +159,59 @@ ApiResult<json::value> apply(const ResourceRequest& r, const json::value& config
   return std::move(*result);
 }
 
+/// The patch applied to `old` (as the request's version presents it; null: an apply that
+/// creates) and the result written.
+void patch_against(const RequestPtr& r, PatchType type, WriteContext w,
+                   const std::shared_ptr<std::vector<std::string>>& warnings, json::value doc, const ObjectPtr& old) {
+  // The stored document is patched in place of a copy when the view needs no conversion
+  // and the patch cannot see the managedFields the store holds apart: a merge patch
+  // leaves them out unless it names them, and then a value it names replaces a list
+  // whole (RFC 7386), so the stored list never reaches the result.
+  json::value whole;
+  const bool stored_will_do = old && presented_as_stored(*old, r->view()) && type == PatchType::Merge;
+  if (old && !stored_will_do) whole = object_value(*old, r->view());
+  const json::value& current = stored_will_do ? old->doc : whole;
+  const bool status_only = type == PatchType::Merge && doc.as_object().size() == 1 &&
+                           doc.as_object().contains("status");
+  Expected<json::value, patch::PatchError> patched = json::value();
+  switch (type) {
+    // The parsed patch serves this merge only: its values move into the result.
+    case PatchType::Merge: patched = patch::merge_patch(current, std::move(doc), kUnsentManagedFields); break;
+    case PatchType::Json: patched = patch::json_patch(current, doc); break;
+    case PatchType::Strategic:
+      patched = patch::strategic_merge_patch(current, doc, r->view().strategy->strategic_lists());
+      break;
+    case PatchType::Apply: {
+      auto applied = apply(*r, doc, old ? &current : nullptr, w.status);
+      if (!applied) return respond_error(*r->responder, applied.error(), r->rep);
+      patched = std::move(*applied);
+      break;
+    }
+  }
+  if (!patched) return respond_error(*r->responder, from_patch_error(patched.error(), *r, type), r->rep);
+  if (!patched->is_object()) {
+    return respond_error(*r->responder, bad_request("the patched object is not a JSON object"), r->rep);
+  }
+  json::object& p = patched->as_object();
+  if (auto st = check_type_meta(p, r->view()); !st) return respond_error(*r->responder, st.error(), r->rep);
+  if (std::string problem = metadata_type_problem(p); !problem.empty()) {
+    return respond_error(*r->responder, bad_request(problem), r->rep);
+  }
+  std::string_view name = meta_string(p, "name");
+  if (name != r->info.name) {
+    return respond_error(*r->responder,
+                         bad_request(fmt::format("the name of the object ({}) does not match the name on the URL ({})",
+                                                 name, r->info.name)),
+                         r->rep);
+  }
+  auto decoded = r->view().strategy->decode(std::move(*patched), w);
+  if (!decoded) return respond_error(*r->responder, decoded.error(), r->rep);
+  bool managed_done = type == PatchType::Apply;
+  if (!old) return admit_and_create(r, std::move(*decoded), w, warnings, managed_done);
+  w.status_alone = leaves_all_but_status(*r, w, status_only, *decoded, *old);
+  admit_and_update(r, std::move(*decoded), old, w, warnings, managed_done);
+}
+
 }  // namespace
 
 void handle_patch(const RequestPtr& r) {
@@ -175,54 +229,10 @@ void handle_patch(const RequestPtr& r) {
   ObjectPtr old = r->ctx.store.get(r->bucket, r->key());
   if (!old && *type != PatchType::Apply) return respond_error(*r->responder, not_found(r->subject()), r->rep);
   if (!old && w->status) return respond_error(*r->responder, not_found(r->subject()), r->rep);
-
-  // The stored document is patched in place of a copy when the view needs no conversion
-  // and the patch cannot see the managedFields the store holds apart: a merge patch
-  // leaves them out unless it names them, and then a value it names replaces a list
-  // whole (RFC 7386), so the stored list never reaches the result.
-  json::value whole;
-  const bool stored_will_do = old && !r->view().strategy->converts(r->view()) && *type == PatchType::Merge;
-  if (old && !stored_will_do) whole = object_value(*old, r->view());
-  const json::value& current = stored_will_do ? old->doc : whole;
-  const bool status_only = *type == PatchType::Merge && doc->as_object().size() == 1 &&
-                           doc->as_object().contains("status");
-  Expected<json::value, patch::PatchError> patched = json::value();
-  switch (*type) {
-    // The parsed patch serves this merge only: its values move into the result.
-    case PatchType::Merge: patched = patch::merge_patch(current, std::move(*doc), kUnsentManagedFields); break;
-    case PatchType::Json: patched = patch::json_patch(current, *doc); break;
-    case PatchType::Strategic:
-      patched = patch::strategic_merge_patch(current, *doc, r->view().strategy->strategic_lists());
-      break;
-    case PatchType::Apply: {
-      auto applied = apply(*r, *doc, old ? &current : nullptr, w->status);
-      if (!applied) return respond_error(*r->responder, applied.error(), r->rep);
-      patched = std::move(*applied);
-      break;
-    }
-  }
-  if (!patched) return respond_error(*r->responder, from_patch_error(patched.error(), *r, *type), r->rep);
-  if (!patched->is_object()) {
-    return respond_error(*r->responder, bad_request("the patched object is not a JSON object"), r->rep);
-  }
-  json::object& p = patched->as_object();
-  if (auto st = check_type_meta(p, r->view()); !st) return respond_error(*r->responder, st.error(), r->rep);
-  if (std::string problem = metadata_type_problem(p); !problem.empty()) {
-    return respond_error(*r->responder, bad_request(problem), r->rep);
-  }
-  std::string_view name = meta_string(p, "name");
-  if (name != r->info.name) {
-    return respond_error(*r->responder,
-                         bad_request(fmt::format("the name of the object ({}) does not match the name on the URL ({})",
-                                                 name, r->info.name)),
-                         r->rep);
-  }
-  auto decoded = r->view().strategy->decode(std::move(*patched), *w);
-  if (!decoded) return respond_error(*r->responder, decoded.error(), r->rep);
-  bool managed_done = *type == PatchType::Apply;
-  if (!old) return admit_and_create(r, std::move(*decoded), *w, warnings, managed_done);
-  w->status_alone = leaves_all_but_status(*r, *w, status_only, *decoded, *old);
-  admit_and_update(r, std::move(*decoded), old, *w, warnings, managed_done);
+  old_for_view(old, r->view(), [r, type = *type, w = *w, warnings, doc = std::move(*doc)](ApiResult<ObjectPtr> seen) mutable {
+    if (!seen) return respond_error(*r->responder, seen.error(), r->rep);
+    patch_against(r, type, w, warnings, std::move(doc), *seen);
+  });
 }
 
 }  // namespace kueuepp::kube::server

@@ -39,4 +39,27 @@ void convert_for_view(const std::vector<ObjectPtr>& objects, const ResourceType&
   });
 }
 
+void old_for_view(const ObjectPtr& old, const ResourceType& view, std::function<void(ApiResult<ObjectPtr>)> done) {
+  if (!old || !needs_webhook_conversion(*old, view)) return done(old);
+  convert_for_view({old}, view, [old, done = std::move(done)](ApiResult<std::vector<json::value>> converted) {
+    if (!converted) return done(unexpected(std::move(converted).error()));
+    // No validation stamp: the stored one is of the storage version's schema.
+    done(make_stored(std::move(converted->front()), old->rv));
+  });
+}
+
+bool needs_storage_conversion(const json::value& obj, const ResourceType& view) {
+  if (!view.custom || !view.converter || !view.converter->calls_webhook()) return false;
+  return api_version_of(obj) != view.storage_api_version();
+}
+
+void convert_for_storage(json::value obj, const ResourceType& view, std::function<void(ApiResult<json::value>)> done) {
+  std::vector<json::value> one;
+  one.push_back(std::move(obj));
+  view.converter->convert(std::move(one), view.storage_version, [done = std::move(done)](Expected<std::vector<json::value>> out) {
+    if (!out) return done(unexpected(conversion_failed(out.error().message)));
+    done(std::move(out->front()));
+  });
+}
+
 }  // namespace kueuepp::kube::server

@@ -29,4 +29,19 @@ using ConvertedObjects = std::function<void(ApiResult<std::vector<json::value>>)
 /// webhook call for all those that need one. `done` runs exactly once, on the store thread.
 void convert_for_view(const std::vector<ObjectPtr>& objects, const ResourceType& view, ConvertedObjects done);
 
+// -- writes through a version objects are not stored in -----------------------------
+// As in kube-apiserver, such a write works on the object in the request's version: the
+// stored object is converted to it first (defaults, admission, validation and the no-op
+// check all see that version), and the result is converted to the storage version by the
+// webhook just before it is stored.
+
+/// `old` as a write through `view` sees it (a converted copy when it is stored in another
+/// version and the webhook converts; `old` itself otherwise). `done` runs exactly once.
+void old_for_view(const ObjectPtr& old, const ResourceType& view, std::function<void(ApiResult<ObjectPtr>)> done);
+
+/// Whether `obj` (a write's result) must go through the webhook before it is stored.
+bool needs_storage_conversion(const json::value& obj, const ResourceType& view);
+/// `obj` converted to the storage version.
+void convert_for_storage(json::value obj, const ResourceType& view, std::function<void(ApiResult<json::value>)> done);
+
 }  // namespace kueuepp::kube::server

@@ -5,6 +5,7 @@
 #include "kube/apiserver/server/api/admission_steps.hpp"
 #include "kube/apiserver/server/api/body_decoder.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
+#include "kube/apiserver/server/api/webhook_conversion.hpp"
 #include "kube/apiserver/server/api/write_path.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 
@@ -92,7 +93,10 @@ void handle_update(const RequestPtr& r) {
     }
     return admit_and_create(r, std::move(*obj), *w, warnings, false);
   }
-  admit_and_update(r, std::move(*obj), old, *w, warnings, false);
+  old_for_view(old, r->view(), [r, obj = std::move(*obj), w = *w, warnings](ApiResult<ObjectPtr> seen) mutable {
+    if (!seen) return respond_error(*r->responder, seen.error(), r->rep);
+    admit_and_update(r, std::move(obj), *seen, w, warnings, false);
+  });
 }
 
 }  // namespace kueuepp::kube::server

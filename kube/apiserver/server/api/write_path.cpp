@@ -9,6 +9,7 @@
 #include "kube/apiserver/server/api/body_decoder.hpp"
 #include "kube/apiserver/server/api/field_manager.hpp"
 #include "kube/apiserver/server/api/object_encoding.hpp"
+#include "kube/apiserver/server/api/webhook_conversion.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 #include "kube/apiserver/server/util/ids.hpp"
 #include "kube/apiserver/server/util/time.hpp"
@@ -226,6 +227,14 @@ bool same_content(const json::object& a, const json::object& b, std::span<const 
 
 void store_created(const RequestPtr& r, json::value obj, const std::vector<std::string>& warnings,
                    schema::ValidationStamp validation) {
+  if (!r->dry_run() && needs_storage_conversion(obj, r->view())) {
+    // Validated in the request's version; stored in the storage version's (the stamp is
+    // of the other schema, so none is kept).
+    return convert_for_storage(std::move(obj), r->view(), [r, warnings](ApiResult<json::value> converted) {
+      if (!converted) return respond_error(*r->responder, converted.error(), r->rep);
+      store_created(r, std::move(*converted), warnings);
+    });
+  }
   const json::object& o = obj.as_object();
   std::string key = object_key(meta_string(o, "namespace"), meta_string(o, "name"));
   if (r->ctx.store.get(r->bucket, key)) {
@@ -263,6 +272,24 @@ void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, i
     json::value body = as_view(r->view(), std::move(obj));
     r->ctx.commit(change, [r, status, body = std::move(body), warnings] { respond_value(*r, status, body, warnings); });
     return;
+  }
+  if (needs_storage_conversion(obj, r->view())) {
+    if (managed_fields_kept) put_back_managed_fields(obj, *old);
+    return convert_for_storage(std::move(obj), r->view(), [r, old, status, warnings](ApiResult<json::value> converted) {
+      if (!converted) return respond_error(*r->responder, converted.error(), r->rep);
+      // The object may have changed while the webhook converted: the write was prepared
+      // against `old` and must not overwrite a newer version.
+      ObjectPtr current = r->ctx.store.get(r->bucket, old->key);
+      if (!current || current->rv != old->rv) {
+        return respond_error(*r->responder,
+                             conflict(r->subject(old->name), "the object has been modified; please apply your changes "
+                                                             "to the latest version and try again"),
+                             r->rep);
+      }
+      const Change& change = r->ctx.store.put(r->bucket, std::move(*converted), {});
+      ObjectPtr stored = change.object;
+      r->ctx.commit(change, [r, stored, status, warnings] { respond_object(*r, status, stored, warnings); });
+    });
   }
   const Change& change =
       r->ctx.store.put(r->bucket, std::move(obj), validation, managed_fields_kept ? old.get() : nullptr);

@@ -89,7 +89,10 @@ class CustomResourceStrategy final : public Strategy {
     if (v_.schema) schema::apply_defaults(*v_.schema, body);
     json::object& out = body.as_object();
     for (auto& kv : rest) out[kv.key()] = std::move(kv.value());
-    out["apiVersion"] = ctx.view->storage_api_version();
+    // None: stored relabelled. Webhook: kept in the request's version until the write is
+    // stored (webhook_conversion.hpp), as kube-apiserver's request scope keeps it.
+    bool webhook = ctx.view->converter && ctx.view->converter->calls_webhook();
+    out["apiVersion"] = webhook ? ctx.view->api_version() : ctx.view->storage_api_version();
     return body;
   }
 

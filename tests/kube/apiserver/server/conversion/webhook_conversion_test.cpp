@@ -239,11 +239,37 @@ TEST_F(WebhookConversion, AWatchWhoseObjectDoesNotConvertEndsWithAnError) {
   EXPECT_FALSE(watch.next_line(10s).has_value());
 }
 
-TEST_F(WebhookConversion, WritesThroughAnotherVersionAreRefusedNotStoredUnconverted) {
+TEST_F(WebhookConversion, AWriteThroughTheOtherVersionIsStoredConverted) {
   install("/convert");
-  json::value body = convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2");
-  json::value status = expect(400, api().post(kV2, body));
-  EXPECT_NE(str(status, "/message").find("write through the storage version example.com/v1"), std::string::npos)
+  json::value created = create(kV2, convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2"));
+  EXPECT_EQ(str(created, "/apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(created, "/spec/dimensions/size"), "big");
+  // Stored in the storage version: read through it, no call, the storage shape.
+  std::size_t calls = webhook_.received().size();
+  json::value stored = get_ok(std::string(kV1) + "/g1");
+  EXPECT_EQ(str(stored, "/spec/size"), "big");
+  EXPECT_EQ(at(stored, "/spec/dimensions"), nullptr);
+  EXPECT_EQ(webhook_.received().size(), calls);
+
+  // An update and a patch through v2 work on the object as v2 presents it.
+  json::value v2 = get_ok(std::string(kV2) + "/g1");
+  v2.as_object()["spec"].as_object()["dimensions"].as_object()["size"] = "huge";
+  json::value updated = expect(200, api().put(std::string(kV2) + "/g1", v2));
+  EXPECT_EQ(str(updated, "/spec/dimensions/size"), "huge");
+  EXPECT_EQ(str(get_ok(std::string(kV1) + "/g1"), "/spec/size"), "huge");
+  json::value patched = expect(200, api().patch(std::string(kV2) + "/g1",
+                                                json::object{{"spec", json::object{{"dimensions", json::object{{"size", "tiny"}}}}}}));
+  EXPECT_EQ(str(patched, "/spec/dimensions/size"), "tiny");
+  json::value after = get_ok(std::string(kV1) + "/g1");
+  EXPECT_EQ(str(after, "/spec/size"), "tiny");
+  EXPECT_EQ(num(after, "/metadata/generation"), 3);
+  EXPECT_EQ(at(after, "/spec/dimensions"), nullptr);
+}
+
+TEST_F(WebhookConversion, AWriteTheWebhookCannotConvertIsNotStored) {
+  install("/wrong-uid");
+  json::value status = expect(500, api().post(kV2, convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2")));
+  EXPECT_EQ(str(status, "/message").rfind("conversion webhook for example.com/v2, Kind=Gizmo failed: expected response.uid=", 0), 0u)
       << str(status, "/message");
   expect(404, api().get(std::string(kV1) + "/g1"));
 }
