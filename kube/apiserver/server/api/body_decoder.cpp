@@ -54,7 +54,8 @@ ApiStatus check_type_meta(json::object& obj, const ResourceType& view) {
   std::string expected = view.api_version();
   bool same_group = api_version.empty() || api_version == expected;
   if (!same_group && view.custom) {
-    // Any served version of a custom resource's group converts (strategy None).
+    // Another version of a custom resource's group is this kind (creates and updates
+    // then refuse it: decode_request_object; a patch result is relabelled).
     std::string_view group = api_version.substr(0, api_version.find('/'));
     same_group = api_version.find('/') != std::string_view::npos && group == view.group;
   }
@@ -75,6 +76,12 @@ ApiResult<json::value> decode_request_object(const ResourceRequest& r, const Wri
   if (!doc) return unexpected(std::move(doc).error());
   json::object& obj = doc->as_object();
   if (auto st = check_type_meta(obj, r.view()); !st) return unexpected(st.error());
+  if (r.view().custom && json::get_string(obj, "apiVersion") != r.view().api_version()) {
+    // Each version is written through its own endpoint: the body is decoded as the
+    // version it names and is not converted to the endpoint's.
+    return api_fail(bad_request(fmt::format("the API version in the data ({}) does not match the expected API version ({})",
+                                            json::get_string(obj, "apiVersion"), r.view().api_version())));
+  }
   if (std::string problem = metadata_type_problem(obj); !problem.empty()) {
     return api_fail(bad_request(fmt::format("{} in version \"{}\" cannot be handled as a {}: {}", r.view().kind,
                                             r.view().version, r.view().kind, problem)));

@@ -266,6 +266,14 @@ TEST_F(WebhookConversion, AWriteThroughTheOtherVersionIsStoredConverted) {
   EXPECT_EQ(at(after, "/spec/dimensions"), nullptr);
 }
 
+TEST_F(WebhookConversion, ABodyIsWrittenThroughTheEndpointOfItsVersion) {
+  install("/convert");
+  json::value status = expect(400, api().post(kV2, gizmo_v1("g1", "big")));
+  EXPECT_EQ(str(status, "/message"),
+            "the API version in the data (example.com/v1) does not match the expected API version (example.com/v2)");
+  expect(404, api().get(std::string(kV1) + "/g1"));
+}
+
 TEST_F(WebhookConversion, AWriteTheWebhookCannotConvertIsNotStored) {
   install("/wrong-uid");
   json::value status = expect(500, api().post(kV2, convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2")));
