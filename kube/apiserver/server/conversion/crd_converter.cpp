@@ -34,7 +34,14 @@ CrdConversion read_crd_conversion(const json::object& crd) {
   out.group = std::string(json::get_string(*spec, "group"));
   if (const json::value* names = json::find(*spec, "names")) out.kind = std::string(json::get_string(*names, "kind"));
   if (const json::value* versions = json::find(*spec, "versions"); versions != nullptr && versions->is_array()) {
-    for (const auto& v : versions->as_array()) out.versions.emplace_back(json::get_string(v, "name"));
+    for (const auto& v : versions->as_array()) {
+      std::string name(json::get_string(v, "name"));
+      if (const json::value* doc = json::find_path(v, {"schema", "openAPIV3Schema"})) {
+        // A schema that does not compile is reported where the version is served.
+        if (auto compiled = schema::compile(*doc)) out.schemas.emplace(name, std::move(*compiled));
+      }
+      out.versions.push_back(std::move(name));
+    }
   }
   const json::value* conversion = json::find(*spec, "conversion");
   if (conversion == nullptr || json::get_string(*conversion, "strategy") != "Webhook") return out;
@@ -99,9 +106,13 @@ void CrdConverter::call_webhook(std::shared_ptr<std::vector<json::value>> object
   for (std::size_t i : pending) sent.push_back(&(*objects)[i]);
   std::string uid = new_uid();
   std::string body = make_conversion_review(review_version, uid, desired, sent);
+  schema::SchemaPtr desired_schema;
+  if (auto it = conversion_.schemas.find(desired.substr(desired.find('/') + 1)); it != conversion_.schemas.end()) {
+    desired_schema = it->second;
+  }
   calls_.transport->post(
       *target, std::move(body), calls_.timeout,
-      [objects, pending = std::move(pending), desired, uid, review_version, list, failed,
+      [objects, pending = std::move(pending), desired, desired_schema, uid, review_version, list, failed,
        done = std::move(done)](Expected<WebhookReply> reply) {
         if (!reply) return done(fail(failed("failed: " + reply.error().message)));
         if (reply->status < 200 || reply->status > 299) return done(fail(failed("failed: " + unsuccessful_answer(*reply))));
@@ -128,6 +139,7 @@ void CrdConverter::call_webhook(std::shared_ptr<std::vector<json::value>> object
                                      : std::string("returned invalid metadata");
             return done(fail(failed(fmt::format("{}: {}", where, kept.error().message))));
           }
+          if (desired_schema) schema::prune(*desired_schema, *kept);
           original = std::move(*kept);
         }
         done(std::move(*objects));

@@ -11,17 +11,22 @@
 //   and version converted from, as kube-apiserver's "conversion webhook for
 //   <group>/<version>, Kind=<Kind> failed: ..." does.
 //
+// What a webhook answers is pruned by the desired version's schema (fields it does not
+// know are dropped), as kube-apiserver prunes every conversion's result.
+//
 // One object is converted with kube-apiserver's messages for one object; several (a
 // list) with its messages for a list ("... at index N"), and fail together.
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/expected.hpp"
 #include "kube/json/json.hpp"
+#include "kube/apiserver/schema/schema.hpp"
 #include "kube/apiserver/server/webhook_client/client_config.hpp"
 #include "kube/apiserver/server/webhook_client/webhook_transport.hpp"
 
@@ -36,6 +41,9 @@ struct CrdConversion {
   bool webhook = false;               ///< strategy Webhook (else None)
   WebhookClientConfig client;
   std::vector<std::string> review_versions;  ///< conversionReviewVersions, in order
+  /// The compiled schema of each version that has one: what a webhook's answer is
+  /// pruned by, as kube-apiserver's schemaCoercingConverter prunes it.
+  std::map<std::string, schema::SchemaPtr> schemas;
 };
 
 /// Reads spec.conversion of a CRD (validated when stored).

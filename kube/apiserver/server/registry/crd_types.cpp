@@ -65,7 +65,9 @@ std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, co
     const json::value* s = json::find(v, "storage");
     if (s != nullptr && s->is_bool() && s->get_bool()) storage = std::string(json::get_string(v, "name"));
   }
-  auto converter = std::make_shared<const CrdConverter>(read_crd_conversion(crd), calls);
+  CrdConversion conversion = read_crd_conversion(crd);
+  const auto schemas = conversion.schemas;  // compiled once, for conversion and serving
+  auto converter = std::make_shared<const CrdConverter>(std::move(conversion), calls);
   for (const auto& v : versions->as_array()) {
     const json::value* served = json::find(v, "served");
     if (served == nullptr || !served->is_bool() || !served->get_bool()) continue;
@@ -95,7 +97,8 @@ std::vector<ResourceTypePtr> resource_types_from_crd(const json::object& crd, co
     crv.selectable_fields = selectable_fields(v);
     crv.columns = t->columns;
     if (const json::value* doc = json::find_path(v, {"schema", "openAPIV3Schema"})) {
-      auto compiled = schema::compile(*doc);
+      auto known = schemas.find(t->version);
+      auto compiled = known != schemas.end() ? Expected<schema::SchemaPtr>(known->second) : schema::compile(*doc);
       if (compiled) {
         crv.schema = std::move(*compiled);
       } else {

@@ -110,6 +110,13 @@ class WebhookConversion : public ServerTest {
       answer.body = json::dump(*doc);
       return answer;
     });
+    webhook_.on("/extra", [](const json::value& review) {
+      return review_answer(review, [](const json::value& o, std::string_view desired) {
+        json::value out = convert_gizmo(o, desired);
+        out.as_object()["extra"] = "not in the schema";
+        return out;
+      });
+    });
     webhook_.on("/renaming", [](const json::value& review) {
       return review_answer(review, [](const json::value& o, std::string_view desired) {
         json::value out = convert_gizmo(o, desired);
@@ -144,6 +151,14 @@ TEST_F(WebhookConversion, AnObjectIsReadInTheVersionAskedFor) {
   EXPECT_EQ(str(v1, "/spec/size"), "big");
   EXPECT_EQ(str(v1, "/metadata/resourceVersion"), str(v2, "/metadata/resourceVersion"));
   EXPECT_EQ(webhook_.received().size(), 1u);
+}
+
+TEST_F(WebhookConversion, WhatTheWebhookAddsOutsideTheSchemaIsPruned) {
+  install("/extra");
+  create(kV1, gizmo_v1("g1", "big"));
+  json::value v2 = get_ok(std::string(kV2) + "/g1");
+  EXPECT_EQ(str(v2, "/spec/dimensions/size"), "big");
+  EXPECT_EQ(at(v2, "/extra"), nullptr);
 }
 
 TEST_F(WebhookConversion, AListIsConvertedInOneReview) {
