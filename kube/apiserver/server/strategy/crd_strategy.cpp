@@ -125,6 +125,7 @@ class CrdStrategy final : public BuiltinStrategy {
       errs.push_back(not_supported_error("spec.scope", json::value(scope), {"Cluster", "Namespaced"}));
     }
     validate_versions(spec, errs);
+    validate_conversion(spec, errs);
     validate_stored_versions(obj, errs);
     return errs;
   }
@@ -171,6 +172,53 @@ class CrdStrategy final : public BuiltinStrategy {
   }
 
  private:
+  /// spec.conversion as kube-apiserver validates it (its paths are those of the internal
+  /// type, webhookClientConfig, as kube-apiserver's messages name them).
+  static void validate_conversion(const json::object& spec, FieldErrors& errs) {
+    const json::value* conversion = spec.if_contains("conversion");
+    if (conversion == nullptr || !conversion->is_object()) return;
+    std::string_view strategy = json::get_string(*conversion, "strategy");
+    const json::value* webhook = json::find(*conversion, "webhook");
+    const json::value* client = webhook != nullptr ? json::find(*webhook, "clientConfig") : nullptr;
+    const json::value* review_versions = webhook != nullptr ? json::find(*webhook, "conversionReviewVersions") : nullptr;
+    if (strategy.empty()) {
+      errs.push_back(required_error("spec.conversion.strategy"));
+    } else if (strategy != "None" && strategy != "Webhook") {
+      errs.push_back(not_supported_error("spec.conversion.strategy", json::value(strategy), {"None", "Webhook"}));
+    }
+    if (strategy != "Webhook") {
+      if (client != nullptr) {
+        errs.push_back(forbidden_error("spec.conversion.webhookClientConfig", "should not be set when strategy is not set to Webhook"));
+      }
+      if (review_versions != nullptr && review_versions->is_array() && !review_versions->as_array().empty()) {
+        errs.push_back(forbidden_error("spec.conversion.conversionReviewVersions", "should not be set when strategy is not set to Webhook"));
+      }
+      return;
+    }
+    if (client == nullptr || !client->is_object()) {
+      errs.push_back(required_error("spec.conversion.webhookClientConfig", "required when strategy is set to Webhook"));
+    } else if ((json::find(*client, "url") == nullptr) == (json::find(*client, "service") == nullptr)) {
+      errs.push_back(required_error("spec.conversion.webhookClientConfig", "exactly one of url or service is required"));
+    }
+    const std::string path = "spec.conversion.conversionReviewVersions";
+    if (review_versions == nullptr || !review_versions->is_array() || review_versions->as_array().empty()) {
+      errs.push_back(required_error(path));
+      return;
+    }
+    std::set<std::string> seen;
+    bool recognized = false;
+    const json::array& list = review_versions->as_array();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::string v = list[i].is_string() ? std::string(list[i].get_string()) : std::string();
+      if (!seen.insert(v).second) {
+        errs.push_back(invalid_error(fmt::format("{}[{}]", path, i), list[i], "duplicate version"));
+        continue;
+      }
+      recognized = recognized || v == "v1" || v == "v1beta1";
+    }
+    if (!recognized) errs.push_back(invalid_error(path, *review_versions, "must include at least one of v1, v1beta1"));
+  }
+
   /// status.storedVersions against spec.versions, as kube-apiserver checks them on every
   /// write of the spec (not of status: that is how a storage migration trims them): a
   /// version objects may still be stored in cannot leave spec.versions.

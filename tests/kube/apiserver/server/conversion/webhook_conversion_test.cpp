@@ -297,6 +297,19 @@ TEST_F(WebhookConversion, AWriteTheWebhookCannotConvertIsNotStored) {
   expect(404, api().get(std::string(kV1) + "/g1"));
 }
 
+TEST_F(WebhookConversion, AConversionThatCannotWorkIsRefusedWithTheCrd) {
+  json::value unknown = expect(422, api().post(kCrds, gizmo_crd(json::object{{"strategy", "Magic"}})));
+  EXPECT_EQ(cause_fields(unknown), (std::vector<std::string>{"spec.conversion.strategy"}));
+  json::value no_client = expect(422, api().post(kCrds, gizmo_crd(json::object{{"strategy", "Webhook"}})));
+  EXPECT_EQ(cause_fields(no_client),
+            (std::vector<std::string>{"spec.conversion.webhookClientConfig", "spec.conversion.conversionReviewVersions"}));
+  json::value review_versions = webhook_conversion(webhook_.url("/convert"), webhook_.ca_bundle());
+  review_versions.as_object()["webhook"].as_object()["conversionReviewVersions"] = json::array{"v2"};
+  json::value unknown_review = expect(422, api().post(kCrds, gizmo_crd(review_versions)));
+  EXPECT_NE(str(unknown_review, "/message").find("must include at least one of v1, v1beta1"), std::string::npos)
+      << str(unknown_review, "/message");
+}
+
 // -- strategy None ------------------------------------------------------------------
 
 TEST_F(WebhookConversion, StrategyNoneRewritesTheApiVersionOnly) {
