@@ -5,6 +5,7 @@
 // garbage, the wrong uid or the wrong number of objects, or refuses one object of a list.
 
 #include <chrono>
+#include <map>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -279,6 +280,25 @@ TEST_F(WebhookConversion, AWriteThroughTheOtherVersionIsStoredConverted) {
   EXPECT_EQ(str(after, "/spec/size"), "tiny");
   EXPECT_EQ(num(after, "/metadata/generation"), 3);
   EXPECT_EQ(at(after, "/spec/dimensions"), nullptr);
+}
+
+TEST_F(WebhookConversion, ServerSideApplyThroughTheOtherVersionKeepsEachManagersApiVersion) {
+  install("/convert");
+  create(kV1, gizmo_v1("g1", "big"));
+  json::value applied = json::object{{"apiVersion", "example.com/v2"},
+                                     {"kind", "Gizmo"},
+                                     {"metadata", json::object{{"name", "g1"}, {"labels", json::object{{"team", "a"}}}}}};
+  json::value answer = expect(200, api().request("PATCH", std::string(kV2) + "/g1?fieldManager=tool", json::dump(applied),
+                                                 "application/apply-patch+yaml"));
+  EXPECT_EQ(str(answer, "/metadata/labels/team"), "a");
+  EXPECT_EQ(str(answer, "/spec/dimensions/size"), "big");
+  json::value stored = get_ok(std::string(kV1) + "/g1");
+  EXPECT_EQ(str(stored, "/spec/size"), "big");
+  std::map<std::string, std::string> versions;
+  for (const auto& entry : at(stored, "/metadata/managedFields")->as_array()) {
+    versions[std::string(json::get_string(entry, "manager"))] = std::string(json::get_string(entry, "apiVersion"));
+  }
+  EXPECT_EQ(versions["tool"], "example.com/v2");
 }
 
 TEST_F(WebhookConversion, ABodyIsWrittenThroughTheEndpointOfItsVersion) {
