@@ -544,6 +544,25 @@ std::vector<std::string> Engine::pending_in_order(std::string_view name, std::si
   return out;
 }
 
+std::optional<std::vector<PendingWorkloadRef>> Engine::pending_workloads(std::string_view name,
+                                                                          std::size_t limit) const {
+  const_cast<Engine*>(this)->ensure_topology();
+  int i = cq_index(name);
+  if (i < 0 || !cq_exists_[static_cast<std::size_t>(i)]) return std::nullopt;
+  std::vector<PendingWorkloadRef> out;
+  for (int id : cqs_[static_cast<std::size_t>(i)].queue.ordered(limit)) {
+    const WorkloadRecord& w = *workloads_[static_cast<std::size_t>(id)];
+    out.push_back(PendingWorkloadRef{w.key, w.queue_name, w.base_priority});
+  }
+  return out;
+}
+
+std::optional<std::string> Engine::cluster_queue_of_local_queue(std::string_view ns, std::string_view name) const {
+  auto it = local_queues_.find(std::string(ns) + "/" + std::string(name));
+  if (it == local_queues_.end()) return std::nullopt;
+  return it->second.cluster_queue;
+}
+
 std::map<std::string, std::int64_t> Engine::pending_reasons(std::string_view name) const {
   const_cast<Engine*>(this)->ensure_topology();
   std::map<std::string, std::int64_t> out;

@@ -144,6 +144,13 @@ class Engine {
   /// The first `limit` pending workload keys of a ClusterQueue, in queue order.
   std::vector<std::string> pending_in_order(std::string_view cluster_queue,
                                             std::size_t limit = static_cast<std::size_t>(-1)) const;
+  /// The first `limit` pending workloads of a ClusterQueue in queue order, the order its
+  /// queue pops them in (parked and held ones included, as Kueue's visibility lists
+  /// them); nullopt when the ClusterQueue is unknown.
+  std::optional<std::vector<PendingWorkloadRef>> pending_workloads(
+      std::string_view cluster_queue, std::size_t limit = static_cast<std::size_t>(-1)) const;
+  /// The ClusterQueue a LocalQueue names; nullopt when the LocalQueue is unknown.
+  std::optional<std::string> cluster_queue_of_local_queue(std::string_view ns, std::string_view name) const;
   /// How many of the ClusterQueue's pending workloads wait for each reason (those the
   /// engine has not evaluated yet are not counted): Kueue's unadmitted-workloads gauge.
   std::map<std::string, std::int64_t> pending_reasons(std::string_view cluster_queue) const;

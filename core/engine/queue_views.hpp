@@ -79,6 +79,14 @@ struct LocalQueueView {
   std::map<std::pair<std::string, std::string>, std::int64_t> used;
 };
 
+/// A pending workload of a ClusterQueue as the visibility API lists it; the views point
+/// into the engine and are valid until it next changes.
+struct PendingWorkloadRef {
+  std::string_view key;          ///< ns/name
+  std::string_view local_queue;  ///< spec.queueName
+  std::int32_t priority = 0;     ///< spec.priority, as Kueue's visibility reports it
+};
+
 /// Adds what the engine counted of one LocalQueue's workloads in one ClusterQueue: the
 /// counts, the quota its reserving workloads hold to `reserved`, and its admitted ones' to `used`.
 void add_tally(LocalQueueView& view, const LocalQueueTally& tally);
