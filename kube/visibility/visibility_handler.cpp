@@ -1,0 +1,138 @@
+#include "kube/visibility/visibility_handler.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "kube/visibility/client_certificate.hpp"
+
+namespace kueuepp::kube::visibility {
+
+namespace {
+
+std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
+
+std::string_view query_of(std::string_view target) {
+  auto q = target.find('?');
+  return q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+}
+
+/// The identity of the front proxy's user, if the request came through a trusted proxy.
+std::optional<UserInfo> front_proxy_user(const IncomingRequest& request, const RequestHeaderConfig* config) {
+  if (request.peer_chain_der.empty() || config == nullptr) return std::nullopt;
+  auto cn = verify_client_certificate(request.peer_chain_der, config->client_ca_pem);
+  if (!cn) {
+    spdlog::debug("visibility: client certificate refused: {}", cn.error().message);
+    return std::nullopt;
+  }
+  if (!proxy_name_allowed(*config, *cn)) {
+    spdlog::debug("visibility: front proxy {} is not in requestheader-allowed-names", *cn);
+    return std::nullopt;
+  }
+  return user_from_request_headers(request.headers, *config);
+}
+
+}  // namespace
+
+VisibilityHandler::VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source,
+                                     std::shared_ptr<Authorizer> authorizer,
+                                     std::shared_ptr<TokenAuthenticator> tokens)
+    : source_(std::move(source)), authorizer_(std::move(authorizer)), tokens_(std::move(tokens)) {}
+
+void VisibilityHandler::set_request_header_config(std::optional<RequestHeaderConfig> config) {
+  std::lock_guard lock(mutex_);
+  request_header_ = config ? std::make_shared<const RequestHeaderConfig>(std::move(*config)) : nullptr;
+}
+
+void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
+  const Route route = route_of(path_of(request.target));
+  switch (route.kind) {
+    case RouteKind::Health: reply(Answer{200, "ok"}); return;
+    case RouteKind::GroupList: reply(Answer{200, encode_group_list()}); return;
+    case RouteKind::Group: reply(Answer{200, encode_group()}); return;
+    case RouteKind::ResourceList: reply(Answer{200, encode_resource_list(route.version)}); return;
+    case RouteKind::Unknown: reply(Answer{404, status_path_not_found()}); return;
+    case RouteKind::ClusterQueuePending:
+    case RouteKind::LocalQueuePending: break;
+  }
+  if (request.method != "GET") {
+    reply(Answer{405, status_method_not_allowed(request.method)});
+    return;
+  }
+  Expected<core::PageBounds> page = parse_page_query(query_of(request.target));
+  std::shared_ptr<const RequestHeaderConfig> config;
+  {
+    std::lock_guard lock(mutex_);
+    config = request_header_;
+  }
+  if (auto user = front_proxy_user(request, config.get())) {
+    authorize(route, std::move(page), *user, std::move(reply));
+    return;
+  }
+  auto token = bearer_token(request.headers);
+  if (!token || !tokens_) {
+    reply(Answer{401, status_unauthorized()});
+    return;
+  }
+  tokens_->authenticate(*token, [this, route, page = std::move(page), reply](Expected<std::optional<UserInfo>> user) mutable {
+    if (!user) spdlog::warn("visibility: TokenReview failed: {}", user.error().message);
+    if (!user || !*user) {
+      reply(Answer{401, status_unauthorized()});
+      return;
+    }
+    authorize(route, std::move(page), **user, std::move(reply));
+  });
+}
+
+void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds> page, const UserInfo& user,
+                                  Reply reply) {
+  ResourceAttributes a;
+  a.user = user;
+  a.verb = "get";
+  a.group = std::string(kGroup);
+  a.version = route.version;
+  a.resource = route.kind == RouteKind::ClusterQueuePending ? "clusterqueues" : "localqueues";
+  a.subresource = "pendingworkloads";
+  a.name = route.name;
+  a.ns = route.ns;
+  authorizer_->authorize(a, [this, a, route, page = std::move(page), reply](Expected<AuthorizationDecision> d) mutable {
+    if (!d) {
+      spdlog::warn("visibility: SubjectAccessReview failed: {}", d.error().message);
+      reply(Answer{500, status_internal("authorization failed: " + d.error().message)});
+      return;
+    }
+    if (!d->allowed) {
+      reply(Answer{403, status_forbidden(a.user.name, a.verb, a.resource, a.subresource, a.name, a.ns, d->reason)});
+      return;
+    }
+    // As the API server: the options are decoded once the request is authorized.
+    if (!page) {
+      reply(Answer{400, status_bad_request(page.error().message)});
+      return;
+    }
+    serve(route, *page, std::move(reply));
+  });
+}
+
+void VisibilityHandler::serve(const Route& route, core::PageBounds page, Reply reply) {
+  PendingWorkloadsQuery q;
+  q.page = page;
+  if (route.kind == RouteKind::ClusterQueuePending) {
+    q.cluster_queue = route.name;
+  } else {
+    q.ns = route.ns;
+    q.local_queue = route.name;
+  }
+  const bool cluster = route.kind == RouteKind::ClusterQueuePending;
+  source_->pending_workloads(std::move(q), [route, cluster, reply](Expected<PendingWorkloadsResult> r) {
+    if (!r) {
+      reply(Answer{503, status_unavailable(r.error().message)});
+      return;
+    }
+    if (!r->found) {
+      reply(Answer{404, status_not_found(cluster ? "clusterqueue" : "localqueue", route.name)});
+      return;
+    }
+    reply(Answer{200, encode_summary(route.version, r->items)});
+  });
+}
+
+}  // namespace kueuepp::kube::visibility

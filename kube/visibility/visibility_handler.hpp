@@ -1,0 +1,85 @@
+#pragma once
+
+// One request of the visibility API from arrival to answer: authentication (front-proxy
+// certificate and headers, else a bearer token through a TokenReview), authorization
+// (a SubjectAccessReview, cached), then the page from the controller's queues. The
+// HTTPS server (visibility_server.hpp) hands requests in; the controller provides the
+// queues (PendingWorkloadsSource) and the reviews. Discovery documents and health paths
+// are answered to any TLS client: they say only which API is served.
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/pending_page.hpp"
+#include "core/expected.hpp"
+#include "kube/http/headers.hpp"
+#include "kube/visibility/delegated_auth.hpp"
+#include "kube/visibility/visibility_api.hpp"
+
+namespace kueuepp::kube::visibility {
+
+struct IncomingRequest {
+  std::string method;
+  std::string target;  ///< path and query
+  http::Headers headers;
+  /// The client's certificate chain as presented (DER, its own first); empty without one.
+  std::vector<std::string> peer_chain_der;
+};
+
+struct Answer {
+  int status = 200;
+  std::string body;  ///< JSON
+};
+using Reply = std::function<void(Answer)>;
+
+/// A page of one ClusterQueue (`local_queue` empty) or of one LocalQueue.
+struct PendingWorkloadsQuery {
+  std::string cluster_queue;
+  std::string ns;
+  std::string local_queue;
+  core::PageBounds page;
+};
+
+struct PendingWorkloadsResult {
+  bool found = false;  ///< the ClusterQueue (or LocalQueue) is known
+  std::vector<PendingWorkloadItem> items;
+};
+
+/// The controller's queues. Answers on any thread, exactly once.
+class PendingWorkloadsSource {
+ public:
+  using Callback = std::function<void(Expected<PendingWorkloadsResult>)>;
+  virtual ~PendingWorkloadsSource() = default;
+  virtual void pending_workloads(PendingWorkloadsQuery query, Callback done) = 0;
+};
+
+class VisibilityHandler {
+ public:
+  /// `tokens` may be null: bearer tokens are then refused (401).
+  VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source, std::shared_ptr<Authorizer> authorizer,
+                    std::shared_ptr<TokenAuthenticator> tokens);
+
+  /// The front proxy's trust (from ConfigMap extension-apiserver-authentication);
+  /// nullopt until it is read: front-proxy requests are refused meanwhile.
+  void set_request_header_config(std::optional<RequestHeaderConfig> config);
+
+  /// Answers through `reply` exactly once, on any thread. The handler must outlive the
+  /// answers of the reviews and the source it asked.
+  void handle(IncomingRequest request, Reply reply);
+
+ private:
+  void authorize(const Route& route, Expected<core::PageBounds> page, const UserInfo& user, Reply reply);
+  void serve(const Route& route, core::PageBounds page, Reply reply);
+
+  std::shared_ptr<PendingWorkloadsSource> source_;
+  std::shared_ptr<Authorizer> authorizer_;
+  std::shared_ptr<TokenAuthenticator> tokens_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const RequestHeaderConfig> request_header_;
+};
+
+}  // namespace kueuepp::kube::visibility

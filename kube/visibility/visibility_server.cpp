@@ -1,0 +1,270 @@
+#include "kube/visibility/visibility_server.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace kueuepp::kube::visibility {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+/// Accepts any client certificate during the handshake: whether it is trusted depends
+/// on the front-proxy CA, which the handler checks per request (it may change).
+int accept_any(int, X509_STORE_CTX*) { return 1; }
+
+Expected<std::shared_ptr<ssl::context>> make_context(const std::string& cert_pem, const std::string& key_pem) {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
+  boost::system::error_code ec;
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1,
+                   ec);
+  if (ec) return fail("TLS options: " + ec.message());
+  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  if (SSL_CTX_set_cipher_list(ctx->native_handle(), kTls12Ciphers) != 1) return fail("TLS 1.2 cipher list refused");
+  ctx->use_certificate_chain(asio::buffer(cert_pem), ec);
+  if (ec) return fail("the visibility server's certificate does not load: " + ec.message());
+  ctx->use_private_key(asio::buffer(key_pem), ssl::context::pem, ec);
+  if (ec) return fail("the visibility server's key does not load: " + ec.message());
+  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) return fail("the key does not match the certificate");
+  SSL_CTX_set_verify(ctx->native_handle(), SSL_VERIFY_PEER, accept_any);
+  return ctx;
+}
+
+std::string der_of(X509* cert) {
+  unsigned char* out = nullptr;
+  int n = i2d_X509(cert, &out);
+  if (n <= 0) return {};
+  std::string der(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
+  OPENSSL_free(out);
+  return der;
+}
+
+}  // namespace
+
+struct VisibilityServer::Impl {
+  VisibilityServerOptions options;
+  RequestHandler handler;
+  mutable std::mutex context_mutex;
+  std::shared_ptr<ssl::context> context;
+  std::atomic<std::size_t> open_connections{0};
+  std::atomic<bool> stopped{false};
+  std::uint16_t port = 0;
+  std::unique_ptr<asio::io_context> io = std::make_unique<asio::io_context>();
+  std::unique_ptr<tcp::acceptor> acceptor = std::make_unique<tcp::acceptor>(*io);
+  std::thread thread;
+
+  std::shared_ptr<ssl::context> current_context() const {
+    std::lock_guard lock(context_mutex);
+    return context;
+  }
+  void accept();
+};
+
+namespace {
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, std::shared_ptr<ssl::context> ctx, VisibilityServer::Impl* server)
+      : context_(std::move(ctx)), stream_(beast::tcp_stream(std::move(socket)), *context_),
+        timer_(stream_.get_executor()), server_(server) {
+    ++server_->open_connections;
+  }
+  ~Session() { --server_->open_connections; }
+
+  void start() {
+    beast::get_lowest_layer(stream_).expires_after(server_->options.handshake_timeout);
+    stream_.async_handshake(ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
+      if (ec) {
+        spdlog::debug("visibility: TLS handshake failed: {}", ec.message());
+        return;
+      }
+      self->collect_chain();
+      self->read();
+    });
+  }
+
+ private:
+  void collect_chain() {
+    SSL* ssl_handle = stream_.native_handle();
+    if (X509* leaf = SSL_get1_peer_certificate(ssl_handle)) {
+      chain_.push_back(der_of(leaf));
+      X509_free(leaf);
+    }
+    // On the server side the chain holds the intermediates (not the leaf).
+    if (STACK_OF(X509)* rest = SSL_get_peer_cert_chain(ssl_handle); rest != nullptr && !chain_.empty()) {
+      for (int i = 0; i < sk_X509_num(rest); ++i) {
+        std::string der = der_of(sk_X509_value(rest, i));
+        if (der != chain_.front()) chain_.push_back(std::move(der));
+      }
+    }
+  }
+
+  void read() {
+    parser_.emplace();
+    parser_->body_limit(64 * 1024);
+    beast::get_lowest_layer(stream_).expires_after(server_->options.read_timeout);
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec) return;  // closed, timed out or malformed: nobody to answer usefully
+    auto& req = parser_->get();
+    keep_alive_ = req.keep_alive();
+    IncomingRequest in;
+    in.method = std::string(req.method_string());
+    in.target = std::string(req.target());
+    for (const auto& field : req) in.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    in.peer_chain_der = chain_;
+    answered_ = std::make_shared<std::atomic<bool>>(false);
+    timer_.expires_after(server_->options.answer_timeout);
+    timer_.async_wait([self = shared_from_this(), answered = answered_](beast::error_code tec) {
+      if (tec || answered->exchange(true)) return;
+      self->respond(Answer{504, R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the controller did not answer in time","reason":"Timeout","code":504})"});
+    });
+    auto executor = stream_.get_executor();
+    Reply reply = [weak = weak_from_this(), answered = answered_, executor](Answer a) {
+      if (answered->exchange(true)) return;
+      auto self = weak.lock();
+      if (!self) return;
+      asio::post(executor, [self, a = std::move(a)]() mutable {
+        self->timer_.cancel();
+        self->respond(std::move(a));
+      });
+    };
+    try {
+      server_->handler(std::move(in), std::move(reply));
+    } catch (const std::exception& e) {
+      spdlog::error("visibility: the handler failed: {}", e.what());
+    }
+  }
+
+  void respond(Answer a) {
+    response_.emplace();
+    response_->version(11);
+    response_->result(static_cast<unsigned>(a.status));
+    response_->set(bhttp::field::content_type, a.body.starts_with("{") ? "application/json" : "text/plain");
+    response_->keep_alive(keep_alive_);
+    response_->body() = std::move(a.body);
+    response_->prepare_payload();
+    beast::get_lowest_layer(stream_).expires_after(server_->options.write_timeout);
+    bhttp::async_write(stream_, *response_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec && self->keep_alive_) self->read();
+    });
+  }
+
+  std::shared_ptr<ssl::context> context_;
+  beast::ssl_stream<beast::tcp_stream> stream_;
+  asio::steady_timer timer_;
+  VisibilityServer::Impl* server_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  std::optional<bhttp::response<bhttp::string_body>> response_;
+  std::vector<std::string> chain_;
+  std::shared_ptr<std::atomic<bool>> answered_;
+  bool keep_alive_ = false;
+};
+
+}  // namespace
+
+void VisibilityServer::Impl::accept() {
+  acceptor->async_accept(asio::make_strand(*io), [this](beast::error_code ec, tcp::socket socket) {
+    if (ec) {
+      if (!stopped && ec != asio::error::operation_aborted) accept();
+      return;
+    }
+    auto ctx = current_context();
+    if (ctx && open_connections.load() < options.max_connections) {
+      std::make_shared<Session>(std::move(socket), std::move(ctx), this)->start();
+    } else {
+      beast::error_code ignored;
+      socket.close(ignored);
+    }
+    accept();
+  });
+}
+
+VisibilityServer::VisibilityServer(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+VisibilityServer::~VisibilityServer() { stop(); }
+
+Expected<std::unique_ptr<VisibilityServer>> VisibilityServer::start(VisibilityServerOptions options,
+                                                                    RequestHandler handler) {
+  const std::string listen = options.listen;
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos) return fail("--visibility-listen \"" + listen + "\" is not ADDR:PORT");
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(host, ec);
+  if (ec) return fail("--visibility-listen \"" + listen + "\": bad address: " + ec.message());
+  unsigned long port = 0;
+  try {
+    std::size_t used = 0;
+    port = std::stoul(listen.substr(colon + 1), &used);
+    if (used != listen.size() - colon - 1 || port > 65535) throw std::out_of_range("port");
+  } catch (const std::exception&) {
+    return fail("--visibility-listen \"" + listen + "\": bad port");
+  }
+  auto impl = std::make_shared<Impl>();
+  impl->options = std::move(options);
+  impl->handler = std::move(handler);
+  tcp::endpoint endpoint(address, static_cast<std::uint16_t>(port));
+  impl->acceptor->open(endpoint.protocol(), ec);
+  if (!ec) impl->acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) impl->acceptor->bind(endpoint, ec);
+  if (!ec) impl->acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return fail("the visibility server cannot listen on " + listen + ": " + ec.message());
+  impl->port = impl->acceptor->local_endpoint(ec).port();
+  impl->accept();
+  impl->thread = std::thread([raw = impl.get()] { raw->io->run(); });
+  return std::unique_ptr<VisibilityServer>(new VisibilityServer(std::move(impl)));
+}
+
+Status VisibilityServer::set_certificate(const std::string& cert_pem, const std::string& key_pem) {
+  auto ctx = make_context(cert_pem, key_pem);
+  if (!ctx) return fail(ctx.error().message);
+  std::lock_guard lock(impl_->context_mutex);
+  impl_->context = std::move(*ctx);
+  return {};
+}
+
+std::uint16_t VisibilityServer::port() const { return impl_->port; }
+
+void VisibilityServer::stop() {
+  if (!impl_ || impl_->stopped.exchange(true)) return;
+  asio::post(*impl_->io, [impl = impl_.get()] {
+    beast::error_code ignored;
+    impl->acceptor->close(ignored);
+  });
+  impl_->io->stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+  impl_->acceptor.reset();
+  impl_->io.reset();
+}
+
+}  // namespace kueuepp::kube::visibility
