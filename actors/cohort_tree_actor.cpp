@@ -18,6 +18,7 @@
 #include "actors/cluster_queue_actor.hpp"
 #include "actors/explain_json.hpp"
 #include "actors/tree_writes.hpp"
+#include "actors/visibility_page.hpp"
 #include "core/engine/engine.hpp"
 
 namespace kueuepp::actors {
@@ -636,6 +637,14 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
         [self](Explain& q) -> ExplainReply {
           ++self->state.handled;
           return explain(*self->state.engine, q, self->state.name);
+        },
+        [self](PendingWorkloadsCall& call) {
+          ++self->state.handled;
+          const TreeWrites& writes = *self->state.writes;
+          call.done(visibility_page(*self->state.engine, call.query, [&writes](std::string_view key) {
+            const CachedWorkload* cached = writes.cached(key);
+            return cached != nullptr && cached->packed ? cached->packed->text() : std::string_view{};
+          }));
         },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;

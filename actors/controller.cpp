@@ -8,6 +8,8 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <mutex>
 #include <limits>
 #include <vector>
@@ -29,6 +31,9 @@
 #include "actors/writer_actor.hpp"
 #include "kube/webhook/cert_manager.hpp"
 #include "kube/webhook/webhook_server.hpp"
+#include "kube/visibility/kube_reviews.hpp"
+#include "kube/visibility/visibility_server.hpp"
+#include "kube/webhook/certificates.hpp"
 
 namespace kueuepp::actors {
 
@@ -51,6 +56,42 @@ caf::actor_system_config make_config(const ControllerOptions& options) {
 
 }  // namespace
 
+/// The visibility API's queues: the snapshot actor, which hands each question to the tree
+/// holding the queue.
+class SnapshotQueues final : public kube::visibility::PendingWorkloadsSource {
+ public:
+  explicit SnapshotQueues(snapshot_actor snapshot) : snapshot_(std::move(snapshot)) {}
+  void pending_workloads(kube::visibility::PendingWorkloadsQuery query, Callback done) override {
+    caf::anon_send(snapshot_, PendingWorkloadsCall{std::move(query), std::move(done)});
+  }
+
+ private:
+  snapshot_actor snapshot_;
+};
+
+/// The visibility server's certificate: from files, or self-signed for `hosts`.
+Expected<std::pair<std::string, std::string>> visibility_certificate(const VisibilityOptions& v) {
+  if (!v.cert_dir.empty()) {
+    auto read = [](const std::string& path) -> Expected<std::string> {
+      std::ifstream in(path);
+      if (!in) return fail("cannot read " + path);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      return ss.str();
+    };
+    auto cert = read(v.cert_dir + "/tls.crt");
+    auto key = read(v.cert_dir + "/tls.key");
+    if (!cert || !key) return fail("visibility certificate: " + (cert ? key.error() : cert.error()).message);
+    return std::make_pair(std::move(*cert), std::move(*key));
+  }
+  kube::webhook::CertificateRequest req;
+  req.hosts = v.hosts;
+  req.now = std::chrono::system_clock::now();
+  auto bundle = kube::webhook::generate_bundle(req);
+  if (!bundle) return fail("visibility certificate: " + bundle.error().message);
+  return std::make_pair(bundle->cert_pem + bundle->ca_cert_pem, std::move(bundle->key_pem));
+}
+
 struct Controller::Impl {
   ControllerOptions options;
   kube::client::Client& client;
@@ -71,6 +112,18 @@ struct Controller::Impl {
   std::unique_ptr<kube::webhook::WebhookServer> webhook_server;
   std::unique_ptr<kube::webhook::CertManager> cert_manager;
   std::string webhook_url;
+  std::shared_ptr<kube::visibility::ApiServerReviews> reviews;
+  std::shared_ptr<kube::visibility::VisibilityHandler> visibility_handler;
+  std::unique_ptr<kube::visibility::VisibilityServer> visibility_server;
+  /// The periodic read of the front proxy's trust: its timer is set from the client's
+  /// io thread and cancelled at stop, under `mutex`.
+  struct TrustRefresh {
+    std::mutex mutex;
+    bool running = true;
+    kube::client::CancelHandle timer;
+    std::string last_error;  ///< said once, not at every read
+  };
+  std::shared_ptr<TrustRefresh> trust = std::make_shared<TrustRefresh>();
   std::shared_ptr<std::atomic<int>> unsynced = std::make_shared<std::atomic<int>>(0);
   /// Why the shard election cannot succeed until an operator acts (ShardOptions::on_blocked),
   /// written by the shard actor, read by readiness probes.
@@ -146,6 +199,7 @@ struct Controller::Impl {
     if (auto st = start_sharding(); !st) return st;
     start_cpu_placement();
     if (auto st = start_webhooks(); !st) return st;
+    if (auto st = start_visibility(); !st) return st;
 
     std::vector<ObjectKind> kinds = {ObjectKind::Namespace,      ObjectKind::PriorityClass,
                                      ObjectKind::WorkloadPriorityClass, ObjectKind::ResourceFlavor,
@@ -248,6 +302,70 @@ struct Controller::Impl {
     return {};
   }
 
+  /// The visibility API: the handler (reviews through the controller's client, pages
+  /// from the snapshot actor), its HTTPS server, and the front proxy's trust, read now
+  /// and again every trust_refresh.
+  Status start_visibility() {
+    const VisibilityOptions& v = options.visibility;
+    if (!v.enabled) return {};
+    namespace vis = kube::visibility;
+    reviews = std::make_shared<vis::ApiServerReviews>(client);
+    std::shared_ptr<vis::Authorizer> asked = v.authorizer ? v.authorizer : std::shared_ptr<vis::Authorizer>(reviews);
+    auto authorizer = std::make_shared<vis::CachingAuthorizer>(std::move(asked), v.authorization_ttl);
+    visibility_handler = std::make_shared<vis::VisibilityHandler>(std::make_shared<SnapshotQueues>(snapshot),
+                                                                  std::move(authorizer), reviews);
+    vis::VisibilityServerOptions server_options;
+    server_options.listen = v.listen;
+    auto server = vis::VisibilityServer::start(
+        server_options, [handler = visibility_handler](vis::IncomingRequest request, vis::Reply reply) {
+          handler->handle(std::move(request), std::move(reply));
+        });
+    if (!server) return fail("visibility server: " + server.error().message);
+    auto cert = visibility_certificate(v);
+    if (!cert) return unexpected(cert.error());
+    if (auto st = (*server)->set_certificate(cert->first, cert->second); !st) {
+      return fail("visibility server: " + st.error().message);
+    }
+    visibility_server = std::move(*server);
+    read_trust();
+    spdlog::info("visibility API listening on {} (port {})", v.listen, visibility_server->port());
+    return {};
+  }
+
+  void read_trust() { read_trust(client, visibility_handler, trust, options.visibility.trust_refresh); }
+
+  static void read_trust(kube::client::Client& client, std::weak_ptr<kube::visibility::VisibilityHandler> weak,
+                         std::shared_ptr<TrustRefresh> trust, std::chrono::milliseconds every) {
+    kube::visibility::read_request_header_config(client, [weak, trust](Expected<kube::visibility::RequestHeaderConfig> c) {
+      auto handler = weak.lock();
+      if (!handler) return;
+      std::lock_guard lock(trust->mutex);
+      if (!c) {
+        if (c.error().message != trust->last_error) {
+          spdlog::warn("visibility: no front proxy is trusted yet (bearer tokens still are): {}", c.error().message);
+        }
+        trust->last_error = c.error().message;
+        return;  // the last trust read stays
+      }
+      if (!trust->last_error.empty()) spdlog::info("visibility: the front proxy's trust is read");
+      trust->last_error.clear();
+      handler->set_request_header_config(std::move(*c));
+    });
+    std::lock_guard lock(trust->mutex);
+    if (!trust->running) return;
+    trust->timer = client.after(every, [&client, weak, trust, every] { read_trust(client, weak, trust, every); });
+  }
+
+  void stop_visibility() {
+    {
+      std::lock_guard lock(trust->mutex);
+      trust->running = false;
+      trust->timer.cancel();
+    }
+    if (visibility_server) visibility_server->stop();
+    visibility_server.reset();
+  }
+
   void stop_webhooks() {
     if (cert_manager) cert_manager->stop();
     if (webhook_server) webhook_server->stop();
@@ -303,6 +421,7 @@ struct Controller::Impl {
     if (stopped) return;
     stopped = true;
     stop_webhooks();  // the API server's calls fail over to the other replicas at once
+    stop_visibility();
     stop_sharding();
     // Watches first (no new events), then the actors, then the system joins them.
     for (auto& w : watches) caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
@@ -354,6 +473,10 @@ std::string Controller::not_ready_reason() const {
 }
 
 std::string Controller::webhook_url() const { return impl_->webhook_url; }
+
+std::uint16_t Controller::visibility_port() const {
+  return impl_->visibility_server ? impl_->visibility_server->port() : 0;
+}
 
 std::string Controller::webhook_ca_bundle() const {
   return impl_->cert_manager ? impl_->cert_manager->ca_bundle() : std::string();

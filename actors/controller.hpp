@@ -19,6 +19,7 @@
 #include "core/model/time.hpp"
 #include "core/metrics/kueue_metrics.hpp"
 #include "core/model/labels.hpp"
+#include "kube/visibility/delegated_auth.hpp"
 #include "kube/webhook/job_webhook.hpp"
 
 namespace kueuepp::kube::client {
@@ -108,6 +109,27 @@ struct WebhookOptions {
   kube::webhook::JobWebhookPolicy policy;
 };
 
+/// Kueue's visibility API (visibility.kueue.x-k8s.io, kube/visibility): served by every
+/// replica from its own watches, over HTTPS, as an aggregated API whose authentication
+/// and authorization are delegated to the cluster (front-proxy certificate, TokenReview,
+/// SubjectAccessReview).
+struct VisibilityOptions {
+  bool enabled = false;
+  /// ADDR:PORT. Kueue's visibility server binds 8082, kueuepp's probe port: 8083.
+  std::string listen = "0.0.0.0:8083";
+  /// tls.crt and tls.key from here; empty: a self-signed certificate made at start
+  /// (Kueue's APIServices, and deploy/'s, say insecureSkipTLSVerify).
+  std::string cert_dir;
+  /// Names the self-signed certificate is made for (the Service's DNS names).
+  std::vector<std::string> hosts{"localhost", "127.0.0.1"};
+  /// How long a SubjectAccessReview's answer is kept (the delegating authorizer's default).
+  std::chrono::milliseconds authorization_ttl{10'000};
+  /// How often ConfigMap kube-system/extension-apiserver-authentication is read again.
+  std::chrono::milliseconds trust_refresh{60'000};
+  /// Tests: answers authorization instead of SubjectAccessReviews (null: the API server's).
+  std::shared_ptr<kube::visibility::Authorizer> authorizer;
+};
+
 struct ControllerOptions {
   core::EngineConfig engine;
   JobIntegrationOptions jobs;
@@ -148,6 +170,7 @@ struct ControllerOptions {
   /// Tests inject a clock; production uses the system clock.
   std::function<core::Time()> clock;
   WebhookOptions webhooks;
+  VisibilityOptions visibility;
 };
 
 /// Answers one HTTP request (status, content type, body); callable from any thread.
@@ -170,6 +193,8 @@ class Controller {
   std::string webhook_url() const;
   /// The PEM CA bundle that verifies the webhook server ("" until known).
   std::string webhook_ca_bundle() const;
+  /// The visibility server's port (0 without it).
+  std::uint16_t visibility_port() const;
   /// Answers a GET of /debug/... (see introspection_actor.hpp) asynchronously.
   void introspect(std::string path, Responder respond);
   /// Answers a GET of /metrics (Prometheus text format) asynchronously.

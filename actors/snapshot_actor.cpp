@@ -119,6 +119,34 @@ ExplainReply unrouted(const TreeRouter& router, const std::string& key) {
   return ExplainReply{200, json::dump(o)};
 }
 
+/// Hands a visibility question to the tree holding the queue. Every replica holds every
+/// tree (a tree of a shard held elsewhere keeps applying changes), so every replica
+/// answers from its own watches, with the tree's engine's own queue order.
+void answer_visibility(Self self, PendingWorkloadsCall call) {
+  auto& st = self->state;
+  const auto& q = call.query;
+  std::optional<std::string> tree;
+  if (q.local_queue.empty()) {
+    tree = st.router.tree_of_cluster_queue(q.cluster_queue);
+  } else {
+    const std::string key = q.ns + "/" + q.local_queue;
+    const auto& placed = st.router.local_queue_trees();
+    if (auto it = placed.find(key); it != placed.end()) {
+      tree = it->second;
+    } else if (st.router.knows(ObjectKind::LocalQueue, key)) {
+      // As Kueue: a LocalQueue whose ClusterQueue does not exist has no pending workloads.
+      call.done(kube::visibility::PendingWorkloadsResult{true, {}});
+      return;
+    }
+  }
+  auto it = tree ? st.trees.find(*tree) : st.trees.end();
+  if (it == st.trees.end()) {
+    call.done(kube::visibility::PendingWorkloadsResult{});
+    return;
+  }
+  self->send(it->second, std::move(call));
+}
+
 core::Time now_of(const SnapshotState& st) {
   return st.tree_options.clock
              ? st.tree_options.clock()
@@ -255,6 +283,10 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
             return ExplainReply{404, json::dump(json::object{{"error", "not found: " + q.key}})};
           }
           return self->delegate(it->second, std::move(q));
+        },
+        [self](PendingWorkloadsCall& call) {
+          ++self->state.handled;
+          answer_visibility(self, std::move(call));
         },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;

@@ -24,6 +24,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/standalone/job_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
+#include "cmd/standalone/visibility_registration.hpp"
 #include "config/kueue_configuration.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/in_cluster.hpp"
@@ -41,7 +42,7 @@ constexpr const char* kControllerUsage =
     "                          [--threads N] [--explanation-interval SECONDS] [--cpu-placement auto|spread]\n"
     "                          [--io-batch-interval MS] [--log-level LEVEL] [--allow-unsupported]\n"
     "                          [--webhook-listen ADDR:PORT] [--webhook-cert-dir DIR] [--webhook-url-base URL]\n"
-    "                          [--webhook-service NAME] [--webhook-secret NAME]\n"
+    "                          [--webhook-service NAME] [--webhook-secret NAME] [--visibility-listen ADDR:PORT]\n"
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
@@ -82,7 +83,12 @@ constexpr const char* kControllerUsage =
     "                           --webhook-listen says otherwise\n"
     "  --webhook-service NAME   the webhook Service, in --namespace (default kueuepp-webhook-service)\n"
     "  --webhook-secret NAME    the Secret of the certificates, in --namespace\n"
-    "                           (default kueuepp-webhook-server-cert)\n";
+    "                           (default kueuepp-webhook-server-cert)\n"
+    "  --visibility-listen ADDR:PORT\n"
+    "                           serve Kueue's visibility API (visibility.kueue.x-k8s.io v1beta2, v1beta1:\n"
+    "                           pending workloads with their positions) over HTTPS here, from every\n"
+    "                           replica, as an aggregated API (deploy/visibility/: 0.0.0.0:8083; Kueue's\n"
+    "                           8082 is kueuepp's probe port). Default: not served\n";
 
 constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
@@ -125,6 +131,7 @@ struct Flags {
   std::string webhook_url_base;
   std::string webhook_service;
   std::string webhook_secret;
+  std::string visibility_listen;
   // both
   std::string config_file;
   bool allow_unsupported = false;
@@ -214,6 +221,10 @@ std::string parse(Args args, Flags& f, bool standalone) {
       if (!value(f.webhook_service) || f.webhook_service.empty()) return "--webhook-service needs a name";
     } else if (!standalone && a == "--webhook-secret") {
       if (!value(f.webhook_secret) || f.webhook_secret.empty()) return "--webhook-secret needs a name";
+    } else if (a == "--visibility-listen") {
+      if (!value(f.visibility_listen) || f.visibility_listen.rfind(':') == std::string::npos) {
+        return "--visibility-listen needs ADDR:PORT";
+      }
     } else if (!standalone && a == "--identity") {
       if (!value(f.identity) || f.identity.empty()) return "--identity needs a name";
     } else if (standalone && a == "--listen") {
@@ -412,6 +423,19 @@ actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, co
   return w;
 }
 
+/// The visibility API, when --visibility-listen says where; its self-signed certificate
+/// names the Service kueuepp-visibility-server of `ns`.
+actors::VisibilityOptions visibility_options(const Flags& f, const std::string& ns) {
+  actors::VisibilityOptions v;
+  v.enabled = !f.visibility_listen.empty();
+  if (v.enabled) v.listen = f.visibility_listen;
+  for (const std::string& host : {std::string("kueuepp-visibility-server"), "kueuepp-visibility-server." + ns,
+                                  "kueuepp-visibility-server." + ns + ".svc"}) {
+    v.hosts.push_back(host);
+  }
+  return v;
+}
+
 /// Standalone serves its admission webhooks on a free loopback port and registers them
 /// by URL in its own API server, with a CA kept in memory.
 actors::WebhookOptions standalone_webhook_options(const config::KueueConfiguration& cfg) {
@@ -455,7 +479,8 @@ ProbeHandler probe_handler(actors::Controller& controller) {
 
 /// Runs controller (+ probes) until a stop signal.
 int run_until_signal(const sigset_t& signals, kube::client::Client& client, const actors::ControllerOptions& options,
-                     const Flags& f, const config::KueueConfiguration& cfg, std::function<void()> after_start = {}) {
+                     const Flags& f, const config::KueueConfiguration& cfg,
+                     std::function<void(actors::Controller&)> after_start = {}) {
   auto controller = actors::Controller::start(options, client);
   if (!controller) {
     spdlog::error("controller: {}", controller.error().message);
@@ -501,7 +526,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
       why = (*controller)->not_ready_reason();
     }
     if (!why.empty()) spdlog::warn("not ready after 30 s: {}", why);
-    after_start();
+    after_start(**controller);
   }
   int signal = 0;
   sigwait(&signals, &signal);
@@ -582,6 +607,7 @@ int run_controller(Args args) {
   options.share_one_cpu_when_light = f.share_one_cpu_when_light;  // the process is the controller alone
   options.sharding = sharding_options(*cfg, f);
   options.webhooks = webhook_options(*cfg, f, options.sharding.lease_namespace);
+  options.visibility = visibility_options(f, options.sharding.lease_namespace);
   auto client = make_client("API", f.kubeconfig, *cfg, options.max_writes_in_flight, f.io_batch_interval, options.sharding.identity);
   if (!client) {
     std::fprintf(stderr, "kueuepp controller: %s\n", client.error().message.c_str());
@@ -670,7 +696,17 @@ int run_standalone(Args args) {
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
-  int rc = run_until_signal(signals, **client, options, f, *cfg, [&] {
+  // The visibility API on loopback (a free port unless --visibility-listen says one),
+  // registered in the embedded server below as deploy/visibility/ registers it.
+  if (f.visibility_listen.empty()) f.visibility_listen = "127.0.0.1:0";
+  options.visibility = visibility_options(f, cfg->ns);
+  int rc = run_until_signal(signals, **client, options, f, *cfg, [&](actors::Controller& controller) {
+    if (auto st = register_visibility(**client, cfg->ns, controller.visibility_port()); !st) {
+      spdlog::info("visibility API on https://127.0.0.1:{}: {}", controller.visibility_port(), st.error().message);
+    } else {
+      spdlog::info("visibility API on https://127.0.0.1:{}, registered as APIServices v1beta2 and v1beta1",
+                   controller.visibility_port());
+    }
     std::printf(
         "kueuepp standalone is running: API server %s, kubeconfig %s\n"
         "  kubectl --kubeconfig %s apply -f examples/getting-started/\n"

@@ -19,6 +19,7 @@
 #include "messages/shard_protocol.hpp"
 #include "messages/status_protocol.hpp"
 #include "messages/tree_protocol.hpp"
+#include "messages/visibility_protocol.hpp"
 #include "messages/watch_events.hpp"
 #include "messages/writer_protocol.hpp"
 
@@ -44,6 +45,7 @@ using cohort_tree_actor = caf::typed_actor<caf::reacts_to<TreeBatch>, caf::react
                                            caf::reacts_to<RunRound>,
                                            caf::reacts_to<PublishStatus>, caf::reacts_to<ReadBackDue>,
                                            caf::replies_to<Explain>::with<ExplainReply>,
+                                           caf::reacts_to<PendingWorkloadsCall>,
                                            caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Snapshot actor -> scheduler: a tree appeared or went away.
@@ -68,6 +70,7 @@ using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::re
                                         caf::reacts_to<ObjectChanges>,
                                         caf::reacts_to<ShardOwnership>,
                                         caf::replies_to<Explain>::with<ExplainReply>,
+                                        caf::reacts_to<PendingWorkloadsCall>,
                                         caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Records Kubernetes Events (rate limited and aggregated per object).
@@ -135,6 +138,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::IntrospectActor)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ActorInfo)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::Explain)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ExplainReply)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::PendingWorkloadsCall)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRetired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::SchedulerTick)
