@@ -199,6 +199,10 @@ void VisibilityServer::Impl::accept() {
       return;
     }
     auto ctx = current_context();
+    // Answers are written in a few segments: without this, Nagle's algorithm holds the
+    // last one back until the client's delayed ACK.
+    beast::error_code nodelay_error;
+    socket.set_option(tcp::no_delay(true), nodelay_error);
     if (ctx && open_connections.load() < options.max_connections) {
       std::make_shared<Session>(std::move(socket), std::move(ctx), this)->start();
     } else {
