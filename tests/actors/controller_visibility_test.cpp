@@ -2,7 +2,8 @@
 // server, called directly over HTTPS as kube-apiserver's aggregator calls it (the front
 // proxy's client certificate, trusted through ConfigMap
 // kube-system/extension-apiserver-authentication). Kueue's pending_workloads_on_demand
-// shape: one ClusterQueue, six workloads, three admitted, three pending.
+// shape: one ClusterQueue, six workloads, three admitted, three pending; then a second
+// replica that holds no shard answers the same.
 
 #include <gtest/gtest.h>
 
@@ -219,6 +220,30 @@ TEST(ControllerVisibility, PendingWorkloadsOnDemand) {
     std::lock_guard lock(authorizer->mutex);
     EXPECT_EQ(authorizer->users, std::set<std::string>{"alice"});
   }
+
+  // A replica that holds no shard answers the same from its own watches (Kueue #1510):
+  // the only shard's Lease is held by another replica for an hour.
+  create(api, R"({apiVersion: coordination.k8s.io/v1, kind: Lease,
+    metadata: {name: kueuepp-shard-0, namespace: default, labels: {kueuepp.x-k8s.io/lease-role: shard}},
+    spec: {holderIdentity: busy, leaseDurationSeconds: 3600, renewTime: '2026-01-01T00:00:00.000000Z'}})");
+  ControllerOptions idle_options;
+  idle_options.sharding.enabled = true;
+  idle_options.sharding.shards = 1;
+  idle_options.sharding.lease_namespace = "default";
+  idle_options.sharding.identity = "idle";
+  idle_options.sharding.retry_period = 100ms;
+  idle_options.visibility = options.visibility;
+  auto idle = Controller::start(idle_options, **client);
+  ASSERT_TRUE(idle) << idle.error().message;
+  Answer from_idle;
+  EXPECT_TRUE(eventually([&] {
+    from_idle = get((*idle)->visibility_port(), cq, proxy);
+    return from_idle.status == 200 && names(from_idle) == names(all);
+  })) << json::dump(from_idle.doc);
+  auto lease = api.get(*kc::find_resource("coordination.k8s.io/v1", "Lease"), "default", "kueuepp-shard-0");
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(json::get_string(*json::find_path(lease->json(), {"spec"}), "holderIdentity"), "busy");
+  (*idle)->stop();
 
   (*controller)->stop();
   (*client)->shutdown();
