@@ -94,7 +94,8 @@ constexpr std::array kRules = {
     FieldRule{"objectRetentionPolicies.workloads", Use::Section},
     FieldRule{"objectRetentionPolicies.workloads.afterFinished", Use::Read},
     FieldRule{"objectRetentionPolicies.workloads.afterDeactivatedByKueue", Use::Read},
-    FieldRule{"visibilityServer", Use::Unsupported, "kueuepp serves the visibility API on --visibility-listen (default port 8083)"},
+    FieldRule{"visibilityServer", Use::Unsupported,
+              "kueuepp does not implement visibilityServer: serve the visibility API with --visibility-listen"},
     FieldRule{"queueVisibility", Use::Unsupported, "kueuepp does not serve queue visibility", true},
 };
 

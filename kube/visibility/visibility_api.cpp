@@ -267,6 +267,10 @@ std::string status_unavailable(std::string_view message) {
   return json::dump(status(503, "ServiceUnavailable", std::string(message)));
 }
 
+std::string status_timeout(std::string_view message) {
+  return json::dump(status(504, "Timeout", std::string(message)));
+}
+
 std::string status_path_not_found() { return json::dump(status(404, "NotFound", "the server could not find the requested resource")); }
 
 std::string status_method_not_allowed(std::string_view method) {

@@ -78,6 +78,7 @@ std::string status_forbidden(std::string_view user, std::string_view verb, std::
                              std::string_view reason);
 std::string status_internal(std::string_view message);
 std::string status_unavailable(std::string_view message);
+std::string status_timeout(std::string_view message);
 std::string status_path_not_found();
 std::string status_method_not_allowed(std::string_view method);
 

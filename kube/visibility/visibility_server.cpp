@@ -145,7 +145,7 @@ class Session : public std::enable_shared_from_this<Session> {
     timer_.expires_after(server_->options.answer_timeout);
     timer_.async_wait([self = shared_from_this(), answered = answered_](beast::error_code tec) {
       if (tec || answered->exchange(true)) return;
-      self->respond(Answer{504, R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the controller did not answer in time","reason":"Timeout","code":504})"});
+      self->respond(Answer{504, status_timeout("the controller did not answer in time")});
     });
     auto executor = stream_.get_executor();
     Reply reply = [weak = weak_from_this(), answered = answered_, executor](Answer a) {
