@@ -66,8 +66,16 @@ std::string der_of(X509* cert) {
 
 }  // namespace
 
+/// Replies come from other threads (the controller's actors): they post to the io_context
+/// only while it lives, checked under `mutex` (stop() clears `alive` before destroying it).
+struct Life {
+  std::mutex mutex;
+  bool alive = true;
+};
+
 struct VisibilityServer::Impl {
   VisibilityServerOptions options;
+  std::shared_ptr<Life> life = std::make_shared<Life>();
   RequestHandler handler;
   mutable std::mutex context_mutex;
   std::shared_ptr<ssl::context> context;
@@ -148,8 +156,10 @@ class Session : public std::enable_shared_from_this<Session> {
       self->respond(Answer{504, status_timeout("the controller did not answer in time")});
     });
     auto executor = stream_.get_executor();
-    Reply reply = [weak = weak_from_this(), answered = answered_, executor](Answer a) {
+    Reply reply = [weak = weak_from_this(), answered = answered_, executor, life = server_->life](Answer a) {
       if (answered->exchange(true)) return;
+      std::lock_guard lock(life->mutex);
+      if (!life->alive) return;
       auto self = weak.lock();
       if (!self) return;
       asio::post(executor, [self, a = std::move(a)]() mutable {
@@ -267,6 +277,10 @@ void VisibilityServer::stop() {
   });
   impl_->io->stop();
   if (impl_->thread.joinable()) impl_->thread.join();
+  {
+    std::lock_guard lock(impl_->life->mutex);
+    impl_->life->alive = false;  // later replies are dropped, never posted to a destroyed io_context
+  }
   impl_->acceptor.reset();
   impl_->io.reset();
 }
