@@ -61,6 +61,8 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
        make_service_strategy(addresses)},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, {"all"}, true, true, "apps",
        make_deployment_strategy()},
+      {"apiregistration.k8s.io", "v1", "apiservices", "apiservice", "APIService", false, {}, {"api-extensions"}, true,
+       true, "apiregistration.k8s.io", make_api_service_strategy()},
       {std::string(kAdmission), "v1", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
        "MutatingWebhookConfiguration", false, {}, {"api-extensions"}, false, true, std::string(kAdmission),
        make_mutating_webhook_configuration_strategy()},

@@ -38,6 +38,9 @@ StrategyPtr make_cluster_role_binding_strategy();
 StrategyPtr make_mutating_webhook_configuration_strategy();
 StrategyPtr make_validating_webhook_configuration_strategy();
 
+/// apiregistration.k8s.io/v1 APIService (api_service_strategy.cpp).
+StrategyPtr make_api_service_strategy();
+
 /// Adds every built-in resource type to `registry`. `store` is where the server keeps
 /// its objects: the Service strategy reads which addresses the stored Services hold.
 void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store);

@@ -70,6 +70,20 @@ Problems dns1123_label_problems(std::string_view s) {
   return out;
 }
 
+Problems dns1035_label_problems(std::string_view s) {
+  Problems out;
+  if (s.size() > 63) out.emplace_back("must be no more than 63 characters");
+  bool ok = !s.empty() && s.front() >= 'a' && s.front() <= 'z' && lower_alnum(s.back());
+  for (char c : s) ok = ok && (lower_alnum(c) || c == '-');
+  if (!ok) {
+    out.emplace_back(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
+        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+  }
+  return out;
+}
+
 Problems dns1123_subdomain_problems(std::string_view s) {
   Problems out;
   if (s.size() > 253) out.emplace_back("must be no more than 253 characters");

@@ -13,6 +13,9 @@ using Problems = std::vector<std::string>;
 
 /// RFC 1123 label: at most 63 lowercase alphanumerics or '-', alphanumeric at both ends.
 Problems dns1123_label_problems(std::string_view s);
+/// RFC 1035 label: at most 63 lowercase alphanumerics or '-', a letter first and an
+/// alphanumeric last (API versions).
+Problems dns1035_label_problems(std::string_view s);
 /// RFC 1123 subdomain: dot-separated labels, at most 253 characters.
 Problems dns1123_subdomain_problems(std::string_view s);
 /// Label/annotation keys and finalizer names: [prefix/]name, name at most 63 characters.
