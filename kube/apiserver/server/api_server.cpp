@@ -15,6 +15,9 @@
 #include <spdlog/spdlog.h>
 
 #include "kube/apiserver/server/webhook_client/https_transport.hpp"
+#include "kube/apiserver/server/aggregation/aggregator.hpp"
+#include "kube/apiserver/server/aggregation/https_backend_transport.hpp"
+#include "kube/apiserver/server/api/internal_writes.hpp"
 #include "kube/apiserver/server/admission/webhook_admission.hpp"
 #include "kube/apiserver/server/api/api_handler.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
@@ -67,6 +70,7 @@ class ApiServerImpl final : public ApiServer {
   ~ApiServerImpl() override { stop(); }
 
   Status init() {
+    if (auto st = make_aggregator(); !st) return st;
     if (!options_.data_dir.empty()) {
       auto durable = DurableStore::open(options_.data_dir, io_, options_.fsync);
       if (!durable) return fail(durable.error().message);
@@ -80,6 +84,8 @@ class ApiServerImpl final : public ApiServer {
     // Everything recovered is durable; what follows is published as it becomes so.
     ctx_.watches.set_published_rv(ctx_.store.current_rv());
     if (auto st = create_bootstrap_objects(ctx_); !st) return st;
+    if (auto st = publish_front_proxy(); !st) return st;
+    aggregator_->start();
     auto installed = install_crds(ctx_, options_.crd_paths);
     if (!installed) return fail(installed.error().message);
     if (*installed > 0) spdlog::info("installed {} CustomResourceDefinitions from --crds", *installed);
@@ -153,6 +159,7 @@ class ApiServerImpl final : public ApiServer {
         if (handler_) handler_->set_ready(false);
         if (listener_) listener_->stop();
         if (bookmark_timer_) bookmark_timer_->cancel();
+        if (aggregator_) aggregator_->stop();
         sessions_.shutdown_all();
         closed.set_value();
       });
@@ -168,6 +175,29 @@ class ApiServerImpl final : public ApiServer {
   }
 
  private:
+  /// The aggregator and the front proxy's credentials (made afresh at every start).
+  Status make_aggregator() {
+    auto credentials = make_front_proxy_credentials();
+    if (!credentials) return fail(credentials.error().message);
+    AggregatorOptions aggregation;
+    aggregation.service_host = options_.webhook_service_host;
+    aggregation.request_timeout = options_.aggregated_request_timeout;
+    aggregation.check_interval = options_.apiservice_check_interval;
+    aggregation.check_timeout = options_.apiservice_check_timeout;
+    backend_transport_ = make_https_backend_transport(io_);
+    aggregator_ = std::make_unique<Aggregator>(ctx_, *backend_transport_, std::move(*credentials), aggregation);
+    ctx_.aggregated = aggregator_.get();
+    ctx_.observe([this](const Change& c) { aggregator_->observe(c); });
+    return {};
+  }
+
+  /// ConfigMap kube-system/extension-apiserver-authentication: where aggregated API
+  /// servers find the front-proxy CA and header names.
+  Status publish_front_proxy() {
+    const ResourceType* config_maps = ctx_.registry.find("", "v1", "configmaps");
+    return upsert_object(ctx_, *config_maps, authentication_config_map(aggregator_->credentials(), ""), "kueuepp");
+  }
+
   void schedule_bookmarks() {
     bookmark_timer_ = scheduler_.after(options_.bookmark_interval, [this] {
       // Not the store's latest version: changes still waiting for the disk have not been
@@ -188,6 +218,8 @@ class ApiServerImpl final : public ApiServer {
   CrdController crds_;
   std::unique_ptr<WebhookTransport> webhook_transport_;
   WebhookAdmission admission_;
+  std::unique_ptr<BackendTransport> backend_transport_;
+  std::unique_ptr<Aggregator> aggregator_;
   std::unique_ptr<DurableStore> durable_;
   std::unique_ptr<net::ssl::context> tls_;
   std::unique_ptr<ApiHandler> handler_;

@@ -71,6 +71,14 @@ struct ApiServerOptions {
   /// the Service names no targetPort); the certificate must be valid for
   /// <service>.<namespace>.svc. Webhooks configured by URL are called at their URL.
   std::string webhook_service_host = "127.0.0.1";
+
+  /// Aggregated APIs (apiregistration.k8s.io APIServices with a service, reached as
+  /// webhooks are): how long a proxied request that is not a watch may take before it is
+  /// answered 504 (kube-apiserver's --request-timeout), how often an available
+  /// APIService's backend is checked again, and how long a check may take.
+  std::chrono::milliseconds aggregated_request_timeout{std::chrono::seconds(60)};
+  std::chrono::milliseconds apiservice_check_interval{std::chrono::seconds(30)};
+  std::chrono::milliseconds apiservice_check_timeout{std::chrono::seconds(5)};
 };
 
 class ApiServer {

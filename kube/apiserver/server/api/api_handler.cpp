@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include "kube/apiserver/server/api/authorization.hpp"
+#include "kube/apiserver/server/api/aggregated_apis.hpp"
 #include "kube/apiserver/server/api/discovery.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/openapi.hpp"
 #include "kube/apiserver/server/api/request_info.hpp"
+#include "kube/apiserver/server/api/request_user.hpp"
 #include "kube/apiserver/server/api/resource_request.hpp"
 #include "kube/apiserver/server/util/time.hpp"
 #include "kube/apiserver/server/util/yaml_emit.hpp"
@@ -84,6 +86,12 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
     auth::Decision decision = auth::authorize(attributes, rbac);
     if (!decision.allowed) return respond_error(*responder, forbidden_request(attributes, decision.reason));
   }
+  // Everything under /apis/<group>/<version> of an aggregated API goes to its server,
+  // its discovery document included.
+  if (ctx_.aggregated != nullptr && info.prefix == "apis" && !info.version.empty() &&
+      ctx_.aggregated->proxies(info.group, info.version)) {
+    return ctx_.aggregated->proxy(request, RequestUser{user->name, user->groups, {}}, responder);
+  }
   if (info.is_resource) {
     handle_resource(request, std::move(info), std::move(query), *user, responder);
   } else {
@@ -118,12 +126,14 @@ void ApiHandler::handle_non_resource(const HttpRequest& request, const std::stri
     bool core = path.rfind("/api", 0) == 0 && path.rfind("/apis", 0) != 0;
     Representation rep = negotiate_discovery(accept);
     if (rep == Representation::None) return respond_error(*responder, not_acceptable());
+    std::vector<RemoteGroupVersion> remote = remote_group_versions();
     if (rep == Representation::AggregatedDiscovery || rep == Representation::AggregatedDiscoveryBeta) {
       std::string_view version = rep == Representation::AggregatedDiscovery ? "apidiscovery.k8s.io/v2"
                                                                             : "apidiscovery.k8s.io/v2beta1";
-      return respond_document(*responder, aggregated_discovery(ctx_.registry, core, version), rep);
+      return respond_document(*responder, aggregated_discovery(ctx_.registry, core, version, remote), rep);
     }
-    return respond_document(*responder, core ? core_versions(options_.server_address) : group_list(ctx_.registry), rep);
+    return respond_document(*responder, core ? core_versions(options_.server_address) : group_list(ctx_.registry, remote),
+                            rep);
   }
   if (path == "/openapi/v3" || path == "/openapi/v3/") return plain(openapi_v3_index(ctx_.registry));
   if (path.rfind("/openapi/v3/", 0) == 0) {
@@ -144,7 +154,7 @@ void ApiHandler::handle_non_resource(const HttpRequest& request, const std::stri
   auto parsed = parse_target(path);
   const RequestInfo& info = parsed->first;
   if (info.prefix == "apis" && !info.group.empty() && info.version.empty()) {
-    json::value doc = group_document(ctx_.registry, info.group);
+    json::value doc = group_document(ctx_.registry, info.group, remote_group_versions());
     if (doc.is_null()) return page_not_found(*responder);
     return plain(doc);
   }
@@ -152,6 +162,10 @@ void ApiHandler::handle_non_resource(const HttpRequest& request, const std::stri
     return plain(resource_list(ctx_.registry, info.group, info.version));
   }
   page_not_found(*responder);
+}
+
+std::vector<RemoteGroupVersion> ApiHandler::remote_group_versions() const {
+  return ctx_.aggregated != nullptr ? ctx_.aggregated->remote_group_versions() : std::vector<RemoteGroupVersion>{};
 }
 
 void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Query query, const auth::UserInfo& user,

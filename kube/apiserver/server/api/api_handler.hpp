@@ -7,7 +7,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "kube/apiserver/server/api/aggregated_apis.hpp"
 #include "kube/apiserver/server/api/request_info.hpp"
 #include "kube/apiserver/server/auth/token_authenticator.hpp"
 #include "kube/apiserver/server/api/request_record.hpp"
@@ -41,6 +43,8 @@ class ApiHandler {
 
  private:
   void handle_non_resource(const HttpRequest& request, const std::string& path, const ResponderPtr& responder);
+  /// The aggregated APIs' group-versions for discovery (none without an aggregator).
+  std::vector<RemoteGroupVersion> remote_group_versions() const;
   void handle_resource(const HttpRequest& request, RequestInfo info, Query query, const auth::UserInfo& user,
                        const ResponderPtr& responder);
   /// The user of a request (401 answered and nullopt when it has none).

@@ -1,5 +1,6 @@
 #include "kube/apiserver/server/api/discovery.hpp"
 
+#include <algorithm>
 #include <functional>
 
 #include "core/base64.hpp"
@@ -41,6 +42,62 @@ json::object response_kind(const ResourceType& t) {
   return json::object{{"group", t.group}, {"version", t.version}, {"kind", t.kind}};
 }
 
+/// The registry's groups with the remote group-versions added: to a group served here,
+/// or as groups of their own, in the order `remote` lists them.
+std::vector<ResourceRegistry::GroupVersions> merged_groups(const ResourceRegistry& registry,
+                                                           std::span<const RemoteGroupVersion> remote) {
+  std::vector<ResourceRegistry::GroupVersions> groups = registry.groups();
+  for (const auto& r : remote) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.group == r.group; });
+    if (it == groups.end()) {
+      groups.push_back({r.group, {r.version}});
+    } else if (std::find(it->versions.begin(), it->versions.end(), r.version) == it->versions.end()) {
+      it->versions.push_back(r.version);
+    }
+  }
+  return groups;
+}
+
+/// An APIResourceList's resources (as an aggregated API server lists them) in the
+/// aggregated discovery form: subresources ("x/status") under their resource.
+json::array aggregated_resources(const json::value& resources, std::string_view group, std::string_view version) {
+  json::array out;
+  if (!resources.is_array()) return out;
+  auto kind_of = [&](const json::value& r) {
+    return json::object{{"group", json::get_string(r, "group", group)},
+                        {"version", json::get_string(r, "version", version)},
+                        {"kind", json::get_string(r, "kind")}};
+  };
+  for (const auto& r : resources.as_array()) {
+    std::string_view name = json::get_string(r, "name");
+    if (name.empty() || name.find('/') != std::string_view::npos) continue;
+    json::object entry;
+    entry["resource"] = name;
+    entry["responseKind"] = kind_of(r);
+    const json::value* namespaced = json::find(r, "namespaced");
+    entry["scope"] = namespaced != nullptr && namespaced->is_bool() && namespaced->get_bool() ? "Namespaced" : "Cluster";
+    entry["singularResource"] = json::get_string(r, "singularName");
+    for (std::string_view key : {"verbs", "shortNames", "categories"}) {
+      if (const json::value* v = json::find(r, key); v != nullptr && v->is_array() && !v->as_array().empty()) {
+        entry[key] = *v;
+      }
+    }
+    json::array subresources;
+    std::string prefix = std::string(name) + "/";
+    for (const auto& sub : resources.as_array()) {
+      std::string_view sub_name = json::get_string(sub, "name");
+      if (sub_name.substr(0, prefix.size()) != prefix) continue;
+      json::object s{{"subresource", sub_name.substr(prefix.size())}, {"responseKind", kind_of(sub)}};
+      if (const json::value* v = json::find(sub, "verbs"); v != nullptr && v->is_array()) s["verbs"] = *v;
+      subresources.push_back(std::move(s));
+    }
+    if (!subresources.empty()) entry["subresources"] = std::move(subresources);
+    if (!entry.contains("verbs")) entry["verbs"] = json::array{};
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 }  // namespace
 
 json::value core_versions(std::string_view server_address) {
@@ -52,14 +109,15 @@ json::value core_versions(std::string_view server_address) {
   return doc;
 }
 
-json::value group_list(const ResourceRegistry& registry) {
+json::value group_list(const ResourceRegistry& registry, std::span<const RemoteGroupVersion> remote) {
   json::array groups;
-  for (const auto& g : registry.groups()) groups.push_back(group_entry(g));
+  for (const auto& g : merged_groups(registry, remote)) groups.push_back(group_entry(g));
   return json::object{{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", std::move(groups)}};
 }
 
-json::value group_document(const ResourceRegistry& registry, std::string_view group) {
-  for (const auto& g : registry.groups()) {
+json::value group_document(const ResourceRegistry& registry, std::string_view group,
+                           std::span<const RemoteGroupVersion> remote) {
+  for (const auto& g : merged_groups(registry, remote)) {
     if (g.group != group) continue;
     json::value entry = group_entry(g);
     json::object doc{{"kind", "APIGroup"}, {"apiVersion", "v1"}};
@@ -95,7 +153,8 @@ json::value resource_list(const ResourceRegistry& registry, std::string_view gro
                       {"resources", std::move(resources)}};
 }
 
-json::value aggregated_discovery(const ResourceRegistry& registry, bool core, std::string_view api_version) {
+json::value aggregated_discovery(const ResourceRegistry& registry, bool core, std::string_view api_version,
+                                 std::span<const RemoteGroupVersion> remote) {
   auto version_entry = [&](std::string_view group, std::string_view version) {
     json::array resources;
     for (const auto& t : registry.resources(group, version)) {
@@ -123,9 +182,19 @@ json::value aggregated_discovery(const ResourceRegistry& registry, bool core, st
     item["versions"] = json::array{version_entry("", "v1")};
     items.push_back(std::move(item));
   } else {
-    for (const auto& g : registry.groups()) {
+    for (const auto& g : merged_groups(registry, remote)) {
       json::array versions;
-      for (const auto& v : g.versions) versions.push_back(version_entry(g.group, v));
+      for (const auto& v : g.versions) {
+        auto r = std::find_if(remote.begin(), remote.end(),
+                              [&](const RemoteGroupVersion& x) { return x.group == g.group && x.version == v; });
+        if (r == remote.end()) {
+          versions.push_back(version_entry(g.group, v));
+          continue;
+        }
+        versions.push_back(json::object{{"version", v},
+                                        {"resources", aggregated_resources(r->resources, g.group, v)},
+                                        {"freshness", r->current ? "Current" : "Stale"}});
+      }
       json::object item;
       item["metadata"] = json::object{{"name", g.group}, {"creationTimestamp", nullptr}};
       item["versions"] = std::move(versions);

@@ -33,6 +33,7 @@ class Journal {
 };
 
 class Admission;
+class AggregatedApis;
 
 class ServerContext {
  public:
@@ -47,6 +48,8 @@ class ServerContext {
   Admission* admission = nullptr;
   /// How CRD conversion webhooks are called (no transport: none can be).
   ConversionCalls conversion_calls;
+  /// API groups served by other servers (null: none).
+  AggregatedApis* aggregated = nullptr;
 
   /// Called synchronously for every committed change, before it is journaled.
   using Observer = std::function<void(const Change&)>;

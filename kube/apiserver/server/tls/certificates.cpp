@@ -83,49 +83,90 @@ bool is_ip(const std::string& host) { return host.find_first_not_of("0123456789.
 
 }  // namespace
 
-Expected<CertificateSet> generate_certificates(const std::vector<std::string>& hosts) {
-  Owned<EVP_PKEY> ca_key = new_key();
-  Owned<EVP_PKEY> server_key = new_key();
-  if (!ca_key || !server_key) return fail(openssl_error("generating an EC P-256 key"));
+namespace {
 
-  auto ca = new_certificate(ca_key.get(), "kueuepp-ca", 3650);
-  if (!ca) return unexpected(ca.error());
-  X509_set_issuer_name(ca->get(), X509_get_subject_name(ca->get()));
-  if (!add_extension(ca->get(), ca->get(), NID_basic_constraints, "critical,CA:TRUE") ||
-      !add_extension(ca->get(), ca->get(), NID_key_usage, "critical,keyCertSign,cRLSign,digitalSignature") ||
-      !add_extension(ca->get(), ca->get(), NID_subject_key_identifier, "hash")) {
+struct Authority {
+  Owned<EVP_PKEY> key;
+  Owned<X509> cert;
+};
+
+Expected<Authority> make_authority(const std::string& common_name) {
+  Authority ca{new_key(), nullptr};
+  if (!ca.key) return fail(openssl_error("generating an EC P-256 key"));
+  auto cert = new_certificate(ca.key.get(), common_name, 3650);
+  if (!cert) return unexpected(cert.error());
+  ca.cert = std::move(*cert);
+  X509_set_issuer_name(ca.cert.get(), X509_get_subject_name(ca.cert.get()));
+  if (!add_extension(ca.cert.get(), ca.cert.get(), NID_basic_constraints, "critical,CA:TRUE") ||
+      !add_extension(ca.cert.get(), ca.cert.get(), NID_key_usage, "critical,keyCertSign,cRLSign,digitalSignature") ||
+      !add_extension(ca.cert.get(), ca.cert.get(), NID_subject_key_identifier, "hash")) {
     return fail(openssl_error("CA certificate extensions"));
   }
-  if (X509_sign(ca->get(), ca_key.get(), EVP_sha256()) == 0) return fail(openssl_error("signing the CA certificate"));
+  if (X509_sign(ca.cert.get(), ca.key.get(), EVP_sha256()) == 0) return fail(openssl_error("signing the CA certificate"));
+  return ca;
+}
 
-  auto server = new_certificate(server_key.get(), "kueuepp-apiserver", 825);
-  if (!server) return unexpected(server.error());
-  X509_set_issuer_name(server->get(), X509_get_subject_name(ca->get()));
+struct Leaf {
+  Owned<EVP_PKEY> key;
+  Owned<X509> cert;
+};
+
+/// A certificate signed by `ca` for `usage` ("serverAuth" or "clientAuth"), with the
+/// subjectAltName `san` when not empty.
+Expected<Leaf> make_leaf(const Authority& ca, const std::string& common_name, const std::string& usage,
+                         const std::string& san) {
+  Leaf leaf{new_key(), nullptr};
+  if (!leaf.key) return fail(openssl_error("generating an EC P-256 key"));
+  auto cert = new_certificate(leaf.key.get(), common_name, 825);
+  if (!cert) return unexpected(cert.error());
+  leaf.cert = std::move(*cert);
+  X509* c = leaf.cert.get();
+  X509_set_issuer_name(c, X509_get_subject_name(ca.cert.get()));
+  if (!add_extension(c, ca.cert.get(), NID_basic_constraints, "critical,CA:FALSE") ||
+      !add_extension(c, ca.cert.get(), NID_key_usage, "critical,digitalSignature,keyEncipherment") ||
+      !add_extension(c, ca.cert.get(), NID_ext_key_usage, usage) ||
+      (!san.empty() && !add_extension(c, ca.cert.get(), NID_subject_alt_name, san))) {
+    return fail(openssl_error(fmt::format("{} certificate extensions", common_name)));
+  }
+  if (X509_sign(c, ca.key.get(), EVP_sha256()) == 0) return fail(openssl_error(fmt::format("signing {}", common_name)));
+  return leaf;
+}
+
+Expected<CertificateSet> encode(const Authority& ca, const Leaf& leaf) {
+  auto ca_pem = pem_of(ca.cert.get());
+  auto ca_key_pem = pem_of(ca.key.get());
+  auto leaf_pem = pem_of(leaf.cert.get());
+  auto leaf_key_pem = pem_of(leaf.key.get());
+  if (!ca_pem || !ca_key_pem || !leaf_pem || !leaf_key_pem) return fail(openssl_error("encoding PEM"));
+  CertificateSet out;
+  out.ca_cert_pem = std::move(*ca_pem);
+  out.ca_key_pem = std::move(*ca_key_pem);
+  out.server_cert_pem = std::move(*leaf_pem);
+  out.server_key_pem = std::move(*leaf_key_pem);
+  return out;
+}
+
+}  // namespace
+
+Expected<CertificateSet> generate_certificates(const std::vector<std::string>& hosts) {
+  auto ca = make_authority("kueuepp-ca");
+  if (!ca) return unexpected(ca.error());
   std::string san;
   for (const auto& h : hosts) {
     if (!san.empty()) san += ",";
     san += (is_ip(h) ? "IP:" : "DNS:") + h;
   }
-  if (!add_extension(server->get(), ca->get(), NID_basic_constraints, "critical,CA:FALSE") ||
-      !add_extension(server->get(), ca->get(), NID_key_usage, "critical,digitalSignature,keyEncipherment") ||
-      !add_extension(server->get(), ca->get(), NID_ext_key_usage, "serverAuth") ||
-      !add_extension(server->get(), ca->get(), NID_subject_alt_name, san)) {
-    return fail(openssl_error("serving certificate extensions"));
-  }
-  if (X509_sign(server->get(), ca_key.get(), EVP_sha256()) == 0) {
-    return fail(openssl_error("signing the serving certificate"));
-  }
-  CertificateSet out;
-  auto ca_pem = pem_of(ca->get());
-  auto ca_key_pem = pem_of(ca_key.get());
-  auto server_pem = pem_of(server->get());
-  auto server_key_pem = pem_of(server_key.get());
-  if (!ca_pem || !ca_key_pem || !server_pem || !server_key_pem) return fail(openssl_error("encoding PEM"));
-  out.ca_cert_pem = std::move(*ca_pem);
-  out.ca_key_pem = std::move(*ca_key_pem);
-  out.server_cert_pem = std::move(*server_pem);
-  out.server_key_pem = std::move(*server_key_pem);
-  return out;
+  auto server = make_leaf(*ca, "kueuepp-apiserver", "serverAuth", san);
+  if (!server) return unexpected(server.error());
+  return encode(*ca, *server);
+}
+
+Expected<CertificateSet> generate_client_certificates(const std::string& ca_name, const std::string& client_name) {
+  auto ca = make_authority(ca_name);
+  if (!ca) return unexpected(ca.error());
+  auto client = make_leaf(*ca, client_name, "clientAuth", "");
+  if (!client) return unexpected(client.error());
+  return encode(*ca, *client);
 }
 
 }  // namespace kueuepp::kube::server

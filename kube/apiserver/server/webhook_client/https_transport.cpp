@@ -1,6 +1,5 @@
 #include "kube/apiserver/server/webhook_client/https_transport.hpp"
 
-#include <cctype>
 #include <map>
 
 #include <boost/asio/io_context.hpp>
@@ -18,8 +17,9 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <fmt/format.h>
 #include <openssl/ssl.h>
-#include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
+
+#include "kube/apiserver/server/net/go_error_text.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -32,34 +32,6 @@ namespace bhttp = boost::beast::http;
 using tcp = net::ip::tcp;
 
 constexpr std::size_t kMaxResponseBytes = 16u << 20;
-
-/// Go's wording of a socket error: lower-case, as the syscall error reads.
-std::string go_error(const beast::error_code& ec) {
-  std::string m = ec.message();
-  if (!m.empty()) m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
-  return m;
-}
-
-/// Go's crypto/x509 wording of a verification failure.
-std::string x509_problem(int error, const std::string& server_name) {
-  switch (error) {
-    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
-    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
-    case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
-    case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
-    case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
-    case X509_V_ERR_CERT_SIGNATURE_FAILURE:  // a trusted CA of the same name did not sign it
-      return "x509: certificate signed by unknown authority";
-    case X509_V_ERR_CERT_HAS_EXPIRED:
-    case X509_V_ERR_CERT_NOT_YET_VALID:
-      return "x509: certificate has expired or is not yet valid";
-    case X509_V_ERR_HOSTNAME_MISMATCH:
-    case X509_V_ERR_IP_ADDRESS_MISMATCH:
-      return fmt::format("x509: certificate is not valid for {}", server_name);
-    default:
-      return fmt::format("x509: {}", X509_verify_cert_error_string(error));
-  }
-}
 
 class Call : public std::enable_shared_from_this<Call> {
  public:
