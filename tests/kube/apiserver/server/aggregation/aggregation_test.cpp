@@ -181,7 +181,10 @@ TEST_F(AggregationTest, AvailabilityFollowsTheServiceAndTheBackend) {
   ASSERT_TRUE(wait_condition("False", "FailedDiscoveryCheck"));
   EXPECT_NE(json::get_string(available_condition(), "message").find("connection refused"), std::string::npos)
       << json::dump(available_condition());
-  EXPECT_EQ(api().get(std::string(kVersionPath) + "/clusterqueues").status, 503);
+  // Refused as unavailable, not tried.
+  HttpReply down = api().get(std::string(kVersionPath) + "/clusterqueues");
+  EXPECT_EQ(down.status, 503);
+  EXPECT_EQ(down.body, "service unavailable\n");
 }
 
 // -- proxying ----------------------------------------------------------------------------
