@@ -177,7 +177,7 @@ class ApiServerImpl final : public ApiServer {
  private:
   /// The aggregator and the front proxy's credentials (made afresh at every start).
   Status make_aggregator() {
-    auto credentials = make_front_proxy_credentials();
+    auto credentials = front_proxy_credentials(options_.data_dir.empty() ? "" : options_.data_dir + "/pki");
     if (!credentials) return fail(credentials.error().message);
     AggregatorOptions aggregation;
     aggregation.service_host = options_.webhook_service_host;

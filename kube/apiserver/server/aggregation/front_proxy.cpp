@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "kube/apiserver/server/tls/certificates.hpp"
+#include "kube/apiserver/server/tls/tls_setup.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -44,8 +45,10 @@ std::string escape_extra_key(std::string_view key) {
 
 }  // namespace
 
-Expected<FrontProxyCredentials> make_front_proxy_credentials() {
-  auto certs = generate_client_certificates("front-proxy-ca", std::string(kFrontProxyClientName));
+Expected<FrontProxyCredentials> front_proxy_credentials(const std::string& pki_dir) {
+  auto certs = load_or_make_certificates(pki_dir, "front-proxy", [] {
+    return generate_client_certificates("front-proxy-ca", std::string(kFrontProxyClientName));
+  });
   if (!certs) return fail("making the front-proxy CA and client certificate: " + certs.error().message);
   return FrontProxyCredentials{std::move(certs->ca_cert_pem), std::move(certs->server_cert_pem),
                                std::move(certs->server_key_pem)};

@@ -28,8 +28,10 @@ struct FrontProxyCredentials {
   std::string client_key_pem;
 };
 
-/// A fresh front-proxy CA and the client certificate it signs.
-Expected<FrontProxyCredentials> make_front_proxy_credentials();
+/// The front-proxy CA and the client certificate it signs, kept in `pki_dir`
+/// (front-proxy-ca.crt, front-proxy-client.crt, ...) so that a restarted server publishes
+/// the same CA; made afresh when `pki_dir` is empty.
+Expected<FrontProxyCredentials> front_proxy_credentials(const std::string& pki_dir);
 
 /// The headers sent to a backend: the caller's, but for hop-by-hop ones, Host,
 /// Authorization and any X-Remote-* (a caller must not name itself), then the

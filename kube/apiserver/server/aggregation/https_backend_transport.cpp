@@ -63,6 +63,8 @@ class Exchange final : public BackendExchange, public std::enable_shared_from_th
     request_.prepare_payload();
     request_.keep_alive(false);
     parser_.body_limit(std::numeric_limits<std::uint64_t>::max());
+    // The answer to a HEAD has a Content-Length but no body.
+    if (request_.method() == bhttp::verb::head) parser_.skip(true);
   }
 
   void start() {

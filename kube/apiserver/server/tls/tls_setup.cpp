@@ -25,6 +25,38 @@ Status write_private(const std::string& path, const std::string& content) {
   return {};
 }
 
+}  // namespace
+
+Expected<CertificateSet> load_or_make_certificates(const std::string& dir, const std::string& stem,
+                                                   const std::function<Expected<CertificateSet>()>& make) {
+  if (dir.empty()) return make();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return fail(fmt::format("cannot create {}: {}", dir, ec.message()));
+  std::string names[] = {dir + "/" + stem + "-ca.crt", dir + "/" + stem + "-ca.key", dir + "/" + stem + ".crt",
+                         dir + "/" + stem + ".key"};
+  bool present = true;
+  for (const auto& n : names) present = present && fs::exists(n, ec);
+  if (present) {
+    auto ca = read_whole_file(names[0]);
+    auto ca_key = read_whole_file(names[1]);
+    auto crt = read_whole_file(names[2]);
+    auto key = read_whole_file(names[3]);
+    if (!ca || !ca_key || !crt || !key) return fail(fmt::format("cannot read the {} certificates in {}", stem, dir));
+    return CertificateSet{*ca, *ca_key, *crt, *key};
+  }
+  auto made = make();
+  if (!made) return made;
+  std::string contents[] = {made->ca_cert_pem, made->ca_key_pem, made->server_cert_pem, made->server_key_pem};
+  for (int i = 0; i < 4; ++i) {
+    if (auto st = write_private(names[i], contents[i]); !st) return unexpected(st.error());
+  }
+  spdlog::info("generated the {} certificates in {}", stem, dir);
+  return made;
+}
+
+namespace {
+
 Expected<CertificateSet> load_or_generate(const std::string& data_dir, const std::string& token, std::string& stored) {
   const std::vector<std::string> hosts{"127.0.0.1", "::1", "localhost"};
   if (data_dir.empty()) return generate_certificates(hosts);

@@ -124,6 +124,7 @@ TestBackendServer::TestBackendServer(std::vector<std::string> server_names, std:
   ca_pem_ = certs->ca_cert_pem;
   tls_ = server_context(certs->server_cert_pem, certs->server_key_pem, client_ca_pem);
   listen_fd_ = listen_loopback(port_);
+  for (int i = 0; i < 8; ++i) workers_.emplace_back([this] { work(); });
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 
@@ -137,7 +138,8 @@ TestBackendServer::~TestBackendServer() {
   ::shutdown(listen_fd_, SHUT_RDWR);
   acceptor_.join();
   ::close(listen_fd_);
-  for (auto& t : threads_) t.join();
+  for (auto& t : workers_) t.join();
+  for (int fd : queue_) ::close(fd);
   SSL_CTX_free(static_cast<SSL_CTX*>(tls_));
 }
 
@@ -197,7 +199,22 @@ void TestBackendServer::accept_loop() {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     ++accepted_;
     connections_.push_back(fd);
-    threads_.emplace_back([this, fd] { serve(fd); });
+    queue_.push_back(fd);
+    cv_.notify_all();
+  }
+}
+
+void TestBackendServer::work() {
+  for (;;) {
+    int fd = -1;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      fd = queue_.front();
+      queue_.erase(queue_.begin());
+    }
+    serve(fd);
   }
 }
 

@@ -69,6 +69,7 @@ class TestBackendServer {
 
  private:
   void accept_loop();
+  void work();
   void serve(int fd);
 
   std::uint16_t port_ = 0;
@@ -83,7 +84,11 @@ class TestBackendServer {
   std::map<std::string, Handler> handlers_;
   std::vector<Request> received_;
   std::vector<int> connections_;
-  std::vector<std::thread> threads_;
+  std::vector<int> queue_;  ///< accepted connections waiting for a worker
+  /// Long-lived workers rather than a thread per connection: a thread's exit costs every
+  /// thread of the process TLB flushes, which benchmarks would charge to the API server.
+  /// A hanging or streaming answer holds its worker; there are enough for the tests.
+  std::vector<std::thread> workers_;
   std::thread acceptor_;
 };
 
