@@ -4,6 +4,11 @@
 // published in kube-system/extension-apiserver-authentication), the Available condition
 // kept by probing, discovery listing the group, and the answers when the backend fails.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -319,6 +324,40 @@ TEST_F(AggregationTest, ACertificateNotSignedByTheCaBundleIsRefused) {
   HttpReply reply = api().get(std::string(kVersionPath) + "/clusterqueues");
   EXPECT_EQ(reply.status, 503);
   EXPECT_NE(reply.body.find("x509: certificate signed by unknown authority"), std::string::npos) << reply.body;
+}
+
+TEST_F(AggregationTest, ABackendThatDoesNotSpeakTlsIsA503) {
+  // A plain HTTP server where TLS is expected answers the handshake with an HTTP 400, as
+  // Go's server does.
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(listener, 16), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::thread plain([listener] {
+    for (;;) {
+      int fd = ::accept(listener, nullptr, nullptr);
+      if (fd < 0) return;
+      char buf[1024];
+      (void)::recv(fd, buf, sizeof buf, 0);
+      std::string_view answer = "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
+      (void)::send(fd, answer.data(), answer.size(), MSG_NOSIGNAL);
+      ::close(fd);
+    }
+  });
+  create("/api/v1/namespaces/kueuepp-system/services", service(ntohs(addr.sin_port)));
+  create(kApiServices, api_service("v1beta2", kGroup, {{"service", service_ref()}, {"insecureSkipTLSVerify", true}}));
+  ASSERT_TRUE(wait_condition("False", "FailedDiscoveryCheck"));
+  EXPECT_NE(json::get_string(available_condition(), "message").find("tls: first record does not look like a TLS handshake"),
+            std::string::npos)
+      << json::dump(available_condition());
+  EXPECT_EQ(api().get(std::string(kVersionPath) + "/clusterqueues").status, 503);
+  ::shutdown(listener, SHUT_RDWR);
+  ::close(listener);
+  plain.join();
 }
 
 TEST_F(AggregationTest, GarbageFromTheBackendIsA503) {
