@@ -78,7 +78,9 @@ void Aggregator::apply(const StoredObject& object) {
   entry.available = api_service_available(object.doc);
   if (!added && entry.spec == spec) return;  // a status write: routing follows it, nothing to check
   entry.spec = std::move(spec);
-  ++entry.generation;
+  // Unique across entries: a check of a deleted APIService never counts for one
+  // recreated under its name.
+  entry.generation = ++generations_;
   entry.resources = nullptr;
   entry.resources_current = false;
   entry.failures = 0;

@@ -97,6 +97,7 @@ class Aggregator final : public AggregatedApis {
   BucketId api_services_bucket_;
   BucketId services_bucket_;
   std::map<std::string, Entry> entries_;  ///< by APIService name
+  std::uint64_t generations_ = 0;
   bool stopped_ = false;
 };
 
