@@ -19,7 +19,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 
-#include "kube/apiserver/server/net/go_error_text.hpp"
+#include "kube/apiserver/server/webhook_client/go_error_text.hpp"
 
 namespace kueuepp::kube::server {
 
