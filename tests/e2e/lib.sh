@@ -107,7 +107,7 @@ e2e_start() {
   for _ in $(seq 150); do
     kill -0 "$E2E_PID" 2>/dev/null || fail "kueuepp standalone exited during start-up"
     if [ -s "$E2E_TMP/kc" ] && k get ns default >/dev/null 2>&1; then
-      api_port=$(sed -n 's|.*server: http://127.0.0.1:\([0-9]*\).*|\1|p' "$E2E_TMP/kc")
+      api_port=$(sed -n 's|.*server: https\?://127.0.0.1:\([0-9]*\).*|\1|p' "$E2E_TMP/kc")
       break
     fi
     sleep 0.2
