@@ -136,8 +136,10 @@ TEST(ControllerVisibility, PendingWorkloadsOnDemand) {
                             {"requestheader-username-headers", "[\"X-Remote-User\"]"},
                             {"requestheader-group-headers", "[\"X-Remote-Group\"]"},
                             {"requestheader-extra-headers-prefix", "[\"X-Remote-Extra-\"]"}};
+  // The embedded server publishes its own front proxy's CA there at start; this test's
+  // front proxy takes its place (update, no resourceVersion: unconditional).
   kc::Object cm_object{json::value(cm)};
-  ASSERT_TRUE(api.create(*kc::find_resource("v1", "ConfigMap"), std::move(cm_object)));
+  ASSERT_TRUE(api.update(*kc::find_resource("v1", "ConfigMap"), std::move(cm_object)));
 
   create(api, "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: default-flavor}}");
   create(api, R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cluster-queue},
