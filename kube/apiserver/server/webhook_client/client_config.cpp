@@ -47,22 +47,25 @@ std::string with_query(std::string path, std::string_view query) {
   return path;
 }
 
-/// The targetPort the Service maps `port` to (the port itself when it names none).
-int target_port(const json::value& service, int port) {
+}  // namespace
+
+ServicePort service_port(const json::value& service, int port) {
+  ServicePort out;
+  out.target = port;
   const json::value* spec = json::find(service, "spec");
   const json::value* ports = spec != nullptr ? json::find(*spec, "ports") : nullptr;
-  if (ports == nullptr || !ports->is_array()) return port;
+  if (ports == nullptr || !ports->is_array()) return out;
   for (const auto& p : ports->as_array()) {
     const json::value* number = json::find(p, "port");
     if (number == nullptr || !number->is_int64() || number->get_int64() != port) continue;
+    out.listed = true;
+    out.name = std::string(json::get_string(p, "name"));
     const json::value* target = json::find(p, "targetPort");
-    if (target != nullptr && target->is_int64()) return static_cast<int>(target->get_int64());
+    if (target != nullptr && target->is_int64()) out.target = static_cast<int>(target->get_int64());
     break;
   }
-  return port;
+  return out;
 }
-
-}  // namespace
 
 WebhookClientConfig read_client_config(const json::value& cc) {
   WebhookClientConfig out;
@@ -103,7 +106,7 @@ Expected<WebhookTarget> resolve_webhook_target(const WebhookClientConfig& config
     return fail(fmt::format("Post \"{}\": service \"{}\" not found", t.display_url, config.service_name));
   }
   t.host = service_host;
-  t.port = std::to_string(target_port(*svc, config.service_port));
+  t.port = std::to_string(service_port(*svc, config.service_port).target);
   return t;
 }
 

@@ -28,6 +28,16 @@ struct WebhookClientConfig {
 /// Reads a clientConfig object (what does not read is left empty).
 WebhookClientConfig read_client_config(const json::value& client_config);
 
+/// Port `port` of a Service document: whether the Service lists it, its name, and the
+/// targetPort behind it (the port itself when the targetPort is absent or named: there
+/// are no Pods here to resolve a name against).
+struct ServicePort {
+  bool listed = false;
+  std::string name;
+  int target = 0;
+};
+ServicePort service_port(const json::value& service, int port);
+
 /// Looks a Service up by namespace and name (the document, or nullopt when absent).
 using ServiceLookup = std::function<std::optional<json::value>(std::string_view ns, std::string_view name)>;
 
