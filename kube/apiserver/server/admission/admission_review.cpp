@@ -20,6 +20,34 @@ std::string_view kind_of(const json::value& doc) { return json::get_string(doc, 
 
 }  // namespace
 
+namespace {
+
+/// authentication.k8s.io/v1 UserInfo of the requester; the server's own writes (garbage
+/// collection, namespace deletion) go as kube-apiserver's loopback client does.
+json::value user_info(const RequestUser* user) {
+  if (user == nullptr || user->name.empty()) {
+    return json::object{{"username", "system:apiserver"}, {"groups", json::array{"system:masters"}}};
+  }
+  json::object info;
+  info["username"] = user->name;
+  if (!user->uid.empty()) info["uid"] = user->uid;
+  json::array groups;
+  for (const auto& g : user->groups) groups.push_back(json::value(g));
+  info["groups"] = std::move(groups);
+  if (!user->extra.empty()) {
+    json::object extra;
+    for (const auto& [key, values] : user->extra) {
+      json::array list;
+      for (const auto& v : values) list.push_back(json::value(v));
+      extra[key] = std::move(list);
+    }
+    info["extra"] = std::move(extra);
+  }
+  return info;
+}
+
+}  // namespace
+
 json::value make_admission_review(const ReviewRequest& r) {
   json::object req;
   req["uid"] = r.uid;
@@ -32,8 +60,7 @@ json::value make_admission_review(const ReviewRequest& r) {
   if (!r.name.empty()) req["name"] = r.name;
   if (!r.ns.empty()) req["namespace"] = r.ns;
   req["operation"] = r.operation;
-  // The embedded server authenticates one bearer token, the cluster administrator's.
-  req["userInfo"] = json::object{{"username", "kueuepp"}, {"groups", json::array{"system:masters", "system:authenticated"}}};
+  req["userInfo"] = user_info(r.user);
   req["object"] = r.object != nullptr ? *r.object : json::value(nullptr);
   req["oldObject"] = r.old_object != nullptr ? *r.old_object : json::value(nullptr);
   req["dryRun"] = r.dry_run;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/expected.hpp"
+#include "kube/apiserver/server/api/request_user.hpp"
 #include "kube/json/json.hpp"
 #include "kube/apiserver/server/api/api_error.hpp"
 #include "kube/apiserver/server/registry/resource_type.hpp"
@@ -32,6 +33,7 @@ struct ReviewRequest {
   const json::value* old_object = nullptr;
   bool dry_run = false;
   const json::value* options = nullptr;
+  const RequestUser* user = nullptr;  ///< null or nameless: the server itself
 };
 
 /// The AdmissionReview document sent to a webhook.

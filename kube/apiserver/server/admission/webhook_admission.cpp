@@ -173,6 +173,7 @@ void WebhookAdmission::call(const Webhook& hook, const Invocation& invocation, c
   rr.operation = operation_name(request.operation);
   rr.object = sent->is_null() ? nullptr : sent.get();
   rr.old_object = request.old_object ? &old : nullptr;
+  rr.user = &request.user;
   rr.dry_run = request.dry_run;
   rr.options = &request.options;
   std::string body = json::dump(make_admission_review(rr));

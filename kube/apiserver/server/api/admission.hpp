@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kube/json/json.hpp"
+#include "kube/apiserver/server/api/request_user.hpp"
 #include "kube/apiserver/server/api/api_error.hpp"
 #include "kube/apiserver/server/registry/resource_type.hpp"
 #include "kube/apiserver/server/store/stored_object.hpp"
@@ -47,6 +48,8 @@ struct AdmissionRequest {
   bool mutated = false;
   /// Where webhooks' warnings go (the answer's Warning headers).
   std::shared_ptr<std::vector<std::string>> warnings;
+  /// Who asked (empty name: the server itself).
+  RequestUser user;
 };
 using AdmissionRequestPtr = std::shared_ptr<AdmissionRequest>;
 

@@ -66,6 +66,7 @@ AdmissionRequestPtr make_admission_request(const ResourceRequest& r, AdmissionOp
   request->dry_run = r.dry_run();
   request->options = operation_options(r, operation);
   request->warnings = warnings;
+  request->user = r.user;
   return request;
 }
 

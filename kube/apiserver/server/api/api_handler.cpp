@@ -90,7 +90,7 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
   // its discovery document included.
   if (ctx_.aggregated != nullptr && info.prefix == "apis" && !info.version.empty() &&
       ctx_.aggregated->proxies(info.group, info.version)) {
-    return ctx_.aggregated->proxy(request, RequestUser{user->name, user->groups, {}}, responder);
+    return ctx_.aggregated->proxy(request, RequestUser{user->name, user->groups, {}, user->uid}, responder);
   }
   if (info.is_resource) {
     handle_resource(request, std::move(info), std::move(query), *user, responder);
@@ -194,6 +194,7 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
   if (rep == Representation::None) return respond_error(*responder, not_acceptable());
   auto r = std::make_shared<ResourceRequest>(ResourceRequest{ctx_, request, std::move(info), std::move(query), type,
                                                              ctx_.bucket_of(*type), rep, responder});
+  r->user = RequestUser{user.name, user.groups, {}, user.uid};
   const std::string& method = request.method;
   if (r->info.watch_path && method != "GET" && method != "HEAD") return respond_error(*responder, method_not_allowed());
   bool named = !r->info.name.empty();

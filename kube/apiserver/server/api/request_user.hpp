@@ -1,7 +1,7 @@
 #pragma once
 
-// Who made a request, as an aggregated API server is told it (the front proxy's
-// X-Remote-User, X-Remote-Group and X-Remote-Extra-* headers): the authenticated (or
+// Who made a request, as admission webhooks (AdmissionReview userInfo) and aggregated API
+// servers (the front proxy's X-Remote-* headers) are told it: the authenticated (or
 // impersonated) user of the request.
 
 #include <map>
@@ -14,6 +14,7 @@ struct RequestUser {
   std::string name;
   std::vector<std::string> groups;
   std::map<std::string, std::vector<std::string>> extra;
+  std::string uid;
 };
 
 }  // namespace kueuepp::kube::server

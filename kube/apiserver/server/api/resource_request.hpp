@@ -12,6 +12,7 @@
 #include "kube/apiserver/server/api/api_error.hpp"
 #include "kube/apiserver/server/api/media.hpp"
 #include "kube/apiserver/server/api/request_info.hpp"
+#include "kube/apiserver/server/api/request_user.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
 #include "kube/apiserver/server/http/http_types.hpp"
 #include "kube/apiserver/server/registry/resource_type.hpp"
@@ -30,6 +31,8 @@ struct ResourceRequest {
   /// How often the request was handled again because its object changed while its
   /// admission webhooks were called (admission_steps.hpp).
   int admission_retries = 0;
+  /// Who asked (authenticated, or impersonated): what admission webhooks are told.
+  RequestUser user;
 
   const ResourceType& view() const { return *type; }
   /// The store key of the named object.

@@ -64,6 +64,23 @@ TEST(AdmissionErrors, DenialsKeepTheWebhooksStatusCallFailuresAre500) {
   EXPECT_EQ(webhook_no_dry_run("w.example.com").message, "admission webhook \"w.example.com\" does not support dry run");
 }
 
+TEST(AdmissionReview, UserInfoIsTheRequestersOrTheServersOwn) {
+  ResourceType job;
+  job.group = "batch";
+  job.version = "v1";
+  job.plural = "jobs";
+  job.kind = "Job";
+  ReviewRequest rr;
+  rr.resource = &job;
+  rr.requested = &job;
+  EXPECT_EQ(json::dump(make_admission_review(rr).at("request").at("userInfo")),
+            R"({"username":"system:apiserver","groups":["system:masters"]})");
+  RequestUser alice{"alice", {"team-a", "system:authenticated"}, {{"scopes", {"read"}}}, "u-1"};
+  rr.user = &alice;
+  EXPECT_EQ(json::dump(make_admission_review(rr).at("request").at("userInfo")),
+            R"({"username":"alice","uid":"u-1","groups":["team-a","system:authenticated"],"extra":{"scopes":["read"]}})");
+}
+
 TEST(AdmissionReview, TheRequestNamesKindResourceAndTheRequestedOnes) {
   ResourceType job;
   job.group = "batch";
@@ -83,6 +100,8 @@ TEST(AdmissionReview, TheRequestNamesKindResourceAndTheRequestedOnes) {
   rr.operation = "UPDATE";
   rr.object = &obj;
   rr.options = &options;
+  RequestUser user{"kueuepp", {"system:masters", "system:authenticated"}, {}, ""};
+  rr.user = &user;
   json::value review = make_admission_review(rr);
   EXPECT_EQ(json::dump(review),
             R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","request":{"uid":"u1",)"

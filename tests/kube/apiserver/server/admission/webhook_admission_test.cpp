@@ -176,6 +176,23 @@ TEST_F(WebhookAdmissionTest, DeletesAreAdmittedWithTheOldObject) {
   EXPECT_EQ(str(calls[0].review, "/request/oldObject/metadata/name"), "keep");
 }
 
+TEST_F(WebhookAdmissionTest, WebhooksAreToldWhoAsked) {
+  webhook_.on("/who", [](const json::value& r) { return TestWebhookServer::allow(r); });
+  validating("who", {local("who.example.com", "/who", {job_rule()})});
+  create(kJobs, job("by-admin"));
+  // The cluster administrator acting as alice (impersonation): the webhook sees alice.
+  expect(201, api().request("POST", kJobs, json::dump(job("by-alice")), "application/json",
+                            {{"Impersonate-User", "alice"}, {"Impersonate-Group", "system:masters"}}));
+  auto calls = webhook_.received("/who");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(str(calls[0].review, "/request/userInfo/username"), "kueuepp");
+  EXPECT_EQ(*at(calls[0].review, "/request/userInfo/groups"),
+            json::value(json::array{"system:masters", "system:authenticated"}));
+  EXPECT_EQ(str(calls[1].review, "/request/userInfo/username"), "alice");
+  EXPECT_EQ(*at(calls[1].review, "/request/userInfo/groups"),
+            json::value(json::array{"system:masters", "system:authenticated"}));
+}
+
 TEST_F(WebhookAdmissionTest, AWriteWhoseObjectChangedDuringItsWebhookCallIsHandledAgain) {
   create(kJobs, job("busy"));
   std::uint16_t api_port = port();
