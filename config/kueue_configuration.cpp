@@ -266,7 +266,13 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
     const std::string path = std::string("objectRetentionPolicies.workloads.") + key;
     auto d = precise_duration(r, FieldReader::get(retention, key), path);
     if (d && d->count() < 0) r.fail(path, "must be greater than or equal to 0");
-    if (d && d->count() >= 0 && g.enabled("ObjectRetentionPolicies")) *target = *d;
+    if (!d || d->count() < 0) continue;
+    if (g.enabled("ObjectRetentionPolicies")) {
+      *target = *d;
+    } else {
+      // Kueue ignores the policies with its gate off; kueuepp does too, but says so.
+      c.without_effect.push_back({path, "the ObjectRetentionPolicies feature gate is off"});
+    }
   }
 
   // The webhook server and its certificates.

@@ -179,6 +179,9 @@ TEST(KueueConfiguration, ObjectRetentionPoliciesAreRead) {
       "objectRetentionPolicies: {workloads: {afterFinished: 1h}}\n");
   ASSERT_TRUE(gated.has_value()) << gated.error().message;
   EXPECT_FALSE(gated->workload_retention.after_finished.has_value());
+  ASSERT_EQ(gated->without_effect.size(), 1u);  // said at start, not silently dropped
+  EXPECT_EQ(gated->without_effect[0].field, "objectRetentionPolicies.workloads.afterFinished");
+  EXPECT_EQ(gated->without_effect[0].why, "the ObjectRetentionPolicies feature gate is off");
   auto negative = decode(
       "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
       "objectRetentionPolicies: {workloads: {afterFinished: -1s}}\n");
