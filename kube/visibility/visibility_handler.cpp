@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "kube/visibility/client_certificate.hpp"
+#include "kube/tls/client_certificate.hpp"
 
 namespace kueuepp::kube::visibility {
 
@@ -18,13 +18,14 @@ std::string_view query_of(std::string_view target) {
 /// The identity of the front proxy's user, if the request came through a trusted proxy.
 std::optional<UserInfo> front_proxy_user(const IncomingRequest& request, const RequestHeaderConfig* config) {
   if (request.peer_chain_der.empty() || config == nullptr) return std::nullopt;
-  auto cn = verify_client_certificate(request.peer_chain_der, config->client_ca_pem);
-  if (!cn) {
-    spdlog::debug("visibility: client certificate refused: {}", cn.error().message);
+  auto subject = tls::verify_client_certificate(request.peer_chain_der, config->client_ca_pem,
+                                               "the front-proxy CA (requestheader-client-ca-file)");
+  if (!subject) {
+    spdlog::debug("visibility: client certificate refused: {}", subject.error().message);
     return std::nullopt;
   }
-  if (!proxy_name_allowed(*config, *cn)) {
-    spdlog::debug("visibility: front proxy {} is not in requestheader-allowed-names", *cn);
+  if (!proxy_name_allowed(*config, subject->common_name)) {
+    spdlog::debug("visibility: front proxy {} is not in requestheader-allowed-names", subject->common_name);
     return std::nullopt;
   }
   return user_from_request_headers(request.headers, *config);

@@ -11,13 +11,14 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <openssl/ssl.h>
-#include <openssl/x509.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#include "kube/tls/client_certificate.hpp"
 
 namespace kueuepp::kube::visibility {
 
@@ -33,10 +34,6 @@ constexpr const char* kTls12Ciphers =
     "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
     "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
-/// Accepts any client certificate during the handshake: whether it is trusted depends
-/// on the front-proxy CA, which the handler checks per request (it may change).
-int accept_any(int, X509_STORE_CTX*) { return 1; }
-
 Expected<std::shared_ptr<ssl::context>> make_context(const std::string& cert_pem, const std::string& key_pem) {
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
   boost::system::error_code ec;
@@ -51,17 +48,9 @@ Expected<std::shared_ptr<ssl::context>> make_context(const std::string& cert_pem
   ctx->use_private_key(asio::buffer(key_pem), ssl::context::pem, ec);
   if (ec) return fail("the visibility server's key does not load: " + ec.message());
   if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) return fail("the key does not match the certificate");
-  SSL_CTX_set_verify(ctx->native_handle(), SSL_VERIFY_PEER, accept_any);
+  // The front-proxy CA may change while the server runs: the handler checks per request.
+  tls::request_client_certificates(ctx->native_handle(), "");
   return ctx;
-}
-
-std::string der_of(X509* cert) {
-  unsigned char* out = nullptr;
-  int n = i2d_X509(cert, &out);
-  if (n <= 0) return {};
-  std::string der(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
-  OPENSSL_free(out);
-  return der;
 }
 
 }  // namespace
@@ -117,20 +106,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
  private:
-  void collect_chain() {
-    SSL* ssl_handle = stream_.native_handle();
-    if (X509* leaf = SSL_get1_peer_certificate(ssl_handle)) {
-      chain_.push_back(der_of(leaf));
-      X509_free(leaf);
-    }
-    // On the server side the chain holds the intermediates (not the leaf).
-    if (STACK_OF(X509)* rest = SSL_get_peer_cert_chain(ssl_handle); rest != nullptr && !chain_.empty()) {
-      for (int i = 0; i < sk_X509_num(rest); ++i) {
-        std::string der = der_of(sk_X509_value(rest, i));
-        if (der != chain_.front()) chain_.push_back(std::move(der));
-      }
-    }
-  }
+  void collect_chain() { chain_ = tls::peer_chain_der(stream_.native_handle()); }
 
   void read() {
     parser_.emplace();

@@ -15,7 +15,7 @@
 
 #include "kube/json/json.hpp"
 #include "kube/visibility/visibility_server.hpp"
-#include "tests/kube/visibility/test_certificates.hpp"
+#include "tests/kube/tls/test_certificates.hpp"
 
 namespace kueuepp::kube::visibility {
 namespace {
@@ -115,7 +115,7 @@ class VisibilityServerTest : public ::testing::Test {
   }
 
   /// GET `target` over a new TLS connection, presenting `client` if given.
-  Reply get(const std::string& target, const std::optional<testing::KeyPair>& client,
+  Reply get(const std::string& target, const std::optional<tls::testing::KeyPair>& client,
             const std::vector<std::pair<std::string, std::string>>& headers = {}) {
     asio::io_context io;
     ssl::context ctx(ssl::context::tls_client);
@@ -142,15 +142,15 @@ class VisibilityServerTest : public ::testing::Test {
     return r;
   }
 
-  testing::KeyPair proxy_cert(const std::string& cn = "front-proxy-client") { return proxy_ca_.issue(cn); }
+  tls::testing::KeyPair proxy_cert(const std::string& cn = "front-proxy-client") { return proxy_ca_.issue(cn); }
 
   static constexpr const char* kCq = "/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/cq/pendingworkloads";
   static constexpr const char* kLq =
       "/apis/visibility.kueue.x-k8s.io/v1beta1/namespaces/default/localqueues/lq/pendingworkloads";
 
-  testing::TestCa proxy_ca_{"front-proxy-ca"};
-  testing::TestCa serving_ca_{"serving-ca"};
-  testing::TestCa other_ca_{"other-ca"};
+  tls::testing::TestCa proxy_ca_{"front-proxy-ca"};
+  tls::testing::TestCa serving_ca_{"serving-ca"};
+  tls::testing::TestCa other_ca_{"other-ca"};
   std::shared_ptr<FakeAuthorizer> authorizer_;
   std::shared_ptr<VisibilityHandler> handler_;
   std::unique_ptr<VisibilityServer> server_;
@@ -201,7 +201,7 @@ TEST_F(VisibilityServerTest, ANamespacedReaderReadsItsLocalQueueAndNotTheCluster
 TEST_F(VisibilityServerTest, UnverifiedProxiesAndAnonymousRequestsAreUnauthorized) {
   // No certificate, a certificate of another CA, a CN not allowed: the headers are not
   // believed, and without a token that is a 401 before any authorization.
-  for (const auto& client : {std::optional<testing::KeyPair>{}, std::optional(other_ca_.issue("front-proxy-client")),
+  for (const auto& client : {std::optional<tls::testing::KeyPair>{}, std::optional(other_ca_.issue("front-proxy-client")),
                              std::optional(proxy_cert("intruder"))}) {
     Reply r = get(kCq, client, kAlice);
     EXPECT_EQ(r.status, 401) << r.body;

@@ -1,8 +1,8 @@
 #pragma once
 
-// Certificates for the visibility server's tests, made with OpenSSL: a CA, and leaf
-// certificates it signs for a CN (client certificates for the front proxy, a serving
-// certificate for 127.0.0.1).
+// Certificates for tests, made with OpenSSL: a CA, and leaf certificates it signs for a
+// subject (client certificates, with organizations for groups; a serving certificate for
+// 127.0.0.1). Shared by the tests of kube/tls, the visibility server and the API server.
 
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -11,8 +11,9 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
-namespace kueuepp::kube::visibility::testing {
+namespace kueuepp::kube::tls::testing {
 
 struct KeyPair {
   std::string cert_pem;
@@ -37,11 +38,16 @@ class TestCa {
 
   std::string pem() const { return pem_of(cert_); }
 
-  /// A leaf for `cn`: a client certificate, or a serving one for 127.0.0.1.
-  KeyPair issue(const std::string& cn, bool server = false) const {
+  /// A leaf for `cn` (and `organizations`): a client certificate, or a serving one for
+  /// 127.0.0.1.
+  KeyPair issue(const std::string& cn, bool server = false, const std::vector<std::string>& organizations = {}) const {
     EVP_PKEY* key = EVP_EC_gen("P-256");
     X509* cert = X509_new();
     init(cert, key, cn);
+    for (const std::string& o : organizations) {
+      X509_NAME_add_entry_by_txt(X509_get_subject_name(cert), "O", MBSTRING_UTF8,
+                                 reinterpret_cast<const unsigned char*>(o.c_str()), -1, -1, 0);
+    }
     X509_set_issuer_name(cert, X509_get_subject_name(cert_));
     extend(cert, cert_, NID_basic_constraints, "critical,CA:FALSE");
     extend(cert, cert_, NID_key_usage, "critical,digitalSignature,keyEncipherment");
@@ -52,6 +58,20 @@ class TestCa {
     X509_free(cert);
     EVP_PKEY_free(key);
     return out;
+  }
+
+  /// The DER of the first certificate of `pem` (what a TLS peer sends).
+  static std::string der_of(const std::string& pem) {
+    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+    X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
+    BIO_free(bio);
+    if (cert == nullptr) throw std::runtime_error("not a PEM certificate");
+    unsigned char* out = nullptr;
+    int n = i2d_X509(cert, &out);
+    X509_free(cert);
+    std::string der(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
+    OPENSSL_free(out);
+    return der;
   }
 
  private:
@@ -97,4 +117,4 @@ class TestCa {
   X509* cert_;
 };
 
-}  // namespace kueuepp::kube::visibility::testing
+}  // namespace kueuepp::kube::tls::testing
