@@ -33,6 +33,8 @@ constexpr const char* kUsage =
     "  --token TOKEN          the bearer token, system:masters (default with --tls: generated)\n"
     "  --token-auth-file FILE more users, as kube-apiserver's: CSV lines token,user,uid,\"group1,group2\";\n"
     "                         RBAC authorizes their requests (Roles, ClusterRoles and their bindings)\n"
+    "  --client-ca-file FILE  with --tls: a client certificate signed by a CA in FILE (PEM) authenticates\n"
+    "                         as its subject's CN, in the groups of its O entries; RBAC authorizes them\n"
     "  --no-fsync             do not fsync the data directory (throwaway data only)\n"
     "  --watch-history N      changes kept for watches and consistent lists (default 25000)\n"
     "  --audit-log FILE       append one JSON line per resource request (verb, group, resource,\n"
@@ -71,6 +73,8 @@ std::string parse(Args args, Flags& flags) {
       if (!value(flags.options.bearer_token)) return "--token needs a value";
     } else if (a == "--token-auth-file") {
       if (!value(flags.options.token_auth_file)) return "--token-auth-file needs a file";
+    } else if (a == "--client-ca-file") {
+      if (!value(flags.options.client_ca_file)) return "--client-ca-file needs a file";
     } else if (a == "--no-fsync") {
       flags.options.fsync = false;
     } else if (a == "--watch-history") {

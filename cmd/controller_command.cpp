@@ -94,7 +94,8 @@ constexpr const char* kStandaloneUsage =
     "usage: kueuepp standalone [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
     "                          [--crds PATH]... [--config FILE] [--probe-listen ADDR:PORT]\n"
     "                          [--job-time-scale X] [--default-job-duration SECONDS] [--io-batch-interval MS]\n"
-    "                          [--tls] [--token-auth-file FILE] [--log-level LEVEL] [--allow-unsupported]\n"
+    "                          [--tls] [--token-auth-file FILE] [--client-ca-file FILE] [--log-level LEVEL]\n"
+    "                          [--allow-unsupported]\n"
     "\n"
     "Runs the embedded API server with Kueue's CRDs, the controller, and a job runner that runs\n"
     "admitted Jobs for the duration their container asks for (`sleep N`).\n"
@@ -106,6 +107,8 @@ constexpr const char* kStandaloneUsage =
     "  --token-auth-file FILE    users of the API server (CSV token,user,uid,\"group1,group2\"), authorized\n"
     "                            by RBAC; the kubeconfig's token stays system:masters (kubectl sends\n"
     "                            tokens over HTTPS only: use with --tls)\n"
+    "  --client-ca-file FILE     with --tls: client certificates signed by a CA in FILE (PEM) authenticate\n"
+    "                            as their CN, in the groups of their O entries, authorized by RBAC\n"
     "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
     "  --allow-unsupported       start even if it asks for what kueuepp does not implement (see controller)\n"
     "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
@@ -240,6 +243,8 @@ std::string parse(Args args, Flags& f, bool standalone) {
       f.server.tls = true;
     } else if (standalone && a == "--token-auth-file") {
       if (!value(f.server.token_auth_file)) return "--token-auth-file needs a file";
+    } else if (standalone && a == "--client-ca-file") {
+      if (!value(f.server.client_ca_file)) return "--client-ca-file needs a file";
     } else if (standalone && a == "--job-time-scale") {
       if (!number(f.time_scale)) return "--job-time-scale needs a positive number";
     } else if (standalone && a == "--default-job-duration") {

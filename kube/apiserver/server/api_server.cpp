@@ -90,9 +90,16 @@ class ApiServerImpl final : public ApiServer {
     if (!installed) return fail(installed.error().message);
     if (*installed > 0) spdlog::info("installed {} CustomResourceDefinitions from --crds", *installed);
 
+    std::shared_ptr<const auth::CertificateAuthenticator> certificates;
+    if (!options_.client_ca_file.empty()) {
+      if (!options_.tls) return fail("--client-ca-file needs TLS (--tls): client certificates come with the TLS handshake");
+      auto loaded = auth::CertificateAuthenticator::from_file(options_.client_ca_file);
+      if (!loaded) return fail(loaded.error().message);
+      certificates = std::make_shared<const auth::CertificateAuthenticator>(std::move(*loaded));
+    }
     if (options_.tls) {
       token_ = options_.bearer_token.empty() ? random_hex(24) : options_.bearer_token;
-      auto tls = make_tls(options_.data_dir, token_);
+      auto tls = make_tls(options_.data_dir, token_, certificates ? certificates->ca_bundle_pem() : std::string());
       if (!tls) return fail(tls.error().message);
       tls_ = std::move(tls->context);
       ca_pem_ = std::move(tls->ca_pem);
@@ -105,7 +112,7 @@ class ApiServerImpl final : public ApiServer {
     limits.stream_buffer_limit = options_.watch_buffer_bytes;
     // Static users need the server's own token beside them: its kubeconfig and the
     // standalone controller hold it.
-    if (token_.empty() && !options_.token_auth_file.empty()) token_ = random_hex(24);
+    if (token_.empty() && (!options_.token_auth_file.empty() || certificates)) token_ = random_hex(24);
     std::shared_ptr<auth::TokenAuthenticator> authenticator;
     if (!token_.empty()) {
       authenticator = std::make_shared<auth::TokenAuthenticator>(token_);
@@ -113,7 +120,7 @@ class ApiServerImpl final : public ApiServer {
         if (auto st = authenticator->load_token_file(options_.token_auth_file); !st) return st;
       }
     }
-    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{authenticator, "", options_.request_observer});
+    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{authenticator, certificates, "", options_.request_observer});
     auto listener = Listener::bind(io_, options_.listen, *handler_, limits, sessions_, tls_.get());
     if (!listener) return fail(listener.error().message);
     listener_ = std::move(*listener);

@@ -52,6 +52,11 @@ struct ApiServerOptions {
   /// users are authorized by RBAC (the bearer token above stays system:masters). Setting
   /// it turns authentication on even without a bearer token.
   std::string token_auth_file;
+  /// kube-apiserver's --client-ca-file (needs tls): a TLS client whose certificate this
+  /// bundle signed (extKeyUsage clientAuth) is the user of its subject's CN, in the groups
+  /// of its O entries, authorized by RBAC unless one of them is system:masters. Setting it
+  /// turns authentication on even without a bearer token.
+  std::string client_ca_file;
 
   /// Changes kept for watches and consistent lists; older resourceVersions answer 410.
   std::size_t watch_history = 25000;

@@ -101,6 +101,9 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
 
 std::optional<auth::UserInfo> ApiHandler::authenticate(const HttpRequest& request, Responder& responder) const {
   if (!options_.authenticator) return server_master();
+  if (options_.certificates && request.peer_certificates) {
+    if (auto user = options_.certificates->authenticate(*request.peer_certificates)) return user;
+  }
   std::optional<auth::UserInfo> user = options_.authenticator->authenticate_header(request.header("authorization"));
   if (!user) respond_error(responder, unauthorized());
   return user;

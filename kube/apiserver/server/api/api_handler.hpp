@@ -11,6 +11,7 @@
 
 #include "kube/apiserver/server/api/aggregated_apis.hpp"
 #include "kube/apiserver/server/api/request_info.hpp"
+#include "kube/apiserver/server/auth/certificate_authenticator.hpp"
 #include "kube/apiserver/server/auth/token_authenticator.hpp"
 #include "kube/apiserver/server/api/request_record.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
@@ -24,6 +25,9 @@ struct ApiHandlerOptions {
   /// outside system:masters are authorized by RBAC. Null: no authentication, every
   /// request is the server's own (system:masters).
   std::shared_ptr<const auth::TokenAuthenticator> authenticator;
+  /// With authentication on: TLS clients whose certificate verifies against the client CA
+  /// are the user it names, tried before the bearer token as kube-apiserver tries them.
+  std::shared_ptr<const auth::CertificateAuthenticator> certificates;
   /// host:port reported in serverAddressByClientCIDRs.
   std::string server_address;
   /// Told about every resource request once it is answered (ApiServerOptions).

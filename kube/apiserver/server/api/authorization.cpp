@@ -171,21 +171,29 @@ ApiResult<json::value> self_subject_rules_review(const json::object& review, con
                                   {"status", std::move(status)}});
 }
 
+/// user.Info as the authentication reviews write it.
+json::object user_info_of(const auth::UserInfo& user) {
+  json::object info{{"username", user.name}};
+  if (!user.uid.empty()) info["uid"] = user.uid;
+  info["groups"] = strings(user.groups);
+  return info;
+}
+
 ApiResult<json::value> token_review(json::object review, const auth::TokenAuthenticator* tokens) {
   const json::object* spec = field_object(review, "spec");
   std::string token = spec != nullptr ? field_text(*spec, "token") : std::string();
   if (token.empty()) return api_fail(bad_request("token is required for TokenReview in authentication"));
   std::optional<auth::UserInfo> user = tokens != nullptr ? tokens->authenticate_token(token) : std::nullopt;
   json::object status;
-  json::object user_info;
-  if (user) {
-    status["authenticated"] = true;
-    user_info["username"] = user->name;
-    if (!user->uid.empty()) user_info["uid"] = user->uid;
-    user_info["groups"] = strings(user->groups);
-  }
-  status["user"] = std::move(user_info);
+  if (user) status["authenticated"] = true;
+  status["user"] = user ? user_info_of(*user) : json::object{};
   return answer(std::move(review), kAuthenticationGroup, "TokenReview", std::move(status));
+}
+
+/// SelfSubjectReview (`kubectl auth whoami`): who the server takes the requester for.
+json::value self_subject_review(json::object review, const auth::UserInfo& requester) {
+  return answer(std::move(review), kAuthenticationGroup, "SelfSubjectReview",
+                json::object{{"userInfo", user_info_of(requester)}});
 }
 
 }  // namespace
@@ -306,7 +314,7 @@ bool is_review_resource(std::string_view group, std::string_view resource) {
     return resource == "subjectaccessreviews" || resource == "selfsubjectaccessreviews" ||
            resource == "selfsubjectrulesreviews";
   }
-  return group == kAuthenticationGroup && resource == "tokenreviews";
+  return group == kAuthenticationGroup && (resource == "tokenreviews" || resource == "selfsubjectreviews");
 }
 
 ApiResult<json::value> create_review(std::string_view resource, const std::string& body,
@@ -322,6 +330,7 @@ ApiResult<json::value> create_review(std::string_view resource, const std::strin
   if (resource == "subjectaccessreviews") return subject_access_review(std::move(review), rbac);
   if (resource == "selfsubjectaccessreviews") return self_subject_access_review(std::move(review), requester, rbac);
   if (resource == "selfsubjectrulesreviews") return self_subject_rules_review(review, requester, rbac);
+  if (resource == "selfsubjectreviews") return self_subject_review(std::move(review), requester);
   return token_review(std::move(review), tokens);
 }
 

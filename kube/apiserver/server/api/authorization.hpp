@@ -1,10 +1,10 @@
 #pragma once
 
 // Who is asking and may they: authentication of a request (the server's token, static
-// tokens) and kube-apiserver's RBAC over the stored Roles and bindings, and the review
-// APIs that answer the same questions for others (authorization.k8s.io/v1
+// tokens, client certificates) and kube-apiserver's RBAC over the stored Roles and
+// bindings, and the review APIs that answer the same questions (authorization.k8s.io/v1
 // SubjectAccessReview, SelfSubjectAccessReview and SelfSubjectRulesReview,
-// authentication.k8s.io/v1 TokenReview).
+// authentication.k8s.io/v1 TokenReview and SelfSubjectReview).
 
 #include <memory>
 #include <optional>

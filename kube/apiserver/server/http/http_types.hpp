@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kube/http/headers.hpp"
 
@@ -21,6 +22,9 @@ struct HttpRequest {
   http::Headers headers;   ///< names lowercased
   std::string body;
   std::string remote;      ///< peer address, for the request log
+  /// The certificate chain the TLS client presented (DER, its own first), unverified;
+  /// null when it presented none or the connection is plain HTTP.
+  std::shared_ptr<const std::vector<std::string>> peer_certificates;
 
   /// The first header named `name` (case-insensitive), or "".
   std::string_view header(std::string_view name) const { return http::find_header(headers, name).value_or(""); }

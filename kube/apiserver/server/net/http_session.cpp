@@ -21,6 +21,7 @@
 #include "kube/apiserver/server/api/api_handler.hpp"
 #include "kube/apiserver/server/net/response_head.hpp"
 #include "kube/apiserver/server/net/session_registry.hpp"
+#include "kube/tls/client_certificate.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -63,6 +64,7 @@ class HttpSession : public Session,
                                   spdlog::debug("TLS handshake failed: {}", ec.message());
                                   return;
                                 }
+                                self->collect_peer_certificates();
                                 self->read_request();
                               });
     } else {
@@ -70,6 +72,15 @@ class HttpSession : public Session,
       beast::error_code ec;
       stream_.socket().non_blocking(true, ec);
       read_request();
+    }
+  }
+
+  /// The client's certificate chain, kept for the authenticator (which verifies it
+  /// against --client-ca-file): a client that presents none authenticates otherwise.
+  void collect_peer_certificates() {
+    if constexpr (std::is_same_v<Stream, beast::ssl_stream<beast::tcp_stream>>) {
+      auto chain = kube::tls::peer_chain_der(stream_.native_handle());
+      if (!chain.empty()) peer_certificates_ = std::make_shared<const std::vector<std::string>>(std::move(chain));
     }
   }
 
@@ -233,6 +244,7 @@ class HttpSession : public Session,
       request_->headers.emplace_back(std::move(name), std::string(field.value()));
     }
     request_->body = std::move(req.body());
+    request_->peer_certificates = peer_certificates_;
     started_ = std::chrono::steady_clock::now();
     in_handler_ = true;
     try {
@@ -360,6 +372,8 @@ class HttpSession : public Session,
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<HttpRequest> request_;
+  /// What the TLS client presented, shared by the connection's requests.
+  std::shared_ptr<const std::vector<std::string>> peer_certificates_;
   std::chrono::steady_clock::time_point started_;
   bool keep_alive_ = true;
   bool answered_ = false;

@@ -97,6 +97,7 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
     const char* kind;
   };
   for (const Review& r : {Review{"authentication.k8s.io", "tokenreviews", "TokenReview"},
+                          Review{"authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview"},
                           Review{"authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview"},
                           Review{"authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview"},
                           Review{"authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"}}) {

@@ -9,6 +9,7 @@
 
 #include "kube/apiserver/server/persist/files.hpp"
 #include "kube/apiserver/server/tls/certificates.hpp"
+#include "kube/tls/client_certificate.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -98,7 +99,7 @@ Expected<CertificateSet> load_or_generate(const std::string& data_dir, const std
 
 }  // namespace
 
-Expected<TlsSetup> make_tls(const std::string& data_dir, const std::string& token) {
+Expected<TlsSetup> make_tls(const std::string& data_dir, const std::string& token, const std::string& client_ca_pem) {
   TlsSetup setup;
   auto certs = load_or_generate(data_dir, token, setup.stored_token);
   if (!certs) return unexpected(certs.error());
@@ -111,6 +112,7 @@ Expected<TlsSetup> make_tls(const std::string& data_dir, const std::string& toke
   setup.context->use_certificate_chain(boost::asio::buffer(certs->server_cert_pem), ec);
   if (!ec) setup.context->use_private_key(boost::asio::buffer(certs->server_key_pem), ssl::context::pem, ec);
   if (ec) return fail(fmt::format("loading the serving certificate: {}", ec.message()));
+  if (!client_ca_pem.empty()) kube::tls::request_client_certificates(setup.context->native_handle(), client_ca_pem);
   setup.ca_pem = certs->ca_cert_pem;
   return setup;
 }

@@ -29,7 +29,8 @@ Expected<CertificateSet> load_or_make_certificates(const std::string& dir, const
                                                    const std::function<Expected<CertificateSet>()>& make);
 
 /// Loads or makes the certificates; `token` is stored beside them when a data directory
-/// is given and none is stored yet.
-Expected<TlsSetup> make_tls(const std::string& data_dir, const std::string& token);
+/// is given and none is stored yet. With `client_ca_pem`, clients are asked for a
+/// certificate (naming those CAs); the handshake does not depend on it.
+Expected<TlsSetup> make_tls(const std::string& data_dir, const std::string& token, const std::string& client_ca_pem = {});
 
 }  // namespace kueuepp::kube::server
