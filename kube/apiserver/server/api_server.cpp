@@ -22,6 +22,7 @@
 #include "kube/apiserver/server/api/api_handler.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
 #include "kube/apiserver/server/bootstrap.hpp"
+#include "kube/apiserver/server/controllers/cluster_role_aggregation.hpp"
 #include "kube/apiserver/server/controllers/crd_controller.hpp"
 #include "kube/apiserver/server/controllers/garbage_collector.hpp"
 #include "kube/apiserver/server/controllers/namespace_controller.hpp"
@@ -49,6 +50,7 @@ class ApiServerImpl final : public ApiServer {
         ctx_(scheduler_, options_.watch_history),
         gc_(ctx_),
         namespaces_(ctx_),
+        role_aggregation_(ctx_),
         crds_(ctx_),
         webhook_transport_(make_https_transport(io_)),
         admission_(ctx_, *webhook_transport_, WebhookAdmissionOptions{options_.webhook_service_host}) {
@@ -65,6 +67,7 @@ class ApiServerImpl final : public ApiServer {
     ctx_.observe([this](const Change& c) { crds_.observe(c); });
     ctx_.observe([this](const Change& c) { gc_.observe(c); });
     ctx_.observe([this](const Change& c) { namespaces_.observe(c); });
+    ctx_.observe([this](const Change& c) { role_aggregation_.observe(c); });
   }
 
   ~ApiServerImpl() override { stop(); }
@@ -84,6 +87,7 @@ class ApiServerImpl final : public ApiServer {
     // Everything recovered is durable; what follows is published as it becomes so.
     ctx_.watches.set_published_rv(ctx_.store.current_rv());
     if (auto st = create_bootstrap_objects(ctx_); !st) return st;
+    role_aggregation_.sweep();
     if (auto st = publish_front_proxy(); !st) return st;
     aggregator_->start();
     auto installed = install_crds(ctx_, options_.crd_paths);
@@ -222,6 +226,7 @@ class ApiServerImpl final : public ApiServer {
   ServerContext ctx_;
   GarbageCollector gc_;
   NamespaceController namespaces_;
+  ClusterRoleAggregationController role_aggregation_;
   CrdController crds_;
   std::unique_ptr<WebhookTransport> webhook_transport_;
   WebhookAdmission admission_;

@@ -1,6 +1,8 @@
 #include "kube/apiserver/server/bootstrap.hpp"
 
 #include "kube/apiserver/server/api/internal_writes.hpp"
+#include "kube/apiserver/server/auth/user_info.hpp"
+#include "kube/apiserver/server/bootstrap_roles.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -64,6 +66,18 @@ Status create_bootstrap_rbac(ServerContext& ctx) {
           {"subjects", std::move(subjects)}};
       if (auto st = upsert_object(ctx, *bindings, std::move(binding), "kueuepp"); !st) return st;
     }
+  }
+  for (const json::value& role : default_cluster_roles()) {
+    if (ctx.store.get(ctx.bucket_of(*roles), json::get_string(role.as_object().at("metadata"), "name"))) continue;
+    if (auto st = upsert_object(ctx, *roles, role, "kueuepp"); !st) return st;
+  }
+  if (!ctx.store.get(ctx.bucket_of(*bindings), "cluster-admin")) {
+    json::value binding = json::object{
+        {"metadata", bootstrap_metadata("cluster-admin")},
+        {"roleRef", json::object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", "cluster-admin"}}},
+        {"subjects", json::array{json::object{
+                         {"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "Group"}, {"name", auth::kMastersGroup}}}}};
+    if (auto st = upsert_object(ctx, *bindings, std::move(binding), "kueuepp"); !st) return st;
   }
   return {};
 }

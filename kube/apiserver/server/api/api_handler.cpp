@@ -186,7 +186,7 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
   }
   if (is_review_resource(type->group, type->plural)) {
     if (request.method != "POST" || !info.name.empty()) return respond_error(*responder, method_not_allowed());
-    auto answer = create_review(type->plural, request.body, user, options_.authenticator.get(), StoreRbacObjects(ctx_));
+    auto answer = create_review(type->plural, info.ns, request.body, user, options_.authenticator.get(), StoreRbacObjects(ctx_));
     if (!answer) return respond_error(*responder, answer.error());
     HttpResponse res;
     res.status = 201;

@@ -109,6 +109,50 @@ ApiResult<json::value> subject_access_review(json::object review, const auth::Rb
   return answer(std::move(review), kAuthorizationGroup, "SubjectAccessReview", access_status(decision));
 }
 
+/// LocalSubjectAccessReview: a SubjectAccessReview confined to the request's namespace
+/// (kube-apiserver's localsubjectaccessreview REST and ValidateLocalSubjectAccessReview).
+ApiResult<json::value> local_subject_access_review(json::object review, std::string_view ns,
+                                                   const auth::RbacObjects& rbac) {
+  if (ns.empty()) return api_fail(bad_request("namespace is required on this type: "));
+  json::object* metadata = review.contains("metadata") && review["metadata"].is_object() ? &review["metadata"].get_object() : nullptr;
+  if (metadata == nullptr) metadata = &review.emplace("metadata", json::object{}).first->value().get_object();
+  const std::string object_ns = field_text(*metadata, "namespace");
+  if (!object_ns.empty() && object_ns != ns) {
+    return api_fail(bad_request("the namespace of the provided object does not match the namespace sent on the request"));
+  }
+  (*metadata)["namespace"] = ns;
+  FieldErrors errors;
+  for (const auto& [key, value] : *metadata) {
+    if (key != "namespace" && key != "managedFields" && !(key == "creationTimestamp" && value.is_null())) {
+      errors.push_back(invalid_error("metadata", json::value(*metadata), "must be empty except for namespace"));
+      break;
+    }
+  }
+  // (Adding spec may move metadata: it is not used past this point.)
+  const json::object* spec = field_object(review, "spec");
+  if (spec == nullptr) spec = &review.emplace("spec", json::object{}).first->value().get_object();
+  FieldErrors spec_problems = spec_errors(*spec, true);
+  errors.insert(errors.begin(), spec_problems.begin(), spec_problems.end());
+  if (const json::object* resource = field_object(*spec, "resourceAttributes");
+      resource != nullptr && field_text(*resource, "namespace") != ns) {
+    errors.push_back(invalid_error("spec.resourceAttributes.namespace", json::value(field_text(*resource, "namespace")),
+                                   "must match metadata.namespace"));
+  }
+  if (const json::object* non_resource = field_object(*spec, "nonResourceAttributes"); non_resource != nullptr) {
+    errors.push_back(invalid_error("spec.nonResourceAttributes", json::value(*non_resource),
+                                   "disallowed on this kind of request"));
+  }
+  if (!errors.empty()) return api_fail(invalid(kAuthorizationGroup, "LocalSubjectAccessReview", "", errors));
+  auth::UserInfo subject{field_text(*spec, "user"), field_text(*spec, "uid"), {}};
+  if (const json::value* groups = spec->if_contains("groups"); groups != nullptr && groups->is_array()) {
+    for (const auto& g : groups->get_array()) {
+      if (g.is_string()) subject.groups.emplace_back(g.get_string());
+    }
+  }
+  auth::Decision decision = auth::authorize(spec_attributes(*spec, std::move(subject)), rbac);
+  return answer(std::move(review), kAuthorizationGroup, "LocalSubjectAccessReview", access_status(decision));
+}
+
 ApiResult<json::value> self_subject_access_review(json::object review, const auth::UserInfo& requester,
                                                   const auth::RbacObjects& rbac) {
   const json::object* spec = field_object(review, "spec");
@@ -311,13 +355,13 @@ ApiError forbidden_request(const auth::Attributes& attributes, const std::string
 
 bool is_review_resource(std::string_view group, std::string_view resource) {
   if (group == kAuthorizationGroup) {
-    return resource == "subjectaccessreviews" || resource == "selfsubjectaccessreviews" ||
-           resource == "selfsubjectrulesreviews";
+    return resource == "subjectaccessreviews" || resource == "localsubjectaccessreviews" ||
+           resource == "selfsubjectaccessreviews" || resource == "selfsubjectrulesreviews";
   }
   return group == kAuthenticationGroup && (resource == "tokenreviews" || resource == "selfsubjectreviews");
 }
 
-ApiResult<json::value> create_review(std::string_view resource, const std::string& body,
+ApiResult<json::value> create_review(std::string_view resource, std::string_view ns, const std::string& body,
                                      const auth::UserInfo& requester, const auth::TokenAuthenticator* tokens,
                                      const auth::RbacObjects& rbac) {
   auto parsed = json::parse(body);
@@ -328,6 +372,7 @@ ApiResult<json::value> create_review(std::string_view resource, const std::strin
   }
   json::object review = std::move(parsed->get_object());
   if (resource == "subjectaccessreviews") return subject_access_review(std::move(review), rbac);
+  if (resource == "localsubjectaccessreviews") return local_subject_access_review(std::move(review), ns, rbac);
   if (resource == "selfsubjectaccessreviews") return self_subject_access_review(std::move(review), requester, rbac);
   if (resource == "selfsubjectrulesreviews") return self_subject_rules_review(review, requester, rbac);
   if (resource == "selfsubjectreviews") return self_subject_review(std::move(review), requester);

@@ -3,7 +3,8 @@
 // Who is asking and may they: authentication of a request (the server's token, static
 // tokens, client certificates) and kube-apiserver's RBAC over the stored Roles and
 // bindings, and the review APIs that answer the same questions (authorization.k8s.io/v1
-// SubjectAccessReview, SelfSubjectAccessReview and SelfSubjectRulesReview,
+// SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectAccessReview and
+// SelfSubjectRulesReview,
 // authentication.k8s.io/v1 TokenReview and SelfSubjectReview).
 
 #include <memory>
@@ -56,7 +57,8 @@ ApiError forbidden_request(const auth::Attributes& attributes, const std::string
 bool is_review_resource(std::string_view group, std::string_view resource);
 
 /// Creates a review: its answer (201 and the review with its status) or the error.
-ApiResult<json::value> create_review(std::string_view resource, const std::string& body,
+/// `ns` is the request path's namespace (LocalSubjectAccessReview's only).
+ApiResult<json::value> create_review(std::string_view resource, std::string_view ns, const std::string& body,
                                      const auth::UserInfo& requester, const auth::TokenAuthenticator* tokens,
                                      const auth::RbacObjects& rbac);
 

@@ -95,12 +95,14 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
     const char* group;
     const char* plural;
     const char* kind;
+    bool namespaced = false;
   };
   for (const Review& r : {Review{"authentication.k8s.io", "tokenreviews", "TokenReview"},
                           Review{"authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview"},
                           Review{"authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview"},
                           Review{"authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview"},
-                          Review{"authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"}}) {
+                          Review{"authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"},
+                          Review{"authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true}}) {
     auto t = std::make_shared<ResourceType>();
     t->group = r.group;
     t->version = "v1";
@@ -108,7 +110,7 @@ void register_builtin_kinds(ResourceRegistry& registry, ObjectStore& store) {
     t->singular = "";
     t->kind = r.kind;
     t->list_kind = std::string(r.kind) + "List";
-    t->namespaced = false;
+    t->namespaced = r.namespaced;
     t->verbs = {"create"};
     t->storage_version = "v1";
     t->bucket = std::string(r.group) + "/" + r.plural;

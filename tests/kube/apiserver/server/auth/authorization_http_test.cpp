@@ -170,6 +170,44 @@ TEST_F(Authorization, SubjectAccessReviewAnswersForAnyUser) {
   EXPECT_EQ(review(kMasterToken, "[").status, 400);
 }
 
+// LocalSubjectAccessReview: a SubjectAccessReview confined to the path's namespace,
+// which a namespace admin may create (the default admin role aggregates it).
+TEST_F(Authorization, LocalSubjectAccessReviewAnswersWithinItsNamespace) {
+  auto review = [&](std::string_view token, std::string_view ns, std::string_view body) {
+    return as(token, "POST", "/apis/authorization.k8s.io/v1/namespaces/" + std::string(ns) + "/localsubjectaccessreviews",
+              body);
+  };
+  auto body = [](std::string_view ns, std::string_view user) {
+    return R"({"apiVersion": "authorization.k8s.io/v1", "kind": "LocalSubjectAccessReview", "spec": {"user": ")" +
+           std::string(user) + R"(", "resourceAttributes": {"namespace": ")" + std::string(ns) +
+           R"(", "verb": "list", "group": "batch", "resource": "jobs"}}})";
+  };
+  json::value yes = expect(201, review(kMasterToken, "team", body("team", "alice")));
+  EXPECT_EQ(str(yes, "/kind"), "LocalSubjectAccessReview");
+  EXPECT_EQ(str(yes, "/metadata/namespace"), "team");
+  EXPECT_EQ(*at(yes, "/status/allowed"), json::value(true));
+  json::value no = expect(201, review(kMasterToken, "other", body("other", "alice")));
+  EXPECT_EQ(*at(no, "/status/allowed"), json::value(false));
+
+  // The attributes must name the path's namespace; non-resource attributes are refused.
+  json::value elsewhere = expect(422, review(kMasterToken, "team", body("other", "alice")));
+  EXPECT_NE(str(elsewhere, "/message").find("spec.resourceAttributes.namespace: Invalid value: \"other\": must match metadata.namespace"),
+            std::string::npos)
+      << str(elsewhere, "/message");
+  json::value mismatch = expect(400, review(kMasterToken, "team",
+      R"({"metadata": {"namespace": "other"}, "spec": {"user": "alice", "resourceAttributes": {"namespace": "team", "verb": "get"}}})"));
+  EXPECT_EQ(str(mismatch, "/message"), "the namespace of the provided object does not match the namespace sent on the request");
+  expect(422, review(kMasterToken, "team", R"({"spec": {"user": "alice", "nonResourceAttributes": {"path": "/apis", "verb": "get"}}})"));
+
+  // alice may not create them; a RoleBinding to the default admin role lets her, in team only.
+  expect(403, review("alice-token", "team", body("team", "bob")));
+  expect(201, as_master("POST", std::string(kRbac) + "/namespaces/team/rolebindings", R"({"metadata": {"name": "alice-admin"},
+      "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "admin"},
+      "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "alice"}]})"));
+  EXPECT_TRUE(wait_until([&] { return review("alice-token", "team", body("team", "bob")).status == 201; }));
+  expect(403, review("alice-token", "other", body("other", "bob")));
+}
+
 // kubectl --as: Impersonate-User (and -Group) headers, themselves authorized as the verb
 // impersonate on users, groups or serviceaccounts.
 TEST_F(Authorization, ImpersonationActsAsTheUserWhenAllowed) {
