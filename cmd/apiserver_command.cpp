@@ -2,6 +2,7 @@
 // kubeconfig for kubectl, and stops cleanly on SIGINT/SIGTERM.
 
 #include <cerrno>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -22,7 +23,8 @@ constexpr const char* kUsage =
     "usage: kueuepp apiserver [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
     "                         [--crds PATH]... [--tls] [--token TOKEN] [--token-auth-file FILE]\n"
     "                         [--no-fsync]\n"
-    "                         [--watch-history N] [--audit-log FILE] [--log-level LEVEL]\n"
+    "                         [--watch-history N] [--max-requests-inflight N] [--max-mutating-requests-inflight N]\n"
+    "                         [--audit-log FILE] [--log-level LEVEL]\n"
     "\n"
     "Runs the embedded Kubernetes-compatible API server.\n"
     "  --listen ADDR:PORT     address to serve on (default 127.0.0.1:6443; port 0 picks one)\n"
@@ -37,6 +39,9 @@ constexpr const char* kUsage =
     "                         as its subject's CN, in the groups of its O entries; RBAC authorizes them\n"
     "  --no-fsync             do not fsync the data directory (throwaway data only)\n"
     "  --watch-history N      changes kept for watches and consistent lists (default 25000)\n"
+    "  --max-requests-inflight N, --max-mutating-requests-inflight N\n"
+    "                         reads and writes of users outside system:masters in flight at once before\n"
+    "                         429 (defaults 400 and 200, as kube-apiserver; 0: no limit; watches not counted)\n"
     "  --audit-log FILE       append one JSON line per resource request (verb, group, resource,\n"
     "                         subresource, namespace, name, userAgent, status) to FILE\n"
     "  --log-level LEVEL      trace, debug (request log), info (default), warn, error\n";
@@ -83,6 +88,14 @@ std::string parse(Args args, Flags& flags) {
         flags.options.watch_history = std::stoul(v);
       } catch (const std::exception&) {
         return "--watch-history needs a number, got \"" + v + "\"";
+      }
+    } else if (a == "--max-requests-inflight" || a == "--max-mutating-requests-inflight") {
+      std::size_t& limit = a == "--max-requests-inflight" ? flags.options.max_requests_inflight
+                                                           : flags.options.max_mutating_requests_inflight;
+      if (!value(v)) return std::string(a) + " needs a number";
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), limit);
+      if (ec != std::errc() || end != v.data() + v.size()) {
+        return std::string(a) + " needs a whole number (0: no limit), got \"" + v + "\"";
       }
     } else if (a == "--audit-log") {
       if (!value(flags.audit_log)) return "--audit-log needs a file";

@@ -124,7 +124,9 @@ class ApiServerImpl final : public ApiServer {
         if (auto st = authenticator->load_token_file(options_.token_auth_file); !st) return st;
       }
     }
-    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{authenticator, certificates, "", options_.request_observer});
+    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{authenticator, certificates, "", options_.request_observer,
+                                                                     options_.max_requests_inflight,
+                                                                     options_.max_mutating_requests_inflight});
     auto listener = Listener::bind(io_, options_.listen, *handler_, limits, sessions_, tls_.get());
     if (!listener) return fail(listener.error().message);
     listener_ = std::move(*listener);

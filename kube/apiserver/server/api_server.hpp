@@ -58,6 +58,12 @@ struct ApiServerOptions {
   /// turns authentication on even without a bearer token.
   std::string client_ca_file;
 
+  /// kube-apiserver's --max-requests-inflight and --max-mutating-requests-inflight:
+  /// requests of users outside system:masters in flight at once (reads, and writes,
+  /// apart) before more are answered 429; watches are not counted. 0: no limit.
+  std::size_t max_requests_inflight = 400;
+  std::size_t max_mutating_requests_inflight = 200;
+
   /// Changes kept for watches and consistent lists; older resourceVersions answer 410.
   std::size_t watch_history = 25000;
   /// With data_dir: fsync before acknowledging. Turn off only for throwaway data.

@@ -52,6 +52,13 @@ json::value version_document() {
                       {"platform", "linux/amd64"}};
 }
 
+/// A non-resource request's verb as kube-apiserver names it: its method in lower case.
+std::string method_verb(std::string_view method) {
+  std::string verb(method);
+  for (char& c : verb) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return verb;
+}
+
 bool is_health(std::string_view path) {
   for (std::string_view h : {"/healthz", "/livez", "/readyz"}) {
     if (path == h || (path.substr(0, h.size()) == h && path.size() > h.size() && path[h.size()] == '/')) return true;
@@ -61,7 +68,10 @@ bool is_health(std::string_view path) {
 
 }  // namespace
 
-ApiHandler::ApiHandler(ServerContext& ctx, ApiHandlerOptions options) : ctx_(ctx), options_(std::move(options)) {}
+ApiHandler::ApiHandler(ServerContext& ctx, ApiHandlerOptions options)
+    : ctx_(ctx),
+      options_(std::move(options)),
+      in_flight_(options_.max_requests_inflight, options_.max_mutating_requests_inflight) {}
 
 void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
   auto parsed = parse_target(request.target);
@@ -81,6 +91,16 @@ void ApiHandler::handle(const HttpRequest& request, ResponderPtr responder) {
   auto acting = impersonated_user(*user, request, rbac);
   if (!acting) return respond_error(*responder, acting.error());
   user = std::move(*acting);
+  // After authentication and impersonation, before authorization, as kube-apiserver
+  // orders its filters; system:masters (the controller's own token) is never limited.
+  if (!user->is_master()) {
+    const std::string verb = info.is_resource ? request_record(request, info, query).verb : method_verb(request.method);
+    if (!is_long_running(verb, info.subresource)) {
+      std::shared_ptr<void> slot = in_flight_.try_admit(is_mutating_verb(verb));
+      if (!slot) return responder->respond(too_many_requests());
+      responder = releasing_responder(std::move(responder), std::move(slot));
+    }
+  }
   if (!user->is_master()) {
     auth::Attributes attributes = request_attributes(*user, request, info, query);
     auth::Decision decision = auth::authorize(attributes, rbac);

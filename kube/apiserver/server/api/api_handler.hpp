@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kube/apiserver/server/api/aggregated_apis.hpp"
+#include "kube/apiserver/server/api/in_flight_limit.hpp"
 #include "kube/apiserver/server/api/request_info.hpp"
 #include "kube/apiserver/server/auth/certificate_authenticator.hpp"
 #include "kube/apiserver/server/auth/token_authenticator.hpp"
@@ -32,6 +33,9 @@ struct ApiHandlerOptions {
   std::string server_address;
   /// Told about every resource request once it is answered (ApiServerOptions).
   RequestObserver request_observer;
+  /// Requests in flight at once before 429 (in_flight_limit.hpp); 0: no limit.
+  std::size_t max_requests_inflight = 0;
+  std::size_t max_mutating_requests_inflight = 0;
 };
 
 class ApiHandler {
@@ -56,6 +60,7 @@ class ApiHandler {
 
   ServerContext& ctx_;
   ApiHandlerOptions options_;
+  InFlightLimiter in_flight_;
   bool ready_ = true;
 };
 
