@@ -29,7 +29,7 @@
 #include "kube/json/json.hpp"
 #include "kube/visibility/visibility_server.hpp"
 #include "tests/core/engine/test_objects.hpp"
-#include "tests/kube/visibility/test_certificates.hpp"
+#include "tests/kube/tls/test_certificates.hpp"
 
 namespace {
 
@@ -145,8 +145,8 @@ class EngineQueues : public vis::PendingWorkloadsSource {
 void BM_Https(benchmark::State& bs) {
   spdlog::set_level(spdlog::level::warn);
   state_50k();
-  vis::testing::TestCa proxy_ca("front-proxy-ca");
-  vis::testing::TestCa serving_ca("serving-ca");
+  kube::tls::testing::TestCa proxy_ca("front-proxy-ca");
+  kube::tls::testing::TestCa serving_ca("serving-ca");
   auto proxy = proxy_ca.issue("front-proxy-client");
   auto handler = std::make_shared<vis::VisibilityHandler>(
       std::make_shared<EngineQueues>(),

@@ -24,7 +24,7 @@
 #include "kube/client/client.hpp"
 #include "kube/json/json.hpp"
 #include "kube/json/yaml.hpp"
-#include "tests/kube/visibility/test_certificates.hpp"
+#include "tests/kube/tls/test_certificates.hpp"
 
 namespace kueuepp::actors {
 namespace {
@@ -65,7 +65,7 @@ struct Answer {
 };
 
 /// GET over TLS as the front proxy (user alice), without verifying the server.
-Answer get(std::uint16_t port, const std::string& target, const vis::testing::KeyPair& proxy) {
+Answer get(std::uint16_t port, const std::string& target, const kube::tls::testing::KeyPair& proxy) {
   asio::io_context io;
   ssl::context ctx(ssl::context::tls_client);
   ctx.set_verify_mode(ssl::verify_none);
@@ -125,8 +125,8 @@ TEST(ControllerVisibility, PendingWorkloadsOnDemand) {
   ASSERT_TRUE(client);
   kc::BlockingClient api(**client);
 
-  vis::testing::TestCa proxy_ca("front-proxy-ca");
-  const vis::testing::KeyPair proxy = proxy_ca.issue("front-proxy-client");
+  kube::tls::testing::TestCa proxy_ca("front-proxy-ca");
+  const kube::tls::testing::KeyPair proxy = proxy_ca.issue("front-proxy-client");
   json::object cm;
   cm["apiVersion"] = "v1";
   cm["kind"] = "ConfigMap";
