@@ -9,6 +9,8 @@
 #include <map>
 
 #include "actors/queue_gauges.hpp"
+#include "actors/queue_history.hpp"
+#include "actors/queue_report.hpp"
 #include "kube/jobs/queue_status.hpp"
 #include "kube/json/json.hpp"
 
@@ -30,6 +32,7 @@ struct ClusterQueueState {
   std::uint64_t status_writes = 0;
   std::uint64_t status_retries = 0;
   bool retry_scheduled = false;
+  QueueHistory history;  ///< the last hour's counts and usage, for the web view's charts
 };
 
 /// How long a failed status write waits before it is tried again (the client does not
@@ -122,6 +125,7 @@ void write_statuses(Self self, const ClusterQueueSnapshot& snap, core::Time now)
 void on_snapshot(Self self, ClusterQueueSnapshot& snap) {
   auto& st = self->state;
   core::Time now = now_of(st);
+  st.history.record(sample_of(snap, now));
   if (st.links.metrics) self->send(st.links.metrics, queue_gauges(snap));
   if (!snap.write_status) {
     // Another replica writes this queue's status. Forget what we wrote: when the shard
@@ -175,6 +179,12 @@ messages::cluster_queue_actor spawn_cluster_queue(caf::actor_system& system, std
         [self](RetryQueueStatus) {
           ++self->state.handled;
           on_retry(self);
+        },
+        [self](QueueReport& q) -> QueueReportReply {
+          auto& st = self->state;
+          // A queue that did not change still has its counts now: the chart goes on.
+          if (!st.last.view.name.empty()) st.history.record(sample_of(st.last, now_of(st)));
+          return QueueReportReply{json::dump(queue_report(st.name, st.last, q.with_history ? &st.history : nullptr))};
         },
         [self](IntrospectActor) -> ActorInfo {
           return ActorInfo{"cluster-queue", self->state.name, self->mailbox().size(), self->state.handled, summary(self->state)};

@@ -479,6 +479,7 @@ ClusterQueueSnapshot snapshot_of(const TreeState& st, const std::string& cq, con
   snap.pending_reasons = st.engine->pending_reasons(cq);
   auto ancestors = st.engine->cohort_ancestors(cq);
   if (!ancestors.empty()) snap.root_cohort = ancestors.back();
+  snap.cohort_path = std::move(ancestors);
   auto obj = st.cluster_queues.find(cq);
   if (obj != st.cluster_queues.end() && obj->second) {
     snap.object = obj->second;
@@ -636,7 +637,12 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
         },
         [self](Explain& q) -> ExplainReply {
           ++self->state.handled;
-          return explain(*self->state.engine, q, self->state.name);
+          std::string_view text;
+          if (q.what == Explain::What::Workload) {
+            const CachedWorkload* cached = self->state.writes->cached(q.key);
+            if (cached != nullptr && cached->packed) text = cached->packed->text();
+          }
+          return explain(*self->state.engine, q, self->state.name, text);
         },
         [self](PendingWorkloadsCall& call) {
           ++self->state.handled;

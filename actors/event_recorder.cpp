@@ -7,6 +7,7 @@
 
 #include "actors/event_correlator.hpp"
 #include "actors/event_json.hpp"
+#include "actors/workload_history.hpp"
 #include "kube/json/json.hpp"
 
 namespace kueuepp::actors {
@@ -19,6 +20,7 @@ struct RecorderState {
   writer_actor writer;
   std::function<core::Time()> clock;
   EventCorrelator correlator;
+  WorkloadHistory history;  ///< for the web view's workload pages
   std::uint64_t handled = 0;
   std::uint64_t created = 0;
   std::uint64_t bumped = 0;
@@ -45,7 +47,9 @@ void write(Self self, WriteRequest req, std::string what) {
 
 void record(Self self, const RecordEvent& e) {
   auto& st = self->state;
-  EventAction a = st.correlator.observe(e, now_of(st));
+  const core::Time now = now_of(st);
+  if (e.kind == ObjectKind::Workload) st.history.note(e.ns + "/" + e.name, now, e.reason, e.message, e.warning);
+  EventAction a = st.correlator.observe(e, now);
   if (a.kind == EventAction::Kind::Drop) return;
   WriteRequest req;
   req.kind = ObjectKind::Event;
@@ -66,6 +70,22 @@ void record(Self self, const RecordEvent& e) {
   write(self, std::move(req), e.reason + " on " + e.ns + "/" + e.name);
 }
 
+WorkloadHistoryReply history_of(const RecorderState& st, const std::string& key) {
+  const auto* entries = st.history.find(key);
+  if (entries == nullptr) return WorkloadHistoryReply{false, "[]"};
+  json::array out;
+  for (const HistoryEntry& h : *entries) {
+    json::object o{{"reason", h.reason},
+                   {"message", h.message},
+                   {"type", h.warning ? "Warning" : "Normal"},
+                   {"count", h.count},
+                   {"firstTimestamp", core::format_rfc3339(h.first)},
+                   {"lastTimestamp", core::format_rfc3339(h.last)}};
+    out.push_back(std::move(o));
+  }
+  return WorkloadHistoryReply{true, json::dump(out)};
+}
+
 }  // namespace
 
 event_recorder_actor spawn_event_recorder(caf::actor_system& system, writer_actor writer,
@@ -84,9 +104,11 @@ event_recorder_actor spawn_event_recorder(caf::actor_system& system, writer_acto
           ++self->state.handled;
           for (const RecordEvent& e : batch.events) record(self, e);
         },
+        [self](WorkloadHistoryQuery& q) -> WorkloadHistoryReply { return history_of(self->state, q.key); },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;
           json::object o{{"created", st.created},
+                         {"workloadsRemembered", st.history.size()},
                          {"aggregated", st.bumped},
                          {"dropped", st.correlator.dropped()},
                          {"failed", st.failed},

@@ -37,6 +37,7 @@ using writer_actor = caf::typed_actor<caf::replies_to<WriteRequest>::with<WriteO
 /// One per ClusterQueue: its status and its LocalQueues' status.
 using cluster_queue_actor =
     caf::typed_actor<caf::reacts_to<ClusterQueueSnapshot>, caf::reacts_to<RetryQueueStatus>,
+                     caf::replies_to<QueueReport>::with<QueueReportReply>,
                      caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// One per cohort tree (a root cohort and its subtree, or a ClusterQueue without a
@@ -76,6 +77,7 @@ using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::re
 /// Records Kubernetes Events (rate limited and aggregated per object).
 using event_recorder_actor =
     caf::typed_actor<caf::reacts_to<RecordEvent>, caf::reacts_to<RecordEvents>,
+                     caf::replies_to<WorkloadHistoryQuery>::with<WorkloadHistoryReply>,
                      caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Owns Kueue's metrics: events and gauges in, the Prometheus exposition out.
@@ -106,7 +108,7 @@ struct ActorRegistered {
 };
 
 struct HttpQuery {
-  std::string path;  ///< e.g. /debug/actors, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME
+  std::string path;  ///< e.g. /debug/actors, /debug/clusterqueues/NAME?offset=0&limit=100, /debug/workloads/NS/NAME
   HttpResponder respond;
 };
 
@@ -138,6 +140,10 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::IntrospectActor)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ActorInfo)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::Explain)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::ExplainReply)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::QueueReport)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::QueueReportReply)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WorkloadHistoryQuery)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WorkloadHistoryReply)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::PendingWorkloadsCall)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRetired)

@@ -4,6 +4,7 @@
 // cohort-tree actors answer Explain queries ("why is this workload pending / preempted",
 // "this ClusterQueue's queue in order") with a JSON document.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -22,6 +23,31 @@ struct ActorInfo {
 struct Explain {
   enum class What : std::uint8_t { ClusterQueue, Workload } what = What::Workload;
   std::string key;  ///< ClusterQueue name or ns/name of a workload
+  /// A ClusterQueue's pending workloads: the page [offset, offset + limit) of its queue
+  /// order, so that a queue of 50,000 answers in a bounded document.
+  std::size_t offset = 0;
+  std::size_t limit = kDefaultPendingPage;
+  static constexpr std::size_t kDefaultPendingPage = 500;
+  static constexpr std::size_t kMaxPendingPage = 2000;
+};
+
+/// Introspection -> ClusterQueue actor: its quotas and usage per flavor and resource,
+/// its counts, and its samples of the last hour, as a JSON object.
+struct QueueReport {
+  bool with_history = false;
+};
+struct QueueReportReply {
+  std::string json;
+};
+
+/// Introspection -> event recorder: what happened to one workload (ns/name), as a JSON
+/// array of entries, oldest first.
+struct WorkloadHistoryQuery {
+  std::string key;
+};
+struct WorkloadHistoryReply {
+  bool known = false;
+  std::string json;
 };
 
 struct ExplainReply {

@@ -28,6 +28,7 @@ struct ClusterQueueSnapshot {
   std::vector<LocalQueueCounts> local_queues;
   std::int64_t generation = 0;  ///< the ClusterQueue's metadata.generation (observedGeneration)
   std::string root_cohort;      ///< the root of its cohort tree ("" without a cohort)
+  std::vector<std::string> cohort_path;  ///< its cohort, then that cohort's parents up to the root
   /// Pending workloads per QuotaReserved=False reason.
   std::map<std::string, std::int64_t> pending_reasons;
   std::int64_t finished = 0;  ///< finished workloads still present
