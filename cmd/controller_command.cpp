@@ -465,7 +465,8 @@ sigset_t block_stop_signals() {
 
 /// /healthz, /readyz, /metrics and /debug/... of a running controller.
 ProbeHandler probe_handler(actors::Controller& controller) {
-  return [&controller](const std::string& path, ProbeResponder respond) {
+  return [&controller](const std::string& target, ProbeResponder respond) {
+    const std::string path = target.substr(0, target.find('?'));
     if (path == "/healthz" || path == "/livez") {
       respond(200, "text/plain", "ok");
     } else if (path == "/readyz") {
@@ -474,12 +475,19 @@ ProbeHandler probe_handler(actors::Controller& controller) {
     } else if (path == "/metrics") {
       controller.scrape_metrics(std::move(respond));
     } else if (path.rfind("/debug/", 0) == 0) {
-      controller.introspect(path, std::move(respond));
+      controller.introspect(target, std::move(respond));
     } else {
       respond(404, "application/json",
-              R"({"error":"unknown path; try /healthz, /readyz, /metrics, /debug/actors, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
+              R"({"error":"unknown path; try /healthz, /readyz, /metrics, /debug/actors, /debug/cohorts, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
     }
   };
+}
+
+/// The probe server's options: the web view's event stream carries the cohort trees.
+ProbeServerOptions probe_options() {
+  ProbeServerOptions o;
+  o.streams.push_back(ProbeStream{"/debug/stream", "cohorts", "/debug/cohorts", std::chrono::seconds(1)});
+  return o;
 }
 
 /// Runs controller (+ probes) until a stop signal.
@@ -491,7 +499,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     spdlog::error("controller: {}", controller.error().message);
     return 1;
   }
-  auto probes = ProbeServer::start(f.probe_listen, probe_handler(**controller));
+  auto probes = ProbeServer::start(f.probe_listen, probe_handler(**controller), probe_options());
   if (!probes) {
     spdlog::error("{}", probes.error().message);
     (*controller)->stop();
@@ -504,8 +512,8 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
       listen_address(*cfg.metrics_bind_address) != f.probe_listen) {
     const std::string address = listen_address(*cfg.metrics_bind_address);
     actors::Controller* c = controller->get();
-    auto started = ProbeServer::start(address, [c](const std::string& path, ProbeResponder respond) {
-      if (path == "/metrics") {
+    auto started = ProbeServer::start(address, [c](const std::string& target, ProbeResponder respond) {
+      if (target.substr(0, target.find('?')) == "/metrics") {
         c->scrape_metrics(std::move(respond));
       } else {
         respond(404, "text/plain", "this address serves /metrics only");

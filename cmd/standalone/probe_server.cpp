@@ -2,13 +2,20 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
+#include <list>
+#include <mutex>
+#include <optional>
 #include <thread>
+
+#include "cmd/standalone/server_sent_events.hpp"
 
 namespace kueuepp::cmd {
 
@@ -20,9 +27,106 @@ struct ProbeServer::Impl {
   asio::io_context io;
   tcp::acceptor acceptor{io};
   ProbeHandler handler;
-  std::chrono::milliseconds timeout;
+  ProbeServerOptions options;
   std::thread thread;
   std::atomic<bool> stopping{false};
+
+  struct Stream {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::mutex streams_mutex;
+  std::condition_variable streams_wake;  ///< wakes the streams when the server stops
+  std::list<Stream> streams;
+
+  using Answer = std::tuple<int, std::string, std::string>;
+
+  /// The handler's answer for `target`, or nothing within the timeout.
+  std::optional<Answer> ask(const std::string& target) {
+    auto promise = std::make_shared<std::promise<Answer>>();
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    auto future = promise->get_future();
+    handler(target, [promise, answered](int status, std::string type, std::string body) {
+      if (answered->exchange(true)) return;
+      promise->set_value({status, std::move(type), std::move(body)});
+    });
+    if (future.wait_for(options.timeout) != std::future_status::ready) return std::nullopt;
+    return future.get();
+  }
+
+  const ProbeStream* stream_at(const std::string& path) const {
+    for (const auto& s : options.streams) {
+      if (s.path == path) return &s;
+    }
+    return nullptr;
+  }
+
+  /// Serves one event stream until the client goes or the server stops.
+  void run_stream(tcp::socket socket, const ProbeStream& stream) {
+    boost::system::error_code ec;
+    asio::write(socket, asio::buffer(sse_response_head()), ec);
+    std::string last;
+    auto last_write = std::chrono::steady_clock::now();
+    while (!ec && !stopping) {
+      auto answer = ask(stream.source);
+      const auto now = std::chrono::steady_clock::now();
+      if (answer && std::get<0>(*answer) == 200 && std::get<2>(*answer) != last) {
+        last = std::move(std::get<2>(*answer));
+        asio::write(socket, asio::buffer(sse_event(stream.event, last)), ec);
+        last_write = now;
+      } else if (now - last_write >= options.keepalive) {
+        asio::write(socket, asio::buffer(sse_comment("keepalive")), ec);
+        last_write = now;
+      }
+      std::unique_lock lock(streams_mutex);
+      streams_wake.wait_for(lock, stream.period, [this] { return stopping.load(); });
+    }
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+  }
+
+  /// Hands `socket` to a thread of its own, or refuses it when `max_streams` run.
+  void start_stream(tcp::socket socket, const ProbeStream& stream) {
+    std::lock_guard lock(streams_mutex);
+    for (auto it = streams.begin(); it != streams.end();) {
+      if (*it->done) {
+        it->thread.join();
+        it = streams.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (streams.size() >= options.max_streams) {
+      boost::system::error_code ec;
+      const std::string busy =
+          "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 5\r\nConnection: close\r\n"
+          "Content-Length: 40\r\n\r\ntoo many event streams; try again later\n";
+      asio::write(socket, asio::buffer(busy), ec);
+      socket.shutdown(tcp::socket::shutdown_both, ec);
+      return;
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    auto shared_socket = std::make_shared<tcp::socket>(std::move(socket));
+    streams.push_back(Stream{std::thread([this, shared_socket, &stream, done] {
+                               run_stream(std::move(*shared_socket), stream);
+                               *done = true;
+                             }),
+                             done});
+  }
+
+  void stop_streams() {
+    {
+      std::lock_guard lock(streams_mutex);
+      streams_wake.notify_all();
+    }
+    std::list<Stream> running;
+    {
+      std::lock_guard lock(streams_mutex);
+      running.swap(streams);
+    }
+    for (auto& s : running) {
+      if (s.thread.joinable()) s.thread.join();
+    }
+  }
 
   void serve(tcp::socket socket) {
     boost::beast::flat_buffer buffer;
@@ -43,16 +147,12 @@ struct ProbeServer::Impl {
       res.body() = "only GET is served here\n";
     } else {
       std::string target(parser.get().target());
-      std::string path = target.substr(0, target.find('?'));
-      auto promise = std::make_shared<std::promise<std::tuple<int, std::string, std::string>>>();
-      auto answered = std::make_shared<std::atomic<bool>>(false);
-      auto future = promise->get_future();
-      handler(path, [promise, answered](int status, std::string type, std::string body) {
-        if (answered->exchange(true)) return;
-        promise->set_value({status, std::move(type), std::move(body)});
-      });
-      if (future.wait_for(timeout) == std::future_status::ready) {
-        auto [status, type, body] = future.get();
+      if (const ProbeStream* stream = stream_at(target.substr(0, target.find('?')))) {
+        start_stream(std::move(socket), *stream);
+        return;
+      }
+      if (auto answer = ask(target)) {
+        auto [status, type, body] = std::move(*answer);
         res.result(static_cast<unsigned>(status));
         res.set(http::field::content_type, type);
         res.body() = std::move(body);
@@ -86,11 +186,18 @@ ProbeServer::~ProbeServer() { stop(); }
 
 Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& listen, ProbeHandler handler,
                                                           std::chrono::milliseconds timeout) {
+  ProbeServerOptions options;
+  options.timeout = timeout;
+  return start(listen, std::move(handler), std::move(options));
+}
+
+Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& listen, ProbeHandler handler,
+                                                          ProbeServerOptions options) {
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) return fail("--probe-listen \"" + listen + "\" is not ADDR:PORT");
   auto impl = std::make_unique<Impl>();
   impl->handler = std::move(handler);
-  impl->timeout = timeout;
+  impl->options = std::move(options);
   boost::system::error_code ec;
   auto address = asio::ip::make_address(listen.substr(0, colon), ec);
   if (ec) return fail("--probe-listen \"" + listen + "\": bad address: " + ec.message());
@@ -123,6 +230,7 @@ void ProbeServer::stop() {
   } catch (...) {
   }
   if (impl_->thread.joinable()) impl_->thread.join();
+  impl_->stop_streams();
   impl_->acceptor.close(ec);
 }
 
