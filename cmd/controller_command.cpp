@@ -24,6 +24,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/standalone/job_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
+#include "cmd/web/web_assets.hpp"
 #include "cmd/standalone/visibility_registration.hpp"
 #include "config/kueue_configuration.hpp"
 #include "kube/client/client.hpp"
@@ -50,7 +51,7 @@ constexpr const char* kControllerUsage =
     "                           does not implement is refused, with its name\n"
     "  --allow-unsupported      start anyway without those settings: each is logged and exported as\n"
     "                           kueuepp_configuration_ignored_fields{field=...}\n"
-    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics and /debug/... (default: the Configuration's\n"
+    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics, /debug/... and the web view at / (default: the Configuration's\n"
     "                           health.healthProbeBindAddress when set, else 127.0.0.1:8082; /metrics also\n"
     "                           on its metrics.bindAddress when that is set, in plain HTTP)\n"
     "  --leader-elect BOOL      elect on coordination.k8s.io Leases (default: the Configuration's\n"
@@ -111,7 +112,7 @@ constexpr const char* kStandaloneUsage =
     "                            as their CN, in the groups of their O entries, authorized by RBAC\n"
     "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
     "  --allow-unsupported       start even if it asks for what kueuepp does not implement (see controller)\n"
-    "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics and /debug/... (default 127.0.0.1:8082)\n"
+    "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics, /debug/... and the web view at / (default 127.0.0.1:8082)\n"
     "  --job-time-scale X        run jobs X times faster (default 1)\n"
     "  --io-batch-interval MS    the controller's API clients look at their connections at most this\n"
     "                            often when busy (default 20; 0: at every event)\n";
@@ -463,7 +464,7 @@ sigset_t block_stop_signals() {
   return set;
 }
 
-/// /healthz, /readyz, /metrics and /debug/... of a running controller.
+/// /healthz, /readyz, /metrics, /debug/... and the web view (/, /ui/...) of a running controller.
 ProbeHandler probe_handler(actors::Controller& controller) {
   return [&controller](const std::string& target, ProbeResponder respond) {
     const std::string path = target.substr(0, target.find('?'));
@@ -476,9 +477,11 @@ ProbeHandler probe_handler(actors::Controller& controller) {
       controller.scrape_metrics(std::move(respond));
     } else if (path.rfind("/debug/", 0) == 0) {
       controller.introspect(target, std::move(respond));
+    } else if (const WebAsset* asset = find_web_asset(path)) {
+      respond(200, std::string(asset->content_type), std::string(asset->body));
     } else {
       respond(404, "application/json",
-              R"({"error":"unknown path; try /healthz, /readyz, /metrics, /debug/actors, /debug/cohorts, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
+              R"({"error":"unknown path; try / (the web view), /healthz, /readyz, /metrics, /debug/actors, /debug/cohorts, /debug/clusterqueues/NAME, /debug/workloads/NS/NAME"})");
     }
   };
 }
@@ -505,7 +508,8 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     (*controller)->stop();
     return 1;
   }
-  spdlog::info("controller running; probes and introspection on http://{}/debug/actors", f.probe_listen);
+  spdlog::info("controller running; probes and introspection on http://{}/debug/actors, the web view on http://{}/",
+               f.probe_listen, f.probe_listen);
   // metrics.bindAddress ("0" turns Kueue's metrics server off): /metrics there too.
   std::unique_ptr<ProbeServer> metrics_server;
   if (cfg.metrics_bind_address && *cfg.metrics_bind_address != "0" &&
