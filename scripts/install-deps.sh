@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libjemalloc-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
   clang libclang-rt-14-dev
   curl ca-certificates procps
+  chromium  # the web view's browser test (tests/web) drives it headless
 )
 
 missing=()
@@ -16,6 +17,8 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if command -v kubectl >/dev/null 2>&1; then :; else missing+=(kubernetes-client); fi
+# npm installs the browser test's pinned playwright-core; any Node.js that brings npm will do.
+if command -v npm >/dev/null 2>&1; then :; else missing+=(nodejs npm); fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
