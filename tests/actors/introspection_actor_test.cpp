@@ -11,6 +11,7 @@
 #include <string>
 
 #include "actors/cluster_queue_actor.hpp"
+#include "actors/event_recorder.hpp"
 #include "actors/introspection_actor.hpp"
 #include "kube/client/object.hpp"
 #include "kube/json/json.hpp"
@@ -49,6 +50,44 @@ ClusterQueueSnapshot snapshot(const std::string& name, std::size_t pending, std:
   s.cohort_path = {"team"};
   s.write_status = false;  // another replica writes: this test sends no writes
   return s;
+}
+
+/// A snapshot actor that knows one workload, default/w, and registers itself.
+snapshot_actor spawn_fake_snapshot(caf::actor_system& system, introspection_actor introspection) {
+  return system.spawn([introspection](snapshot_actor::pointer self) -> snapshot_actor::behavior_type {
+    self->send(introspection, ActorRegistered{"snapshot", "snapshot", self->address(),
+                                              caf::actor_cast<caf::strong_actor_ptr>(self)});
+    return {
+        [](ObjectsRelisted&) {},
+        [](ObjectChanged&) {},
+        [](ObjectChanges&) {},
+        [](ShardOwnership&) {},
+        [](Explain& q) -> ExplainReply {
+          if (q.key != "default/w") return ExplainReply{404, R"({"error":"not found"})"};
+          return ExplainReply{200, R"({"workload":"default/w","state":"Admitted"})"};
+        },
+        [](PendingWorkloadsCall&) {},
+        [](IntrospectActor) -> ActorInfo { return ActorInfo{"snapshot", "snapshot", 0, 0, "{}"}; },
+    };
+  });
+}
+
+/// A writer that accepts every write (the recorder writes the Events it is given).
+writer_actor spawn_accepting_writer(caf::actor_system& system) {
+  return system.spawn([]() -> writer_actor::behavior_type {
+    return {
+        [](WriteRequest&) -> WriteOutcome {
+          WriteOutcome o;
+          o.ok = true;
+          o.http_status = 201;
+          return o;
+        },
+        [](WriteDone&) {},
+        [](ShardOwnership&) {},
+        [](DrainWrites) -> WritesDrained { return WritesDrained{0}; },
+        [](IntrospectActor) -> ActorInfo { return ActorInfo{}; },
+    };
+  });
 }
 
 class IntrospectionActorTest : public DeterministicActorTest {
@@ -146,6 +185,32 @@ TEST_F(IntrospectionActorTest, ActorsCarryTheirMessageRateFromTheSecondQuery) {
     EXPECT_DOUBLE_EQ(a.at("messagesPerSecond").as_double(), 2.0);
   }
   EXPECT_TRUE(seen);
+}
+
+TEST_F(IntrospectionActorTest, AWorkloadCarriesWhatTheControllerSaidOfIt) {
+  auto snapshot = spawn_fake_snapshot(*system_, introspection_);
+  auto writer = spawn_accepting_writer(*system_);
+  auto recorder = spawn_event_recorder(*system_, writer, introspection_, [this] { return now_; });
+  sched_->run();
+  RecordEvent reserved{ObjectKind::Workload, "default", "w", "uid", false, "QuotaReserved",
+                       "Quota reserved in ClusterQueue cq, wait time since queued was 1s", std::nullopt};
+  RecordEvent other = reserved;
+  other.name = "other";
+  caf::anon_send(recorder, RecordEvents{{reserved, other}});
+  sched_->run();
+  auto o = get_json("/debug/workloads/default/w");
+  EXPECT_EQ(o.at("state").as_string(), "Admitted");
+  const auto& events = o.at("events").as_array();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].as_object().at("reason").as_string(), "QuotaReserved");
+  EXPECT_EQ(events[0].as_object().at("firstTimestamp").as_string(), "1970-01-12T13:46:40Z");
+  // An unknown workload is the tree's 404, not an empty history.
+  EXPECT_EQ(get("/debug/workloads/default/nobody").status, 404);
+  for (auto a : {caf::actor_cast<caf::actor>(snapshot), caf::actor_cast<caf::actor>(writer),
+                 caf::actor_cast<caf::actor>(recorder)}) {
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  }
+  sched_->run();
 }
 
 TEST_F(IntrospectionActorTest, BadQueriesAreRefusedWithWhatToDo) {
