@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <future>
 #include <list>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -41,6 +42,15 @@ struct ProbeServer::Impl {
 
   using Answer = std::tuple<int, std::string, std::string>;
 
+  /// The last answer of each stream source: streams of one source share it for a period,
+  /// so N open pages cost one query a period, not N.
+  struct SharedAnswer {
+    std::chrono::steady_clock::time_point at;
+    std::optional<Answer> answer;
+  };
+  std::mutex shared_mutex;
+  std::map<std::string, SharedAnswer> shared_answers;
+
   /// The handler's answer for `target`, or nothing within the timeout.
   std::optional<Answer> ask(const std::string& target) {
     auto promise = std::make_shared<std::promise<Answer>>();
@@ -52,6 +62,20 @@ struct ProbeServer::Impl {
     });
     if (future.wait_for(options.timeout) != std::future_status::ready) return std::nullopt;
     return future.get();
+  }
+
+  /// The source's answer, asked at most once a period whatever the number of streams.
+  std::optional<Answer> ask_shared(const ProbeStream& stream) {
+    const auto now = std::chrono::steady_clock::now();
+    {
+      std::lock_guard lock(shared_mutex);
+      auto it = shared_answers.find(stream.source);
+      if (it != shared_answers.end() && now - it->second.at < stream.period) return it->second.answer;
+    }
+    auto answer = ask(stream.source);
+    std::lock_guard lock(shared_mutex);
+    shared_answers[stream.source] = SharedAnswer{now, answer};
+    return answer;
   }
 
   const ProbeStream* stream_at(const std::string& path) const {
@@ -68,7 +92,7 @@ struct ProbeServer::Impl {
     std::string last;
     auto last_write = std::chrono::steady_clock::now();
     while (!ec && !stopping) {
-      auto answer = ask(stream.source);
+      auto answer = ask_shared(stream);
       const auto now = std::chrono::steady_clock::now();
       if (answer && std::get<0>(*answer) == 200 && std::get<2>(*answer) != last) {
         last = std::move(std::get<2>(*answer));

@@ -9,7 +9,8 @@
 // Event streams (server-sent events) are served each on a thread of its own, at most
 // `max_streams` at once: the stream asks the handler for its source path every period
 // and sends the answer as an event when it changed, and a comment when nothing was sent
-// for `keepalive`, which also finds a closed connection.
+// for `keepalive`, which also finds a closed connection. Streams of one source share its
+// answer for a period, so open pages do not multiply the queries.
 
 #include <chrono>
 #include <functional>

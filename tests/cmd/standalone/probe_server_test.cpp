@@ -56,18 +56,21 @@ struct Source {
   std::mutex mutex;
   std::string body = "one";
   std::string last_target;
+  int asked = 0;
 };
 
-std::unique_ptr<ProbeServer> start(Source& source, std::size_t max_streams = 4) {
+std::unique_ptr<ProbeServer> start(Source& source, std::size_t max_streams = 4,
+                                   std::chrono::milliseconds period = std::chrono::milliseconds(20)) {
   ProbeServerOptions options;
   options.timeout = std::chrono::seconds(5);
   options.max_streams = max_streams;
-  options.streams.push_back(ProbeStream{"/stream", "state", "/state", std::chrono::milliseconds(20)});
+  options.streams.push_back(ProbeStream{"/stream", "state", "/state", period});
   auto server = ProbeServer::start(
       "127.0.0.1:0",
       [&source](const std::string& target, ProbeResponder respond) {
         std::lock_guard lock(source.mutex);
         source.last_target = target;
+        ++source.asked;
         respond(200, "application/json", source.body);
       },
       options);
@@ -100,6 +103,25 @@ TEST(ProbeServer, AStreamSendsTheSourceAgainOnlyWhenItChanged) {
   }
   // Unchanged answers are not sent again: the next event is the changed one.
   EXPECT_EQ(c.read_until("\n\n"), "event: state\ndata: two\n\n");
+  server->stop();
+}
+
+TEST(ProbeServer, StreamsOfOneSourceShareItsAnswerForAPeriod) {
+  Source source;
+  // A period far longer than the test: the second stream is served the first one's answer.
+  auto server = start(source, 4, std::chrono::seconds(60));
+  Client first(server->port());
+  first.send_get("/stream");
+  EXPECT_NE(first.read_until("\r\n\r\n").find("text/event-stream"), std::string::npos);
+  EXPECT_EQ(first.read_until("\n\n"), "event: state\ndata: one\n\n");
+  Client second(server->port());
+  second.send_get("/stream");
+  second.read_until("\r\n\r\n");
+  EXPECT_EQ(second.read_until("\n\n"), "event: state\ndata: one\n\n");
+  {
+    std::lock_guard lock(source.mutex);
+    EXPECT_EQ(source.asked, 1);
+  }
   server->stop();
 }
 
