@@ -385,7 +385,27 @@ void report_landed(Self self, const Landed& landed) {
 
 /// Carries out what the write path asks: its writes and reads sent, what landed
 /// reported, a round asked for when quota came free.
+/// A pending explanation about to be written becomes a note in the workload's history
+/// (the web view's workload page), so earlier reasons stay visible after the condition
+/// changes.
+void note_explanation(Self self, const WriteRequest& r) {
+  auto& st = self->state;
+  if (r.intent != WriteIntent::PendingExplanation || !r.body || !st.links.events) return;
+  const json::value* conditions = json::find_path(*r.body, {"status", "conditions"});
+  if (conditions == nullptr || !conditions->is_array()) return;
+  for (const auto& c : conditions->as_array()) {
+    if (json::get_string(c, "type") != "QuotaReserved" || json::get_string(c, "status") != "False") continue;
+    RecordEvent e{ObjectKind::Workload, r.ns, r.name, "", false, "Pending",
+                  std::string(json::get_string(c, "reason")) + ": " + std::string(json::get_string(c, "message")),
+                  st.shard};
+    e.history_only = true;
+    st.events.push_back(std::move(e));
+    schedule_publish(self);
+  }
+}
+
 void carry(Self self, WriteEffects fx) {
+  for (const auto& w : fx.writes) note_explanation(self, w.request);
   for (auto& w : fx.writes) send_write(self, std::move(w));
   for (auto& r : fx.delayed_reads) self->delayed_send(self, r.after, ReadBackDue{std::move(r.key), r.what});
   for (const auto& l : fx.landed) report_landed(self, l);

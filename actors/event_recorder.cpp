@@ -49,6 +49,7 @@ void record(Self self, const RecordEvent& e) {
   auto& st = self->state;
   const core::Time now = now_of(st);
   if (e.kind == ObjectKind::Workload) st.history.note(e.ns + "/" + e.name, now, e.reason, e.message, e.warning);
+  if (e.history_only) return;
   EventAction a = st.correlator.observe(e, now);
   if (a.kind == EventAction::Kind::Drop) return;
   WriteRequest req;

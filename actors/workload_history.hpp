@@ -3,7 +3,8 @@
 // What the controller said about each workload, kept for the web view's workload page
 // ("created, pending, admitted, preempted by whom and why, finished"): the event
 // recorder notes every Event it is asked to record about a Workload, before rate
-// limiting, so a dropped or aggregated Event still shows. Bounded: the most recently
+// limiting, so a dropped or aggregated Event still shows, and the trees' notes of the
+// pending reasons they write (RecordEvent::history_only). Bounded: the most recently
 // noted `max_workloads` workloads, the last `max_entries` entries of each; an entry that
 // repeats the previous one (same reason and message) bumps its count instead.
 

@@ -23,6 +23,9 @@ struct RecordEvent {
   /// The shard of the tree the event is about (sharding): the writer sends it only while
   /// this replica holds the shard, like every other write about the tree.
   std::optional<std::uint32_t> shard;
+  /// Kept for the workload's history in the web view only, never written as an Event
+  /// (a pending explanation: Kueue records it as a condition, not as an Event).
+  bool history_only = false;
 };
 
 /// Several events, recorded in order: what a cohort tree asked for since its last batch

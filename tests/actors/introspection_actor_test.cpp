@@ -72,11 +72,12 @@ snapshot_actor spawn_fake_snapshot(caf::actor_system& system, introspection_acto
   });
 }
 
-/// A writer that accepts every write (the recorder writes the Events it is given).
-writer_actor spawn_accepting_writer(caf::actor_system& system) {
-  return system.spawn([]() -> writer_actor::behavior_type {
+/// A writer that accepts every write (the recorder writes the Events it is given), counting them.
+writer_actor spawn_accepting_writer(caf::actor_system& system, int* writes) {
+  return system.spawn([writes]() -> writer_actor::behavior_type {
     return {
-        [](WriteRequest&) -> WriteOutcome {
+        [writes](WriteRequest&) -> WriteOutcome {
+          ++*writes;
           WriteOutcome o;
           o.ok = true;
           o.http_status = 201;
@@ -189,21 +190,27 @@ TEST_F(IntrospectionActorTest, ActorsCarryTheirMessageRateFromTheSecondQuery) {
 
 TEST_F(IntrospectionActorTest, AWorkloadCarriesWhatTheControllerSaidOfIt) {
   auto snapshot = spawn_fake_snapshot(*system_, introspection_);
-  auto writer = spawn_accepting_writer(*system_);
+  int writes = 0;
+  auto writer = spawn_accepting_writer(*system_, &writes);
   auto recorder = spawn_event_recorder(*system_, writer, introspection_, [this] { return now_; });
   sched_->run();
   RecordEvent reserved{ObjectKind::Workload, "default", "w", "uid", false, "QuotaReserved",
                        "Quota reserved in ClusterQueue cq, wait time since queued was 1s", std::nullopt};
   RecordEvent other = reserved;
   other.name = "other";
-  caf::anon_send(recorder, RecordEvents{{reserved, other}});
+  RecordEvent pending{ObjectKind::Workload, "default", "w", "uid", false, "Pending",
+                      "WaitingForQuota: insufficient unused quota", std::nullopt};
+  pending.history_only = true;
+  caf::anon_send(recorder, RecordEvents{{pending, reserved, other}});
   sched_->run();
+  EXPECT_EQ(writes, 2);  // the pending note is history only, not an Event
   auto o = get_json("/debug/workloads/default/w");
   EXPECT_EQ(o.at("state").as_string(), "Admitted");
   const auto& events = o.at("events").as_array();
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].as_object().at("reason").as_string(), "QuotaReserved");
-  EXPECT_EQ(events[0].as_object().at("firstTimestamp").as_string(), "1970-01-12T13:46:40Z");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].as_object().at("reason").as_string(), "Pending");
+  EXPECT_EQ(events[1].as_object().at("reason").as_string(), "QuotaReserved");
+  EXPECT_EQ(events[1].as_object().at("firstTimestamp").as_string(), "1970-01-12T13:46:40Z");
   // An unknown workload is the tree's 404, not an empty history.
   EXPECT_EQ(get("/debug/workloads/default/nobody").status, 404);
   for (auto a : {caf::actor_cast<caf::actor>(snapshot), caf::actor_cast<caf::actor>(writer),

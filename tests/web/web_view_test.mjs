@@ -58,7 +58,8 @@ try {
   await pending.locator('a').click();
   await page.locator('h3', { hasText: 'History' }).waitFor({ timeout: deadline });
   await page.locator('td', { hasText: 'Created' }).first().waitFor({ timeout: deadline });
-  await page.locator('td', { hasText: 'Pending' }).first().waitFor({ timeout: deadline });
+  // The pending reason the controller wrote, noted in the history as it was written.
+  await page.locator('td', { hasText: /^WaitingForQuota: / }).first().waitFor({ timeout: deadline });
   await page.screenshot({ path: `${artifacts}/workload.png`, fullPage: true });
 
   // The actors with their mailboxes and message rates (the rate needs two loads).
