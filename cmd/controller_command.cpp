@@ -729,9 +729,10 @@ int run_standalone(Args args) {
         "  kubectl --kubeconfig %s apply -f examples/getting-started/\n"
         "  kubectl --kubeconfig %s create -f examples/getting-started/jobs/sample-job.yaml\n"
         "  kubectl --kubeconfig %s get clusterqueues,localqueues,workloads,jobs -A\n"
-        "  curl http://%s/debug/actors\n",
+        "  curl http://%s/debug/actors\n"
+        "  the web view: http://%s/\n",
         (*server)->url().c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(),
-        f.kubeconfig_out.c_str(), f.probe_listen.c_str());
+        f.kubeconfig_out.c_str(), f.probe_listen.c_str(), f.probe_listen.c_str());
     std::fflush(stdout);
   });
   runner->stop();
