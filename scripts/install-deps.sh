@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libjemalloc-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
   clang libclang-rt-14-dev
   curl ca-certificates procps
+  jq iproute2  # the end-to-end tests read JSON with jq and find free ports with ss
   chromium  # the web view's browser test (tests/web) drives it headless
 )
 
