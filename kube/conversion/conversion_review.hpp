@@ -12,6 +12,10 @@
 
 namespace kueuepp::kube::conversion {
 
+/// Where kueuepp's webhook server answers ConversionReviews (controller-runtime's path,
+/// as Kueue's CRDs name it).
+inline constexpr std::string_view kConversionWebhookPath = "/convert";
+
 struct ConversionHttpAnswer {
   int http_status = 200;
   std::string content_type = "application/json";

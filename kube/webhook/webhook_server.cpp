@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "kube/conversion/conversion_review.hpp"
+
 namespace kueuepp::kube::webhook {
 
 namespace asio = boost::asio;
@@ -79,7 +81,7 @@ struct WebhookServer::Impl {
   std::atomic<std::size_t> open_connections{0};
   struct Counters {
     std::atomic<std::uint64_t> connections{0}, refused{0}, tls_failures{0}, requests{0}, answered{0}, timeouts{0},
-        bad_requests{0};
+        bad_requests{0}, conversions{0};
   } counters;
   std::atomic<bool> stopped{false};
   std::weak_ptr<Impl> life;  ///< this, for replies that may outlive it
@@ -181,6 +183,10 @@ class Session : public std::enable_shared_from_this<Session> {
               error_body("", 405, "MethodNotAllowed", "admission webhooks are called with POST"));
       return;
     }
+    if (path == conversion::kConversionWebhookPath) {
+      serve_conversion(request.body());
+      return;
+    }
     const WebhookSpec* webhook = find_webhook(path);
     if (webhook == nullptr) {
       ++server_->counters.bad_requests;
@@ -197,6 +203,23 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     dispatch(*webhook, std::move(*decoded));
+  }
+
+  // Conversion is pure and needs no cache of the controller's: answered here, on the
+  // server's thread, without the handler.
+  void serve_conversion(const std::string& body) {
+    auto answer = conversion::answer_conversion_review(body);
+    if (answer.http_status != 200) {
+      ++server_->counters.bad_requests;
+      respond(static_cast<http::status>(answer.http_status), keep_alive_, std::move(answer.body), answer.content_type);
+      return;
+    }
+    ++server_->counters.requests;
+    ++server_->counters.conversions;
+    server_->request_started();
+    counted_ = true;
+    ++server_->counters.answered;
+    respond(http::status::ok, keep_alive_, std::move(answer.body));
   }
 
   void dispatch(const WebhookSpec& webhook, AdmissionRequest request) {
@@ -240,11 +263,11 @@ class Session : public std::enable_shared_from_this<Session> {
     respond(http::status::ok, keep_alive_, encode_admission_review(response));
   }
 
-  void respond(http::status status, bool keep_alive, std::string body) {
+  void respond(http::status status, bool keep_alive, std::string body, std::string_view content_type = "application/json") {
     response_.emplace();
     response_->version(11);
     response_->result(status);
-    response_->set(http::field::content_type, "application/json");
+    response_->set(http::field::content_type, content_type);
     response_->keep_alive(keep_alive);
     response_->body() = std::move(body);
     response_->prepare_payload();
@@ -368,7 +391,7 @@ std::string WebhookServer::address() const {
 WebhookServerStats WebhookServer::stats() const {
   const auto& c = impl_->counters;
   return WebhookServerStats{c.connections.load(), c.refused.load(), c.tls_failures.load(), c.requests.load(),
-                            c.answered.load(),    c.timeouts.load(), c.bad_requests.load()};
+                            c.answered.load(),    c.timeouts.load(), c.bad_requests.load(), c.conversions.load()};
 }
 
 void WebhookServer::stop() {

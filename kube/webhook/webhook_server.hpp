@@ -1,7 +1,8 @@
 #pragma once
 
 // The admission webhook server: HTTPS (TLS 1.2 and 1.3 only) on Boost.Beast, routing by
-// Kueue's webhook paths (webhook_catalog.hpp). A request's AdmissionReview is decoded on
+// Kueue's webhook paths (webhook_catalog.hpp), and the CRDs' conversion webhook at
+// /convert (kube/conversion: pure, answered on the server's threads, no handler). A request's AdmissionReview is decoded on
 // the server's threads and handed to the handler with a reply to call once, from any
 // thread (the controller's webhook actor answers from its watch caches). What the
 // handler does not answer within `answer_timeout` gets an HTTP 500, so kube-apiserver
@@ -53,6 +54,7 @@ struct WebhookServerStats {
   std::uint64_t answered = 0;
   std::uint64_t timeouts = 0;     ///< no answer within answer_timeout (500)
   std::uint64_t bad_requests = 0; ///< 400, 404, 405, 413
+  std::uint64_t conversions = 0;  ///< ConversionReviews answered (also counted in requests and answered)
 };
 
 class WebhookServer {

@@ -117,6 +117,27 @@ TEST_F(WebhookServerTest, GarbageUnknownPathsAndWrongMethodsGetClearErrors) {
   EXPECT_EQ(server_->stats().bad_requests, 4u);
 }
 
+// The CRDs' conversion webhook: answered at /convert without the admission handler.
+TEST_F(WebhookServerTest, ConversionReviewsAreAnsweredAtConvert) {
+  start({}, [](const WebhookSpec&, AdmissionRequest, AdmissionReply) { FAIL() << "conversion reached the admission handler"; });
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
+  ASSERT_TRUE(c.connected());
+  auto a = c.post("/convert?timeout=30s", R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"c-1",)"
+                                          R"("desiredAPIVersion":"kueue.x-k8s.io/v1beta2","objects":[{"apiVersion":"kueue.x-k8s.io/v1beta1",)"
+                                          R"("kind":"ClusterQueue","metadata":{"name":"cq"},"spec":{"cohort":"all"}}]}})");
+  ASSERT_FALSE(a.error) << a.error.message();
+  EXPECT_EQ(a.status, 200);
+  auto r = response_of(a.body);
+  EXPECT_EQ(r.at("uid"), "c-1");
+  EXPECT_EQ(r.at("result").at("status"), "Success");
+  EXPECT_EQ(r.at("convertedObjects").at(0).at("spec").at("cohortName"), "all");
+  auto garbage = c.post("/convert", "{");
+  EXPECT_EQ(garbage.status, 400);
+  EXPECT_NE(garbage.body.find("the body is not JSON"), std::string::npos) << garbage.body;
+  EXPECT_EQ(server_->stats().conversions, 1u);
+  EXPECT_EQ(server_->stats().bad_requests, 1u);
+}
+
 TEST_F(WebhookServerTest, AHugeBodyIsRefusedWithoutReadingItAll) {
   WebhookServerOptions o;
   o.max_body_bytes = 64 * 1024;
