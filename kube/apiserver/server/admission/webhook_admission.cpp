@@ -10,6 +10,7 @@
 #include "kube/apiserver/server/admission/admission_review.hpp"
 #include "kube/apiserver/server/admission/rule_matching.hpp"
 #include "kube/apiserver/server/api/object_encoding.hpp"
+#include "kube/apiserver/server/api/webhook_conversion.hpp"
 #include "kube/apiserver/server/strategy/strategy.hpp"
 #include "kube/apiserver/server/util/ids.hpp"
 
@@ -155,12 +156,47 @@ void WebhookAdmission::call(const Webhook& hook, const Invocation& invocation, c
     return;
   }
   const ResourceType& view = *invocation.resource;
-  auto sent = std::make_shared<json::value>();
+  json::value object;
   if (!request.object.is_null()) {
-    *sent = view.strategy->converts(view) ? view.strategy->encode(request.object, view) : request.object;
+    object = view.strategy->converts(view) ? view.strategy->encode(request.object, view) : request.object;
   }
   json::value old;
   if (request.old_object) old = object_value(*request.old_object, view);
+  // A custom resource whose CRD converts by webhook reaches a webhook registered for
+  // another of its versions converted by that webhook, as kube-apiserver converts the
+  // versioned attributes (relabelling, as above, is strategy None's conversion only).
+  const bool convert = view.custom && view.converter && view.converter->calls_webhook() &&
+                       ((!request.object.is_null() && json::get_string(request.object, "apiVersion") != view.api_version()) ||
+                        (request.old_object && json::get_string(request.old_object->doc, "apiVersion") != view.api_version()));
+  if (!convert) {
+    post(hook, invocation, request, std::move(*target), std::move(object), std::move(old), std::move(done));
+    return;
+  }
+  std::vector<json::value> docs;
+  const bool has_object = !object.is_null();
+  if (has_object) docs.push_back(request.object);
+  if (request.old_object) docs.push_back(request.old_object->doc);
+  view.converter->convert(std::move(docs), view.version,
+                          [this, &hook, &invocation, &request, has_object, target = std::move(*target),
+                           done = std::move(done)](Expected<std::vector<json::value>> converted) mutable {
+                            if (!converted) {
+                              CallResult failed;
+                              failed.error = conversion_failed(converted.error().message);
+                              return done(std::move(failed));
+                            }
+                            auto& out = *converted;
+                            json::value converted_object = has_object ? std::move(out.front()) : json::value();
+                            json::value converted_old = request.old_object ? std::move(out.back()) : json::value();
+                            post(hook, invocation, request, std::move(target), std::move(converted_object),
+                                 std::move(converted_old), std::move(done));
+                          });
+}
+
+void WebhookAdmission::post(const Webhook& hook, const Invocation& invocation, const AdmissionRequest& request,
+                            WebhookTarget target, json::value object, json::value old,
+                            std::function<void(CallResult)> done) {
+  const ResourceType& view = *invocation.resource;
+  auto sent = std::make_shared<json::value>(std::move(object));
   ReviewRequest rr;
   std::string uid = new_uid();
   rr.uid = uid;
@@ -177,7 +213,7 @@ void WebhookAdmission::call(const Webhook& hook, const Invocation& invocation, c
   rr.dry_run = request.dry_run;
   rr.options = &request.options;
   std::string body = json::dump(make_admission_review(rr));
-  transport_.post(*target, std::move(body), std::chrono::seconds(hook.timeout_seconds),
+  transport_.post(target, std::move(body), std::chrono::seconds(hook.timeout_seconds),
                   [uid, version = rr.review_version, mutating = hook.mutating, sent,
                    done = std::move(done)](Expected<WebhookReply> reply) {
                     CallResult result;

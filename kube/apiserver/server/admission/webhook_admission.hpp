@@ -65,6 +65,9 @@ class WebhookAdmission final : public Admission {
   /// Calls one webhook; `done` gets what it answered or why the call failed.
   void call(const Webhook& hook, const Invocation& invocation, const AdmissionRequest& request,
             std::function<void(CallResult)> done);
+  /// The call itself, with the object (and old object) in the webhook's version.
+  void post(const Webhook& hook, const Invocation& invocation, const AdmissionRequest& request, WebhookTarget target,
+            json::value object, json::value old, std::function<void(CallResult)> done);
   /// Where to call the webhook; the error is why it cannot be called (failurePolicy decides).
   Expected<WebhookTarget> target_for(const Webhook& hook);
 

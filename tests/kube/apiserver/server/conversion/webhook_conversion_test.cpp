@@ -198,6 +198,41 @@ TEST_F(WebhookConversion, AWatchOnTheOtherVersionSeesConvertedObjects) {
   EXPECT_EQ(str(added, "/object/spec/dimensions/size"), "small");
 }
 
+// An admission webhook registered for the storage version (matchPolicy Equivalent) sees an
+// object written through the other version converted by the conversion webhook, not
+// relabelled, and what it patches is stored (kube-apiserver converts the versioned
+// attributes the same way).
+TEST_F(WebhookConversion, AnAdmissionWebhookOfTheOtherVersionSeesTheConvertedObject) {
+  install("/convert");
+  webhook_.on("/mutate", [](const json::value& review) {
+    return TestWebhookServer::allow(
+        review, json::array{json::object{{"op", "add"}, {"path", "/metadata/labels"}, {"value", json::object{{"seen", "yes"}}}}});
+  });
+  json::object hook{{"name", "gizmos.example.com"},
+                    {"clientConfig", json::object{{"url", webhook_.url("/mutate")}, {"caBundle", webhook_.ca_bundle()}}},
+                    {"rules", json::array{json::object{{"operations", json::array{"CREATE"}},
+                                                       {"apiGroups", json::array{"example.com"}},
+                                                       {"apiVersions", json::array{"v1"}},
+                                                       {"resources", json::array{"gizmos"}}}}},
+                    {"sideEffects", "None"},
+                    {"admissionReviewVersions", json::array{"v1"}}};
+  create("/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+         json::object{{"apiVersion", "admissionregistration.k8s.io/v1"},
+                      {"kind", "MutatingWebhookConfiguration"},
+                      {"metadata", json::object{{"name", "gizmos"}}},
+                      {"webhooks", json::array{std::move(hook)}}});
+  create(kV2, convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2"));
+  const auto seen = webhook_.received("/mutate");
+  ASSERT_EQ(seen.size(), 1u);
+  const json::value& object = *json::find_path(seen[0].review, {"request", "object"});
+  EXPECT_EQ(json::get_string(object, "apiVersion"), "example.com/v1");
+  EXPECT_EQ(str(object, "/spec/size"), "big");
+  EXPECT_EQ(at(object, "/spec/dimensions"), nullptr);
+  json::value stored = get_ok(std::string(kV1) + "/g1");
+  EXPECT_EQ(str(stored, "/spec/size"), "big");
+  EXPECT_EQ(str(stored, "/metadata/labels/seen"), "yes");
+}
+
 TEST_F(WebhookConversion, AWebhookThatIsDownFailsTheRead) {
   std::uint16_t nothing = unused_port();
   std::string url = fmt::format("https://127.0.0.1:{}/convert", nothing);
