@@ -12,6 +12,7 @@
 
 #include "core/base64.hpp"
 #include "kube/client/blocking_client.hpp"
+#include "kube/webhook/crd_conversion_registration.hpp"
 #include "kube/webhook/webhook_server.hpp"
 
 namespace kueuepp::kube::webhook {
@@ -269,7 +270,32 @@ struct CertManager::Impl {
       if (!written) problems += fmt::format("cannot update {} {}: {}; ", resource.kind, name, written.error().describe());
       else spdlog::info("webhook registration: updated {} {} for {}", resource.kind, name, target.url_base);
     }
+    register_crd_conversion(api, target, problems);
     note_registration(problems);
+  }
+
+  // The CRDs' conversion webhook follows the same target and CA. A CRD that is missing,
+  // or one whose conversion is not by Webhook, is not a problem: kueuepp then serves
+  // v1beta2 only, as CRDs of another origin may.
+  void register_crd_conversion(client::BlockingClient& api, const WebhookTarget& target, std::string& problems) {
+    for (const auto name : converted_crd_names()) {
+      auto live = api.get(resources::kCustomResourceDefinition, "", name);
+      if (!live) {
+        if (!live.error().is_not_found()) {
+          problems += fmt::format("cannot read CustomResourceDefinition {}: {}; ", name, live.error().describe());
+        }
+        continue;
+      }
+      auto patch = crd_conversion_patch(live->json(), target);
+      if (!patch) continue;
+      auto patched = api.patch(resources::kCustomResourceDefinition, "", name, client::PatchType::Merge, *patch);
+      if (!patched) {
+        problems += fmt::format("cannot set the conversion webhook of CustomResourceDefinition {}: {}; ", name,
+                                patched.error().describe());
+      } else {
+        spdlog::info("webhook registration: conversion webhook of CustomResourceDefinition {} set", name);
+      }
+    }
   }
 
   void run() {

@@ -12,7 +12,8 @@
 //   - Files: tls.crt and tls.key (and ca.crt) from a directory cert-manager fills in,
 //     loaded again when they change.
 // Registration: the caBundle patched into the two webhook configurations deploy/ ships
-// (by Service), or the configurations written whole by URL (outside the cluster).
+// (by Service), or the configurations written whole by URL (outside the cluster); the
+// Kueue CRDs' conversion webhook likewise (crd_conversion_registration.hpp).
 // New connections get the new certificate at once; no restart.
 
 #include <chrono>
