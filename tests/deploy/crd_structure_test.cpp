@@ -1,5 +1,6 @@
-// deploy/crds: one CustomResourceDefinition per kind the controller watches, served as
-// kueue.x-k8s.io/v1beta2 only, with structural schemas that a real kube-apiserver 1.28
+// deploy/crds: one CustomResourceDefinition per kind the controller watches, stored as
+// kueue.x-k8s.io/v1beta2 and serving v1beta1 through kueuepp's conversion webhook
+// (Kueue's own v1beta1 schema), with structural schemas that a real kube-apiserver 1.28
 // accepts (every node typed, int-or-string and preserve-unknown-fields as the
 // apiextensions rules allow, list-map keys required or defaulted, no selectableFields),
 // and validating what Kueue's own CRDs validate: every node of Kueue's v1beta2 schema
@@ -217,7 +218,7 @@ TEST(DeployCrds, OneFilePerWatchedKind) {
   EXPECT_EQ(kinds, kKinds);
 }
 
-TEST(DeployCrds, ServeV1beta2AsStorageWithNoSelectableFields) {
+TEST(DeployCrds, ServeV1beta1AndV1beta2AsStorageThroughTheConversionWebhook) {
   for (const auto& [kind, crd] : our_crds()) {
     SCOPED_TRACE(kind);
     EXPECT_EQ(json::get_string(crd, "apiVersion"), "apiextensions.k8s.io/v1");
@@ -229,13 +230,27 @@ TEST(DeployCrds, ServeV1beta2AsStorageWithNoSelectableFields) {
     EXPECT_EQ(json::get_string(*json::find(crd, "metadata"), "name"), plural + ".kueue.x-k8s.io");
     const json::value* versions = json::find(*spec, "versions");
     ASSERT_TRUE(versions != nullptr && versions->is_array());
-    ASSERT_EQ(versions->as_array().size(), 1u) << "only v1beta2 is served (no conversion webhook)";
-    const json::value& v = versions->as_array().front();
-    EXPECT_EQ(json::get_string(v, "name"), "v1beta2");
+    ASSERT_EQ(versions->as_array().size(), 2u) << "v1beta1 (served, converted) and v1beta2 (storage)";
+    const json::value* old_version = version_of(crd, "v1beta1");
+    ASSERT_NE(old_version, nullptr);
+    EXPECT_TRUE(flag(*old_version, "served"));
+    EXPECT_FALSE(flag(*old_version, "storage"));
+    EXPECT_EQ(json::find(*old_version, "selectableFields"), nullptr) << "selectableFields needs Kubernetes 1.30";
+    ASSERT_NE(version_of(crd, "v1beta2"), nullptr);
+    const json::value& v = *version_of(crd, "v1beta2");
     EXPECT_TRUE(flag(v, "served"));
     EXPECT_TRUE(flag(v, "storage"));
     EXPECT_EQ(json::find(v, "selectableFields"), nullptr) << "selectableFields needs Kubernetes 1.30";
-    EXPECT_EQ(json::find(*spec, "conversion"), nullptr);
+    // Converted by kueuepp's webhook server, whose Service deploy/ ships.
+    const json::value* conversion = json::find(*spec, "conversion");
+    ASSERT_NE(conversion, nullptr);
+    EXPECT_EQ(json::get_string(*conversion, "strategy"), "Webhook");
+    const json::value* service = json::find_path(*conversion, {"webhook", "clientConfig", "service"});
+    ASSERT_NE(service, nullptr);
+    EXPECT_EQ(json::get_string(*service, "name"), "kueuepp-webhook-service");
+    EXPECT_EQ(json::get_string(*service, "namespace"), "kueuepp-system");
+    EXPECT_EQ(json::get_string(*service, "path"), "/convert");
+    EXPECT_EQ(json::dump(*json::find_path(*conversion, {"webhook", "conversionReviewVersions"})), R"(["v1"])");
     EXPECT_NE(schema_of(v), nullptr);
     // A status subresource exactly when there is a status.
     bool has_status = json::find_path(*schema_of(v), {"properties", "status"}) != nullptr;
