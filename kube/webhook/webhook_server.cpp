@@ -149,12 +149,26 @@ class Session : public std::enable_shared_from_this<Session> {
     read();
   }
 
+  // The header first: a ConversionReview may be far larger than an AdmissionReview (a
+  // list converted at once), so the body's limit depends on the path.
   void read() {
     parser_.emplace();
-    parser_->body_limit(server_->options.max_body_bytes);
+    body_limit_ = std::max(server_->options.max_body_bytes, server_->options.max_conversion_body_bytes);
+    parser_->body_limit(body_limit_);
     beast::get_lowest_layer(stream_).expires_after(server_->options.read_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  }
+
+  void on_header(beast::error_code ec) {
+    if (ec) return on_read(ec);
+    std::string_view target(parser_->get().target().data(), parser_->get().target().size());
+    const bool conversion = target.substr(0, target.find('?')) == conversion::kConversionWebhookPath;
+    body_limit_ = conversion ? server_->options.max_conversion_body_bytes : server_->options.max_body_bytes;
+    if (const auto length = parser_->content_length(); length && *length > body_limit_) return on_read(http::error::body_limit);
+    parser_->body_limit(body_limit_);
     http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+                     [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_read(e); });
   }
 
   void on_read(beast::error_code ec) {
@@ -163,7 +177,7 @@ class Session : public std::enable_shared_from_this<Session> {
       ++server_->counters.bad_requests;
       respond(http::status::payload_too_large, false,
               error_body("", 413, "RequestEntityTooLarge",
-                         fmt::format("the request body exceeds {} bytes", server_->options.max_body_bytes)));
+                         fmt::format("the request body exceeds {} bytes", body_limit_)));
       return;
     }
     if (ec) {
@@ -299,6 +313,7 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::steady_timer timer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::uint64_t body_limit_ = 0;  ///< the current request's (it depends on the path)
   std::optional<http::response<http::string_body>> response_;
   WebhookServer::Impl* server_;
   std::weak_ptr<WebhookServer::Impl> server_life_;

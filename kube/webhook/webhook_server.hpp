@@ -7,7 +7,8 @@
 // thread (the controller's webhook actor answers from its watch caches). What the
 // handler does not answer within `answer_timeout` gets an HTTP 500, so kube-apiserver
 // applies the webhook's failurePolicy instead of waiting; malformed input gets a 400,
-// an unknown path a 404, a body over `max_body_bytes` a 413. The TLS certificate is set
+// an unknown path a 404, a body over `max_body_bytes` (`max_conversion_body_bytes` at
+// /convert) a 413. The TLS certificate is set
 // (and replaced, on rotation) while the server runs: new connections take the latest.
 // Beast and Asio stay in the .cpp.
 
@@ -30,6 +31,9 @@ struct WebhookServerOptions {
   /// kube-apiserver sends the object and, on UPDATE, its old version; objects are at most
   /// 1.5 MiB in etcd, so 8 MiB leaves room.
   std::size_t max_body_bytes = 8 * 1024 * 1024;
+  /// A ConversionReview carries a whole list when a list is read in another version
+  /// (10,000 Workloads are some 15 MiB): the conversion path's own limit.
+  std::size_t max_conversion_body_bytes = 256 * 1024 * 1024;
   std::size_t max_connections = 1024;
   std::chrono::milliseconds handshake_timeout{10'000};
   /// Reading one request (and waiting for the next on a kept-alive connection).

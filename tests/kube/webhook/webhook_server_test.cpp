@@ -138,6 +138,36 @@ TEST_F(WebhookServerTest, ConversionReviewsAreAnsweredAtConvert) {
   EXPECT_EQ(server_->stats().bad_requests, 1u);
 }
 
+// A list read in another version is converted in one review: /convert has a limit of
+// its own, larger than the admission reviews'.
+TEST_F(WebhookServerTest, AConversionReviewMayBeLargerThanAnAdmissionReview) {
+  WebhookServerOptions o;
+  o.max_body_bytes = 64 * 1024;
+  o.max_conversion_body_bytes = 1024 * 1024;
+  start(o);
+  std::string objects;
+  for (int i = 0; i < 2000; ++i) {
+    objects += fmt::format(R"({}{{"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ClusterQueue","metadata":{{"name":"cq-{}"}},"spec":{{"cohort":"c"}}}})",
+                           i == 0 ? "" : ",", i);
+  }
+  const std::string body = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"big",)"
+                           R"("desiredAPIVersion":"kueue.x-k8s.io/v1beta2","objects":[)" + objects + "]}}";
+  ASSERT_GT(body.size(), o.max_body_bytes);
+  TlsClient c(server_->port(), bundle_.ca_cert_pem);
+  ASSERT_TRUE(c.connected());
+  auto a = c.post("/convert", body);
+  ASSERT_FALSE(a.error) << a.error.message();
+  EXPECT_EQ(a.status, 200);
+  EXPECT_EQ(response_of(a.body).at("convertedObjects").as_array().size(), 2000u);
+  // The admission paths keep theirs.
+  TlsClient d(server_->port(), bundle_.ca_cert_pem);
+  ASSERT_TRUE(d.connected());
+  auto refused = d.post("/mutate-batch-v1-job", body);
+  if (!refused.error) {
+    EXPECT_EQ(refused.status, 413);
+  }
+}
+
 TEST_F(WebhookServerTest, AHugeBodyIsRefusedWithoutReadingItAll) {
   WebhookServerOptions o;
   o.max_body_bytes = 64 * 1024;
