@@ -10,6 +10,11 @@
 namespace kueuepp::kube::server {
 
 namespace {
+// A list read in another version comes back whole in one answer.
+constexpr std::size_t kMaxConversionResponseBytes = std::size_t{512} << 20;
+}  // namespace
+
+namespace {
 
 std::string_view api_version_of(const json::value& obj) {
   const json::value* v = obj.is_object() ? json::find(obj, "apiVersion") : nullptr;
@@ -100,6 +105,7 @@ void CrdConverter::call_webhook(std::shared_ptr<std::vector<json::value>> object
   auto target = resolve_webhook_target(conversion_.client, fmt::format("timeout={}s", calls_.timeout.count() / 1000),
                                        calls_.services, calls_.service_host);
   if (!target) return done(fail(failed("failed: " + target.error().message)));
+  target->max_response_bytes = kMaxConversionResponseBytes;
   if (calls_.transport == nullptr) return done(fail(failed("failed: no webhook transport")));
   std::vector<const json::value*> sent;
   sent.reserve(pending.size());

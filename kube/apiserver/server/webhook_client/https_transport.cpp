@@ -31,7 +31,6 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 using tcp = net::ip::tcp;
 
-constexpr std::size_t kMaxResponseBytes = 16u << 20;
 
 class Call : public std::enable_shared_from_this<Call> {
  public:
@@ -52,7 +51,7 @@ class Call : public std::enable_shared_from_this<Call> {
     request_.set(bhttp::field::user_agent, "kueuepp-apiserver");
     request_.body() = std::move(body);
     request_.prepare_payload();
-    parser_.body_limit(kMaxResponseBytes);
+    parser_.body_limit(target_.max_response_bytes);
   }
 
   void start(std::chrono::milliseconds timeout) {
@@ -127,7 +126,7 @@ class Call : public std::enable_shared_from_this<Call> {
   void on_read(beast::error_code ec) {
     if (finished_) return;
     if (ec == bhttp::error::body_limit) {
-      return finish(fail(fmt::format("net/http: response body larger than {} bytes", kMaxResponseBytes)));
+      return finish(fail(fmt::format("net/http: response body larger than {} bytes", target_.max_response_bytes)));
     }
     if (ec) {
       if (ec == bhttp::error::end_of_stream || ec == net::error::eof || ec == ssl::error::stream_truncated) {

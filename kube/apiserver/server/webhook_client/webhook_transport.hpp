@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <functional>
+#include <cstddef>
 #include <string>
 
 #include "core/expected.hpp"
@@ -23,6 +24,9 @@ struct WebhookTarget {
   std::string ca_pem;       ///< trusted CAs; empty: the system's
   /// The URL as kube-apiserver names it in errors: Post "https://...".
   std::string display_url;
+  /// The largest answer read: an AdmissionReview's is small; a ConversionReview's carries
+  /// a whole list converted (10,000 Workloads with their status are over 16 MiB).
+  std::size_t max_response_bytes = 16u << 20;
 };
 
 struct WebhookReply {
