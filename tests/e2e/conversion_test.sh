@@ -8,7 +8,8 @@
 #     as v1beta2 with `cohortName` and `MayStopSearch`, and as v1beta1 exactly as written;
 #   - objects are stored as v1beta2 (status.storedVersions);
 #   - a Job is admitted through the v1beta1-authored queues, and its Workload, read as
-#     v1beta1, shows the admission.
+#     v1beta1, shows the admission;
+#   - a watch on v1beta1 sees a ClusterQueue written as v1beta2, converted.
 #
 # usage: conversion_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
@@ -65,6 +66,20 @@ got=$(k get workloads.v1beta1.kueue.x-k8s.io -n default "$wl" -o jsonpath='{.api
 expect_eq "its Workload read as v1beta1 shows the admission" "$got" "kueue.x-k8s.io/v1beta1 cq default"
 got=$(k get workloads.v1beta1.kueue.x-k8s.io -n default -o name | grep -c "$wl" || true)
 expect_eq "and v1beta1 lists it" "$got" "1"
+
+# A watch on v1beta1 sees what is written as v1beta2, converted.
+k get clusterqueues.v1beta1.kueue.x-k8s.io --watch \
+  -o jsonpath='{.apiVersion} {.metadata.name} {.spec.cohort}{"\n"}' >"$E2E_TMP/watch" 2>&1 &
+watch_pid=$!
+k apply -f - >/dev/null <<'YAML'
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: watched}
+spec: {cohortName: other, namespaceSelector: {}}
+YAML
+expect_eventually 10 "a watch on v1beta1 sees a ClusterQueue written as v1beta2, converted" \
+  "grep -c '^kueue.x-k8s.io/v1beta1 watched other\$' '$E2E_TMP/watch'" "1"
+kill "$watch_pid" 2>/dev/null || true
 
 e2e_failed_checks
 e2e_pass "v1beta1 and v1beta2 served through kueuepp's conversion webhook; a Job admitted through v1beta1-authored queues"
