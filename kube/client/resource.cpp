@@ -23,6 +23,7 @@ const ResourceDescriptor kWorkloadPriorityClass{"kueue.x-k8s.io", "v1beta2",
                                                 "WorkloadPriorityClass", false};
 const ResourceDescriptor kAdmissionCheck{"kueue.x-k8s.io", "v1beta2", "admissionchecks", "AdmissionCheck", false};
 const ResourceDescriptor kJob{"batch", "v1", "jobs", "Job", true};
+const ResourceDescriptor kJobSet{"jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet", true};
 const ResourceDescriptor kNamespace{"", "v1", "namespaces", "Namespace", false};
 const ResourceDescriptor kPod{"", "v1", "pods", "Pod", true};
 const ResourceDescriptor kConfigMap{"", "v1", "configmaps", "ConfigMap", true};
@@ -35,9 +36,9 @@ const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclas
 
 std::span<const ResourceDescriptor* const> known_resources() {
   using namespace resources;
-  static const std::array<const ResourceDescriptor*, 15> all = {
+  static const std::array<const ResourceDescriptor*, 16> all = {
       &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
-      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kNamespace, &kPod, &kConfigMap,
+      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kNamespace, &kPod, &kConfigMap,
       &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};
   return all;
 }

@@ -40,6 +40,8 @@ extern const ResourceDescriptor kEvent;           ///< v1 (core Event)
 extern const ResourceDescriptor kEventsV1Event;   ///< events.k8s.io/v1
 extern const ResourceDescriptor kLease;           ///< coordination.k8s.io/v1
 extern const ResourceDescriptor kPriorityClass;   ///< scheduling.k8s.io/v1
+// job integrations (their CRDs may be absent)
+extern const ResourceDescriptor kJobSet;          ///< jobset.x-k8s.io/v1alpha2
 }  // namespace resources
 
 /// Every descriptor above.

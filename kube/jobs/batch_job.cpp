@@ -2,6 +2,7 @@
 
 #include "kube/jobs/constants.hpp"
 #include "kube/jobs/equivalence.hpp"
+#include "kube/jobs/jobset.hpp"
 
 namespace kueuepp::kube::jobs {
 
@@ -56,7 +57,10 @@ const JobIntegration& batch_job_integration() {
 }
 
 const JobIntegration* find_integration(std::string_view framework) {
-  if (framework == batch_job_integration().framework()) return &batch_job_integration();
+  // Kueue's integration names: adding a kind is an adapter file and an entry here.
+  for (const JobIntegration* known : {&batch_job_integration(), &jobset_integration()}) {
+    if (framework == known->framework()) return known;
+  }
   return nullptr;
 }
 

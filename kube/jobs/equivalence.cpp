@@ -75,33 +75,39 @@ bool pod_sets_equivalent(const json::value& a, const json::value& b, bool ignore
 
 bool equivalent_to_workload(const client::Object& job, const client::Object& workload, const FlavorLookup& flavors,
                             const EquivalenceOptions& options) {
-  auto owner = workload.controller_reference();
-  if (!owner || owner->name != job.name()) return false;
-  if (options.match_owner_uid && owner->uid != job.uid()) return false;
+  auto job_sets = job_pod_sets(job, options.pod_sets);
+  if (!job_sets) return false;
+  return equivalent_pod_sets_to_workload(job, json::value(std::move(*job_sets)), job_suspended(job), workload, flavors,
+                                         options);
+}
+
+bool equivalent_pod_sets_to_workload(const client::Object& owner, const json::value& owner_pod_sets, bool suspended,
+                                     const client::Object& workload, const FlavorLookup& flavors,
+                                     const EquivalenceOptions& options) {
+  auto ref = workload.controller_reference();
+  if (!ref || ref->name != owner.name()) return false;
+  if (options.match_owner_uid && ref->uid != owner.uid()) return false;
 
   // maximumExecutionTimeSeconds: the label (a positive int32) against the spec.
   std::int64_t want_max = -1;
-  if (auto text = job.label(kMaxExecTimeSecondsLabel)) {
+  if (auto text = owner.label(kMaxExecTimeSecondsLabel)) {
     std::int64_t v = 0;
     auto [p, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
     if (ec == std::errc() && p == text->data() + text->size() && v > 0 && v <= INT32_MAX) want_max = v;
   }
   if (workload.int_at({"spec", "maximumExecutionTimeSeconds"}).value_or(-1) != want_max) return false;
 
-  auto job_sets = job_pod_sets(job, options.pod_sets);
-  if (!job_sets) return false;
-  const json::value job_value = std::move(*job_sets);
   const bool ignore_tolerations = workload.condition_true("Admitted");
   static const json::value kNull;
   const json::value* spec_sets = workload.find({"spec", "podSets"});
   const json::value& spec_value = spec_sets ? *spec_sets : kNull;
 
   if (auto running = running_pod_sets(workload, flavors, options)) {
-    if (pod_sets_equivalent(job_value, json::value(std::move(*running)), ignore_tolerations)) return true;
-    // Admitted but not started yet: the Job still looks like the Workload's spec.
-    return job_suspended(job) && pod_sets_equivalent(job_value, spec_value, ignore_tolerations);
+    if (pod_sets_equivalent(owner_pod_sets, json::value(std::move(*running)), ignore_tolerations)) return true;
+    // Admitted but not started yet: the job still looks like the Workload's spec.
+    return suspended && pod_sets_equivalent(owner_pod_sets, spec_value, ignore_tolerations);
   }
-  return pod_sets_equivalent(job_value, spec_value, ignore_tolerations);
+  return pod_sets_equivalent(owner_pod_sets, spec_value, ignore_tolerations);
 }
 
 }  // namespace kueuepp::kube::jobs

@@ -33,4 +33,10 @@ bool pod_sets_equivalent(const json::value& a, const json::value& b, bool ignore
 bool equivalent_to_workload(const client::Object& job, const client::Object& workload, const FlavorLookup& flavors,
                             const EquivalenceOptions& options = {});
 
+/// The same for any kind of job: `owner_pod_sets` are the pod sets its kind derives from
+/// it (as its Workload would get them), `suspended` whether it is suspended.
+bool equivalent_pod_sets_to_workload(const client::Object& owner, const json::value& owner_pod_sets, bool suspended,
+                                     const client::Object& workload, const FlavorLookup& flavors,
+                                     const EquivalenceOptions& options = {});
+
 }  // namespace kueuepp::kube::jobs

@@ -47,6 +47,8 @@ void dedupe_env(json::value& container) {
   *env = std::move(out);
 }
 
+}  // namespace
+
 void sanitize_containers(json::value& spec) {
   for (const char* field : {"containers", "initContainers"}) {
     json::value* list = json::find(spec, field);
@@ -54,6 +56,8 @@ void sanitize_containers(json::value& spec) {
     for (json::value& c : list->get_array()) dedupe_env(c);
   }
 }
+
+namespace {
 
 json::object template_metadata(const json::value& tmpl) {
   json::object meta;
@@ -70,7 +74,8 @@ json::object template_metadata(const json::value& tmpl) {
   return meta;
 }
 
-/// jobframework.NewPodSetTopologyRequest(...).PodIndexLabel(completion index).Build().
+}  // namespace
+
 Expected<json::object> topology_request(const client::Object& job, const json::value& tmpl) {
   client::StringMap ann;
   if (const json::value* a = json::find_path(tmpl, {"metadata", "annotations"}); a && a->is_object()) {
@@ -114,8 +119,6 @@ Expected<json::object> topology_request(const client::Object& job, const json::v
   }
   return req;
 }
-
-}  // namespace
 
 std::optional<bool> parse_go_bool(std::string_view text) {
   for (std::string_view t : {"1", "t", "T", "TRUE", "true", "True"}) {

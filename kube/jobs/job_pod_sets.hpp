@@ -37,6 +37,15 @@ bool job_completions_follow_parallelism(const client::Object& job);
 /// Go's strconv.ParseBool: 1 t T TRUE true True / 0 f F FALSE false False.
 std::optional<bool> parse_go_bool(std::string_view text);
 
+/// Kueue's SanitizePodSets for one pod spec: each container's env with one entry per name
+/// (the last definition wins).
+void sanitize_containers(json::value& pod_spec);
+
+/// jobframework.NewPodSetTopologyRequest(template metadata).PodIndexLabel(the Job
+/// completion index).Build(): the pod set's topologyRequest from the template's
+/// annotations. Fails (naming `owner`) when an annotation does not parse.
+Expected<json::object> topology_request(const client::Object& owner, const json::value& pod_template);
+
 /// The Job's pod sets (a one-element array). Fails when the Job has no pod template or a
 /// topology annotation does not parse.
 Expected<json::array> job_pod_sets(const client::Object& job, const PodSetOptions& options = {});

@@ -62,21 +62,21 @@ json::object workload_annotations(const client::Object& job, const BuildOptions&
   return annotations;
 }
 
-json::value owner_reference(const client::Object& job) {
-  return json::object{{"apiVersion", "batch/v1"},   {"kind", "Job"},
-                      {"name", job.name()},         {"uid", job.uid()},
-                      {"controller", true},         {"blockOwnerDeletion", true}};
+json::value owner_reference(const client::Object& owner, const client::ResourceDescriptor& resource) {
+  return json::object{{"apiVersion", resource.api_version()}, {"kind", resource.kind},
+                      {"name", owner.name()},                 {"uid", owner.uid()},
+                      {"controller", true},                   {"blockOwnerDeletion", true}};
 }
 
 }  // namespace
 
-Status validate_job(const client::Object& job) {
-  const std::string who = "Job " + job.key();
-  if (auto queue = job.label(kQueueNameLabel); queue && !is_dns1123_subdomain(*queue)) {
+Status validate_owner_labels(const client::Object& owner, std::string_view kind) {
+  const std::string who = std::string(kind) + " " + owner.key();
+  if (auto queue = owner.label(kQueueNameLabel); queue && !is_dns1123_subdomain(*queue)) {
     return fail(who + ": label " + std::string(kQueueNameLabel) + "=" + quoted(*queue) +
                 " must be a DNS-1123 subdomain (lowercase alphanumerics, '-' and '.')");
   }
-  if (auto text = job.label(kMaxExecTimeSecondsLabel)) {
+  if (auto text = owner.label(kMaxExecTimeSecondsLabel)) {
     auto v = parse_int(*text);
     if (!v || *v > INT32_MAX) {
       return fail(who + ": label " + std::string(kMaxExecTimeSecondsLabel) + "=" + quoted(*text) +
@@ -87,6 +87,12 @@ Status validate_job(const client::Object& job) {
                   " should be greater than 0");
     }
   }
+  return {};
+}
+
+Status validate_job(const client::Object& job) {
+  const std::string who = "Job " + job.key();
+  if (auto labels = validate_owner_labels(job, "Job"); !labels) return labels;
   if (auto text = job.annotation(kMinParallelismAnnotation)) {
     auto v = parse_int(*text);
     std::int64_t pods = job_pods_count(job);
@@ -119,31 +125,38 @@ Status validate_job(const client::Object& job) {
   return {};
 }
 
-Expected<WorkloadPriority> job_priority(const client::Object& job, const BuildOptions& options) {
-  if (auto wpc = job.label(kPriorityClassLabel); wpc && !wpc->empty()) {
+Expected<WorkloadPriority> owner_priority(const client::Object& owner, std::string_view kind,
+                                          std::string_view pod_priority_class, std::string_view pod_field,
+                                          const BuildOptions& options) {
+  if (auto wpc = owner.label(kPriorityClassLabel); wpc && !wpc->empty()) {
     auto value = options.workload_priority_class ? options.workload_priority_class(*wpc) : std::nullopt;
     if (!value) {
-      return fail("Job " + job.key() + ": WorkloadPriorityClass " + quoted(*wpc) + " (label " +
+      return fail(std::string(kind) + " " + owner.key() + ": WorkloadPriorityClass " + quoted(*wpc) + " (label " +
                   std::string(kPriorityClassLabel) + ") not found");
     }
     return WorkloadPriority{client::PriorityClassRef{std::string(kKueueGroup), "WorkloadPriorityClass", std::string(*wpc)},
                             *value};
   }
-  std::string_view pc = job.string_at({"spec", "template", "spec", "priorityClassName"});
-  if (!pc.empty()) {
-    auto value = options.priority_class ? options.priority_class(pc) : std::nullopt;
-    if (!value) value = builtin_priority_class(pc);
+  if (!pod_priority_class.empty()) {
+    auto value = options.priority_class ? options.priority_class(pod_priority_class) : std::nullopt;
+    if (!value) value = builtin_priority_class(pod_priority_class);
     if (!value) {
-      return fail("Job " + job.key() + ": PriorityClass " + quoted(pc) +
-                  " (spec.template.spec.priorityClassName) not found");
+      return fail(std::string(kind) + " " + owner.key() + ": PriorityClass " + quoted(pod_priority_class) + " (" +
+                  std::string(pod_field) + ") not found");
     }
-    return WorkloadPriority{client::PriorityClassRef{"scheduling.k8s.io", "PriorityClass", std::string(pc)}, *value};
+    return WorkloadPriority{client::PriorityClassRef{"scheduling.k8s.io", "PriorityClass", std::string(pod_priority_class)},
+                            *value};
   }
   if (options.default_priority_class) {
     const auto& [name, value] = *options.default_priority_class;
     return WorkloadPriority{client::PriorityClassRef{"scheduling.k8s.io", "PriorityClass", name}, value};
   }
   return WorkloadPriority{};
+}
+
+Expected<WorkloadPriority> job_priority(const client::Object& job, const BuildOptions& options) {
+  return owner_priority(job, "Job", job.string_at({"spec", "template", "spec", "priorityClassName"}),
+                        "spec.template.spec.priorityClassName", options);
 }
 
 Expected<client::Object> build_workload(const client::Object& job, const BuildOptions& options) {
@@ -163,32 +176,46 @@ Expected<client::Object> build_workload(const client::Object& job, const BuildOp
   if (!pod_sets) return unexpected(pod_sets.error());
   auto priority = job_priority(job, options);
   if (!priority) return unexpected(priority.error());
+  return assemble_workload(job, client::resources::kJob, wl_model->queue_name, std::move(*pod_sets), *priority, options);
+}
 
+Expected<std::string> owner_queue(const client::Object& owner, std::string_view kind, const BuildOptions& options) {
+  std::string queue(owner.label(kQueueNameLabel).value_or(""));
+  if (queue.empty()) queue = options.default_queue;
+  if (queue.empty() && !options.managed_without_queue) {
+    return fail(std::string(kind) + " " + owner.key() + " has no " + std::string(kQueueNameLabel) + " label");
+  }
+  return queue;
+}
+
+client::Object assemble_workload(const client::Object& owner, const client::ResourceDescriptor& owner_resource,
+                                 std::string_view queue, json::array pod_sets, const WorkloadPriority& priority,
+                                 const BuildOptions& options) {
   client::Object wl;
   wl.set_type(kWorkloadApiVersion, "Workload");
   json::object& meta = wl.json().as_object()["metadata"].emplace_object();
-  meta["name"] = workload_name_for_job(job.name(), job.uid(),
-                                       options.short_workload_names ? kShortMaxWorkloadNameLength
-                                                                    : kLongMaxWorkloadNameLength);
-  meta["namespace"] = wl_model->ns;
-  if (auto labels = workload_labels(job, options); !labels.empty()) meta["labels"] = std::move(labels);
-  if (auto annotations = workload_annotations(job, options); !annotations.empty()) {
+  meta["name"] = workload_name_for_owner(
+      OwnerIdentity{owner.name(), owner.uid(), owner_resource.group, owner_resource.kind},
+      options.short_workload_names ? kShortMaxWorkloadNameLength : kLongMaxWorkloadNameLength);
+  meta["namespace"] = owner.namespace_name();
+  if (auto labels = workload_labels(owner, options); !labels.empty()) meta["labels"] = std::move(labels);
+  if (auto annotations = workload_annotations(owner, options); !annotations.empty()) {
     meta["annotations"] = std::move(annotations);
   }
   meta["finalizers"] = json::array{kResourceInUseFinalizer};
-  meta["ownerReferences"] = json::array{owner_reference(job)};
+  meta["ownerReferences"] = json::array{owner_reference(owner, owner_resource)};
 
   json::object spec;
   // A job managed without a queue (manageJobsWithoutQueueName) gets a Workload without
   // one: the CRD refuses an empty name.
-  if (!wl_model->queue_name.empty()) spec["queueName"] = wl_model->queue_name;
-  spec["podSets"] = std::move(*pod_sets);
-  spec["priority"] = priority->value;
-  if (priority->ref) {
+  if (!queue.empty()) spec["queueName"] = queue;
+  spec["podSets"] = std::move(pod_sets);
+  spec["priority"] = priority.value;
+  if (priority.ref) {
     spec["priorityClassRef"] = json::object{
-        {"group", priority->ref->group}, {"kind", priority->ref->kind}, {"name", priority->ref->name}};
+        {"group", priority.ref->group}, {"kind", priority.ref->kind}, {"name", priority.ref->name}};
   }
-  if (auto seconds = max_exec_time_seconds(job)) spec["maximumExecutionTimeSeconds"] = *seconds;
+  if (auto seconds = max_exec_time_seconds(owner)) spec["maximumExecutionTimeSeconds"] = *seconds;
   wl.json().as_object()["spec"] = std::move(spec);
   return wl;
 }

@@ -19,6 +19,8 @@
 #include "core/expected.hpp"
 #include "kube/client/kinds/workload.hpp"
 #include "kube/client/object.hpp"
+#include "kube/client/resource.hpp"
+#include "kube/json/json.hpp"
 
 namespace kueuepp::kube::jobs {
 
@@ -54,6 +56,10 @@ struct BuildOptions {
 /// is true for a NonIndexed Job or one whose completions differ from parallelism.
 Status validate_job(const client::Object& job);
 
+/// What Kueue's webhooks check on every kind (ValidateJobOnCreate): the queue-name label
+/// a DNS-1123 subdomain, max-exec-time-seconds a positive integer. `kind` names the owner.
+Status validate_owner_labels(const client::Object& owner, std::string_view kind);
+
 struct WorkloadPriority {
   std::optional<client::PriorityClassRef> ref;
   std::int32_t value = 0;
@@ -64,5 +70,26 @@ Expected<WorkloadPriority> job_priority(const client::Object& job, const BuildOp
 
 /// The Workload object to create for `job`.
 Expected<client::Object> build_workload(const client::Object& job, const BuildOptions& options);
+
+// The parts every kind of job shares (jobframework.ConstructWorkload), for the adapters
+// of the other kinds (jobset.hpp, ...).
+
+/// Kueue's ExtractPriority for any kind: the WorkloadPriorityClass label, else the pods'
+/// PriorityClass (`pod_priority_class`, read from `pod_field` for the error), else the
+/// default PriorityClass. `kind` names the owner in errors ("JobSet").
+Expected<WorkloadPriority> owner_priority(const client::Object& owner, std::string_view kind,
+                                          std::string_view pod_priority_class, std::string_view pod_field,
+                                          const BuildOptions& options);
+
+/// The LocalQueue the owner's Workload is queued to: its queue-name label, else the
+/// default queue; empty only when managed without a queue. Fails when unmanaged.
+Expected<std::string> owner_queue(const client::Object& owner, std::string_view kind, const BuildOptions& options);
+
+/// The Workload for an owner of kind `owner_resource`: Kueue's name (prefix and hash of
+/// the owner's GVK, name and uid), controlled by the owner, Kueue's finalizer, labels
+/// and annotations, the given queue, pod sets and priority, and the maximum execution time.
+client::Object assemble_workload(const client::Object& owner, const client::ResourceDescriptor& owner_resource,
+                                 std::string_view queue, json::array pod_sets, const WorkloadPriority& priority,
+                                 const BuildOptions& options);
 
 }  // namespace kueuepp::kube::jobs
