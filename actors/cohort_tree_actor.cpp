@@ -271,6 +271,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
         st.writes->forget(c.key);
         break;
       case ObjectKind::Job:
+      case ObjectKind::JobSet:
       case ObjectKind::Event: break;
     }
     return;

@@ -7,6 +7,7 @@
 #include <caf/send.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <sstream>
@@ -25,6 +26,7 @@
 #include "actors/snapshot_actor.hpp"
 #include "actors/wake_on_backlog_policy.hpp"
 #include "actors/watch_actor.hpp"
+#include "actors/watched_kinds.hpp"
 #include "actors/webhook_actor.hpp"
 #include "actors/webhook_facts.hpp"
 #include "actors/write_transport.hpp"
@@ -102,7 +104,8 @@ struct Controller::Impl {
   writer_actor event_writer;  ///< Events' own budget (the event client), or `writer`
   scheduler_actor scheduler;
   snapshot_actor snapshot;
-  job_actor jobs;
+  /// One job actor per enabled kind of job, and the kind it watches.
+  std::vector<std::pair<JobKindEntry, job_actor>> jobs;
   event_recorder_actor events;
   metrics_actor metrics;
   std::vector<watch_actor> watches;
@@ -190,12 +193,11 @@ struct Controller::Impl {
     tree_options.status_interval = options.status_interval;
     tree_options.explanation_interval = options.explanation_interval;
     tree_options.clock = options.clock;
-    if (options.jobs.enabled) {
-      jobs = spawn_job_actor(*system, options.jobs, JobLinks{writer, introspection, events, metrics}, options.clock,
-                             sharded);
-    }
+    start_job_actors(sharded);
+    std::vector<job_actor> job_actors;
+    for (const auto& [kind, actor] : jobs) job_actors.push_back(actor);
     snapshot = spawn_snapshot(*system, tree_options, CohortTreeLinks{writer, scheduler, introspection, metrics, events},
-                              jobs, sharded ? std::optional<std::uint32_t>(options.sharding.shards) : std::nullopt);
+                              std::move(job_actors), sharded ? std::optional<std::uint32_t>(options.sharding.shards) : std::nullopt);
     if (auto st = start_sharding(); !st) return st;
     start_cpu_placement();
     if (auto st = start_webhooks(); !st) return st;
@@ -207,12 +209,17 @@ struct Controller::Impl {
                                      ObjectKind::ClusterQueue,   ObjectKind::LocalQueue,
                                      ObjectKind::Workload};
     object_sink snapshot_sink = caf::actor_cast<object_sink>(snapshot);
-    object_sink job_sink = caf::actor_cast<object_sink>(jobs);
-    auto watch = [&](ObjectKind kind, std::vector<object_sink> sinks) {
-      unsynced->fetch_add(1);
-      auto counter = unsynced;
-      watches.push_back(spawn_watch(*system, client, kind, std::move(sinks), introspection,
-                                    [counter] { counter->fetch_sub(1); }));
+    auto watch = [&](ObjectKind kind, std::vector<object_sink> sinks, bool holds_readiness = true) {
+      // A kind of job whose CRD is not installed yet is waited for (its watch retries
+      // with backoff) without holding the controller's readiness: Kueue does the same.
+      if (holds_readiness) {
+        unsynced->fetch_add(1);
+        auto counter = unsynced;
+        watches.push_back(spawn_watch(*system, client, kind, std::move(sinks), introspection,
+                                      [counter] { counter->fetch_sub(1); }));
+      } else {
+        watches.push_back(spawn_watch(*system, client, kind, std::move(sinks), introspection));
+      }
     };
     for (ObjectKind kind : kinds) {
       std::vector<object_sink> sinks;
@@ -220,22 +227,33 @@ struct Controller::Impl {
       // The job actor needs Workloads (admission, eviction), flavors (node labels,
       // tolerations to inject), queues and priority classes (Workload creation) and, to
       // select the managed ones, Namespaces.
-      if (options.jobs.enabled && (kind == ObjectKind::Workload || kind == ObjectKind::ResourceFlavor ||
-                                   kind == ObjectKind::LocalQueue || kind == ObjectKind::WorkloadPriorityClass ||
-                                   kind == ObjectKind::PriorityClass ||
-                                   (kind == ObjectKind::Namespace && options.jobs.managed_namespaces))) {
-        sinks.push_back(job_sink);
+      if (kind == ObjectKind::Workload || kind == ObjectKind::ResourceFlavor || kind == ObjectKind::LocalQueue ||
+          kind == ObjectKind::WorkloadPriorityClass || kind == ObjectKind::PriorityClass ||
+          (kind == ObjectKind::Namespace && options.jobs.managed_namespaces)) {
+        for (const auto& [job_kind, actor] : jobs) sinks.push_back(caf::actor_cast<object_sink>(actor));
       }
       // The webhooks answer from the same watches (every replica watches them).
       if (webhook && WebhookFacts::wants(kind)) sinks.push_back(caf::actor_cast<object_sink>(webhook));
       watch(kind, std::move(sinks));
     }
-    if (options.jobs.enabled) {
-      std::vector<object_sink> sinks;
-      sinks.push_back(job_sink);
-      watch(ObjectKind::Job, std::move(sinks));
+    for (const auto& [job_kind, actor] : jobs) {
+      watch(job_kind.tag, {caf::actor_cast<object_sink>(actor)}, !job_kind.custom_resource);
     }
     return {};
+  }
+
+  /// A job actor for each enabled kind of job (batch/v1 Jobs when `enabled`).
+  void start_job_actors(bool sharded) {
+    const JobLinks links{writer, introspection, events, metrics};
+    for (const JobKindEntry& kind : job_kinds()) {
+      const bool on = kind.tag == ObjectKind::Job
+                          ? options.jobs.enabled
+                          : std::find(options.jobs.frameworks.begin(), options.jobs.frameworks.end(), kind.framework) !=
+                                options.jobs.frameworks.end();
+      if (!on) continue;
+      jobs.emplace_back(kind, spawn_job_actor(*system, options.jobs, links, options.clock, sharded,
+                                              JobKind{&kind.integration(), kind.tag}));
+    }
   }
 
   /// The webhook actor, the HTTPS server handing it the requests, and the certificates.
@@ -425,7 +443,7 @@ struct Controller::Impl {
     stop_sharding();
     // Watches first (no new events), then the actors, then the system joins them.
     for (auto& w : watches) caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
-    if (jobs) caf::anon_send_exit(jobs, caf::exit_reason::user_shutdown);
+    for (const auto& [kind, actor] : jobs) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(snapshot, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
     if (placement) caf::anon_send_exit(placement, caf::exit_reason::user_shutdown);
@@ -435,7 +453,7 @@ struct Controller::Impl {
     if (event_writer != writer) caf::anon_send_exit(event_writer, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(introspection, caf::exit_reason::user_shutdown);
     watches.clear();
-    jobs = nullptr;
+    jobs.clear();
     snapshot = nullptr;
     scheduler = nullptr;
     events = nullptr;

@@ -31,6 +31,10 @@ namespace kueuepp::actors {
 struct JobIntegrationOptions {
   /// Manage batch/v1 Jobs at all (Kueue's integrations.frameworks includes batch/job).
   bool enabled = true;
+  /// Kueue's integrations.frameworks: every kind of job managed ("batch/job" when
+  /// `enabled`, "jobset.x-k8s.io/jobset"), each with its watch and job actor. A child
+  /// owned by one of them (a JobSet's Job) is never queued itself.
+  std::vector<std::string> frameworks = {"batch/job"};
   /// manageJobsWithoutQueueName: Jobs without the queue-name label are managed too:
   /// queued in the namespace's LocalQueue named "default" when there is one, else held
   /// suspended with a Workload that waits for a queue.

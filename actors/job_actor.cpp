@@ -14,6 +14,7 @@
 
 #include "actors/job_reconciler.hpp"
 #include "core/string_key_map.hpp"
+#include "kube/jobs/batch_job.hpp"
 #include "kube/client/resource_version.hpp"
 #include "kube/json/json.hpp"
 #include "kube/json/json_node.hpp"
@@ -41,9 +42,8 @@ std::chrono::milliseconds retry_pause(std::uint32_t failures_in_a_row) {
   return std::min(std::chrono::milliseconds(1000) * (1u << doublings), std::chrono::milliseconds(30000));
 }
 
-/// The kinds whose first list must arrive before any decision.
-constexpr ObjectKind kNeeded[] = {ObjectKind::Job,        ObjectKind::Workload,
-                                  ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
+/// The kinds whose first list must arrive before any decision (besides the job kind's).
+constexpr ObjectKind kNeeded[] = {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
                                   ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass};
 
 /// What the job actor keeps of a Workload: the packed document (shared with the trees),
@@ -81,6 +81,9 @@ struct Retry {
 using JobTable = std::map<std::string, KnownJob, std::less<>>;
 
 struct JobState {
+  /// The kind of job this actor reconciles, and its tag in watch events and writes.
+  const kube::jobs::JobIntegration* integration = &kube::jobs::batch_job_integration();
+  ObjectKind job_kind = ObjectKind::Job;
   JobIntegrationOptions options;
   JobLinks links;
   std::function<core::Time()> clock;
@@ -132,18 +135,21 @@ Table* table_for(JobState& st, ObjectKind kind) {
   }
 }
 
-std::optional<kube::client::OwnerReference> owner_job(const kube::client::Object& wl) {
+/// The Workload's controlling job, when it is of this actor's kind (a Workload of
+/// another kind is its actor's business).
+std::optional<kube::client::OwnerReference> owner_job(const JobState& st, const kube::client::Object& wl) {
   auto ref = wl.controller_reference();
-  if (!ref || ref->kind != "Job") return std::nullopt;
+  const kube::client::ResourceDescriptor& r = st.integration->resource();
+  if (!ref || ref->kind != r.kind || ref->api_version != r.api_version()) return std::nullopt;
   return ref;
 }
 
 /// `wl` may be only the metadata of a packed watch event (see messages::ObjectChanged).
-KnownWorkload known_workload(const kube::client::Object& wl, PackedPtr packed) {
+KnownWorkload known_workload(const JobState& st, const kube::client::Object& wl, PackedPtr packed) {
   KnownWorkload k;
   k.packed = std::move(packed);
   k.resource_version = std::string(wl.resource_version());
-  k.job_owned_and_deleting = wl.being_deleted() && owner_job(wl).has_value();
+  k.job_owned_and_deleting = wl.being_deleted() && owner_job(st, wl).has_value();
   return k;
 }
 
@@ -184,7 +190,7 @@ ObjectPtr unpacked(const PackedPtr& packed, std::string_view what, std::string_v
 ObjectPtr unpacked(const KnownWorkload& known, std::string_view key) { return unpacked(known.packed, "workload", key); }
 
 void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
-  auto ref = owner_job(*wl);
+  auto ref = owner_job(st, *wl);
   if (!ref) return;
   if (deleted) {
     auto it = st.workloads_of_job.find(ref->uid);
@@ -217,6 +223,8 @@ JobContext context(Self self) {
   auto& st = self->state;
   JobContext ctx;
   ctx.options = st.options;
+  ctx.integration = st.integration;
+  ctx.job_kind = st.job_kind;
   ctx.now = now_of(st);
   ctx.flavor = [self](std::string_view name) -> const kube::client::Object* {
     auto it = self->state.flavors.find(name);
@@ -341,7 +349,7 @@ std::string cached_version(const JobState& st, ObjectKind kind, const std::strin
     auto it = st.workloads.find(key);
     return it == st.workloads.end() ? std::string() : it->second.resource_version;
   }
-  if (kind == ObjectKind::Job) {
+  if (kind == st.job_kind) {
     auto it = st.jobs.find(key);
     return it == st.jobs.end() ? std::string() : it->second.resource_version;
   }
@@ -359,7 +367,7 @@ bool remember(JobState& st, ObjectKind kind, const CachedObject& object) {
     return false;
   }
   if (kind == ObjectKind::Workload) {
-    st.workloads[key] = known_workload(*object, object.packed_text());
+    st.workloads[key] = known_workload(st, *object, object.packed_text());
     index_workload(st, object.decoded(), false);
   } else {
     st.jobs[key] = known_job(*object, object.packed_text());
@@ -432,7 +440,7 @@ void on_write_done(Self self, const std::string& key, const ReadTarget& target, 
       // would resurrect it if its DELETED event came first (a Job then waits for a
       // Workload it believes it has).
       const bool gone = (o.object->being_deleted() || deleting) && o.object->finalizers().empty();
-      if (target.kind == ObjectKind::Job || target.kind == ObjectKind::Workload) {
+      if (target.kind == st.job_kind || target.kind == ObjectKind::Workload) {
         if (gone) {
           forget(st, target.kind, o.object, o.object->resource_version());
         } else {
@@ -472,10 +480,10 @@ void reread(Self self, const std::string& key, std::vector<ReadTarget> reads) {
       auto& s = self->state;
       bool fresh = true;
       if (o.ok && o.object) {
-        if (r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) remember(s, r.kind, CachedObject::packed_from(o.object));
+        if (r.kind == s.job_kind || r.kind == ObjectKind::Workload) remember(s, r.kind, CachedObject::packed_from(o.object));
       } else if (o.http_status == 404) {
         // Gone, unless a newer one arrived while the read was out.
-        if ((r.kind == ObjectKind::Job || r.kind == ObjectKind::Workload) &&
+        if ((r.kind == s.job_kind || r.kind == ObjectKind::Workload) &&
             cached_version(s, r.kind, r.ns.empty() ? r.name : r.ns + "/" + r.name) == known) {
           json::value meta = json::object{{"metadata", json::object{{"name", r.name}, {"namespace", r.ns}}}};
           forget(s, r.kind, std::make_shared<const kube::client::Object>(std::move(meta)), known);
@@ -589,7 +597,7 @@ void release_orphan_workload(Self self, const CachedObject& version) {
   auto& st = self->state;
   const kube::client::Object& wl = *version;
   if (!st.synced) return;
-  auto ref = owner_job(wl);
+  auto ref = owner_job(st, wl);
   if (!ref) return;
   auto job = st.jobs.find(std::string(wl.namespace_name()) + "/" + ref->name);
   if (job != st.jobs.end() && job->second.uid == ref->uid) return;
@@ -677,7 +685,7 @@ void reconcile_namespace(Self self, std::string_view ns) {
 bool store(JobState& st, const ObjectChanged& event) {
   const ObjectPtr& object = event.object.decoded();
   std::string key = object->key();
-  if (event.kind == ObjectKind::Workload || event.kind == ObjectKind::Job) {
+  if (event.kind == ObjectKind::Workload || event.kind == st.job_kind) {
     if (event.deleted) return forget(st, event.kind, object, object->resource_version());
     return remember(st, event.kind, event.object);
   }
@@ -707,22 +715,23 @@ void on_change(Self self, const ObjectChanged& event) {
   const ObjectPtr& object = event.object.decoded();  // only the metadata of a packed kind
   const bool deleted = event.deleted;
   std::string key = object->key();
+  if (kind == st.job_kind) {
+    st.steps.erase(key);
+    if (!deleted) {
+      reconcile(self, key);
+    } else {
+      for (const auto& wl : workloads_of(st, *object)) release_orphan_workload(self, wl);
+    }
+    return;
+  }
   switch (kind) {
     case ObjectKind::Workload:
-      if (auto ref = owner_job(*object)) {
+      if (auto ref = owner_job(st, *object)) {
         std::string job_key = std::string(object->namespace_name()) + "/" + ref->name;
         st.steps.erase(job_key);
         reconcile(self, job_key);
       }
       if (!deleted) release_orphan_workload(self, event.object);
-      break;
-    case ObjectKind::Job:
-      st.steps.erase(key);
-      if (!deleted) {
-        reconcile(self, key);
-      } else {
-        for (const auto& wl : workloads_of(st, *object)) release_orphan_workload(self, wl);
-      }
       break;
     case ObjectKind::WorkloadPriorityClass:
       // Workloads follow the new value; Jobs waiting for this class can now be queued.
@@ -752,10 +761,10 @@ void on_relist(Self self, ObjectsRelisted& event) {
     st.workloads.clear();
     st.workloads_of_job.clear();
     for (const CachedObject& object : *event.items) {
-      st.workloads[object->key()] = known_workload(*object, object.packed_text());
+      st.workloads[object->key()] = known_workload(st, *object, object.packed_text());
       index_workload(st, object.decoded(), false);
     }
-  } else if (event.kind == ObjectKind::Job) {
+  } else if (event.kind == st.job_kind) {
     st.jobs.clear();
     for (const CachedObject& object : *event.items) st.jobs[object->key()] = known_job(*object, object.packed_text());
   } else if (event.kind == ObjectKind::Namespace) {
@@ -772,13 +781,15 @@ void on_relist(Self self, ObjectsRelisted& event) {
   }
   st.listed.insert(event.kind);
   if (!st.synced) {
+    if (st.listed.count(st.job_kind) == 0) return;
     for (ObjectKind k : kNeeded) {
       if (st.listed.count(k) == 0) return;
     }
     // Namespaces are needed only to select the managed ones.
     if (st.options.managed_namespaces && st.listed.count(ObjectKind::Namespace) == 0) return;
     st.synced = true;
-    spdlog::info("job integration: {} jobs and {} workloads listed; reconciling", st.jobs.size(), st.workloads.size());
+    spdlog::info("job integration {}: {} {}s and {} workloads listed; reconciling", st.integration->framework(),
+                 st.jobs.size(), to_string(st.job_kind), st.workloads.size());
   }
   st.steps.clear();
   reconcile_all(self);
@@ -805,14 +816,16 @@ std::string summary(Self self) {
 }  // namespace
 
 messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOptions options, JobLinks links,
-                                    std::function<core::Time()> clock, bool sharded) {
-  return system.spawn([options, links, clock, sharded](Self self) -> job_actor::behavior_type {
+                                    std::function<core::Time()> clock, bool sharded, JobKind kind) {
+  return system.spawn([options, links, clock, sharded, kind](Self self) -> job_actor::behavior_type {
     if (sharded) self->state.shards = JobShards{};  // holds nothing yet
+    if (kind.integration != nullptr) self->state.integration = kind.integration;
+    self->state.job_kind = kind.tag;
     self->state.options = options;
     self->state.links = links;
     self->state.clock = clock;
     self->send(links.introspection,
-               ActorRegistered{"job", "job", self->address(), caf::actor_cast<caf::strong_actor_ptr>(self)});
+               ActorRegistered{"job", kind.name(), self->address(), caf::actor_cast<caf::strong_actor_ptr>(self)});
     return {
         [self](ObjectsRelisted& event) {
           ++self->state.handled;
@@ -851,7 +864,7 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
           }
         },
         [self](IntrospectActor) -> ActorInfo {
-          return ActorInfo{"job", "job", self->mailbox().size(), self->state.handled, summary(self)};
+          return ActorInfo{"job", JobKind{self->state.integration, self->state.job_kind}.name(), self->mailbox().size(), self->state.handled, summary(self)};
         },
     };
   });

@@ -29,8 +29,8 @@ bool has_finalizer(const Object& o, std::string_view finalizer) {
   return std::find(all.begin(), all.end(), finalizer) != all.end();
 }
 
-JobWrite job_write(const Object& job, JobWrite::Verb verb, json::value body, std::string what) {
-  return JobWrite{ObjectKind::Job, verb, std::string(job.namespace_name()), std::string(job.name()),
+JobWrite job_write(const Object& job, const JobContext& ctx, JobWrite::Verb verb, json::value body, std::string what) {
+  return JobWrite{ctx.job_kind, verb, std::string(job.namespace_name()), std::string(job.name()),
                   std::move(body), "", std::move(what)};
 }
 
@@ -83,9 +83,9 @@ bool stop_step(const Object& job, const Object* wl, const std::string& why, cons
   auto next = kind_of(ctx).stop(job, wl);
   if (!next) return false;
   std::string what = next->what == "suspended" ? "suspended: " + why : next->what;
-  step.writes.push_back(job_write(job, next->status ? JobWrite::Verb::MergePatchStatus : JobWrite::Verb::MergePatch,
+  step.writes.push_back(job_write(job, ctx, next->status ? JobWrite::Verb::MergePatchStatus : JobWrite::Verb::MergePatch,
                                   std::move(next->patch), std::move(what)));
-  if (next->last) step.events.push_back(event_on(job, ObjectKind::Job, false, "Stopped", why));
+  if (next->last) step.events.push_back(event_on(job, ctx.job_kind, false, "Stopped", why));
   return true;
 }
 
@@ -95,7 +95,7 @@ bool stop_step(const Object& job, const Object* wl, const std::string& why, cons
 std::optional<JobWrite> rebuild_in_place(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
   auto built = kind_of(ctx).build_workload(job, build_options(job, ctx));
   if (!built) {
-    step.events.push_back(event_on(job, ObjectKind::Job, true, "ErrWorkloadCompose", built.error().message));
+    step.events.push_back(event_on(job, ctx.job_kind, true, "ErrWorkloadCompose", built.error().message));
     return std::nullopt;
   }
   json::object spec;
@@ -139,11 +139,11 @@ void create_workload(const Object& job, const JobContext& ctx, JobStep& step) {
     const auto& msg = built.error().message;
     bool missing_class = msg.find("WorkloadPriorityClass") != std::string::npos;
     step.events.push_back(
-        event_on(job, ObjectKind::Job, true, missing_class ? "WorkloadPriorityClassNotFound" : "ErrWorkloadCompose", msg));
+        event_on(job, ctx.job_kind, true, missing_class ? "WorkloadPriorityClassNotFound" : "ErrWorkloadCompose", msg));
     return;
   }
   std::string name(built->name());
-  step.events.push_back(event_on(job, ObjectKind::Job, false, "CreatedWorkload",
+  step.events.push_back(event_on(job, ctx.job_kind, false, "CreatedWorkload",
                                  "Created Workload: " + std::string(job.namespace_name()) + "/" + name));
   step.writes.push_back(JobWrite{ObjectKind::Workload, JobWrite::Verb::Create, std::string(job.namespace_name()),
                                  std::move(name), std::move(*built).release(), "", "created workload"});
@@ -160,8 +160,8 @@ void start(const Object& job, const Object& wl, const JobContext& ctx, JobStep& 
     return;
   }
   if (!started->changed) return;
-  step.writes.push_back(job_write(job, JobWrite::Verb::MergePatch, std::move(started->patch), "started"));
-  step.events.push_back(event_on(job, ObjectKind::Job, false, "Started", started->message));
+  step.writes.push_back(job_write(job, ctx, JobWrite::Verb::MergePatch, std::move(started->patch), "started"));
+  step.events.push_back(event_on(job, ctx.job_kind, false, "Started", started->message));
 }
 
 /// waitForPodsReady: the PodsReady condition follows the Job's ready pods while admitted.
@@ -237,11 +237,11 @@ bool retention_due(std::optional<core::Time> deadline, const JobContext& ctx, Jo
 bool deactivated_retention_step(const Object& job, const Object& wl, const JobContext& ctx, JobStep& step) {
   const auto& after = ctx.options.deactivated_job_retention;
   if (!after || !retention_due(jobs::deactivated_retention_deadline(wl, *after), ctx, step)) return false;
-  step.writes.push_back(JobWrite{ObjectKind::Job, JobWrite::Verb::Delete, std::string(job.namespace_name()),
+  step.writes.push_back(JobWrite{ctx.job_kind, JobWrite::Verb::Delete, std::string(job.namespace_name()),
                                  std::string(job.name()), json::value(), std::string(job.resource_version()),
                                  "deleted: deactivation retention period expired"});
   step.events.push_back(
-      event_on(job, ObjectKind::Job, false, "Deleted", "Deleted job: deactivation retention period expired"));
+      event_on(job, ctx.job_kind, false, "Deleted", "Deleted job: deactivation retention period expired"));
   return true;
 }
 
@@ -256,7 +256,23 @@ void finished_retention_step(const Object& wl, const JobContext& ctx, JobStep& s
 
 }  // namespace
 
+bool owned_by_managed_parent(const Object& job, const JobContext& ctx) {
+  auto owner = job.controller_reference();
+  if (!owner) return false;
+  const kube::client::ResourceDescriptor& own = kind_of(ctx).resource();
+  if (owner->kind == own.kind && owner->api_version == own.api_version()) return false;
+  for (const std::string& framework : ctx.options.frameworks) {
+    const jobs::JobIntegration* parent = jobs::find_integration(framework);
+    if (parent == nullptr) continue;
+    const kube::client::ResourceDescriptor& r = parent->resource();
+    if (owner->kind == r.kind && owner->api_version == r.api_version()) return true;
+  }
+  return false;
+}
+
 std::optional<std::string> managed_queue(const Object& job, const JobContext& ctx) {
+  // Kueue's IsOwnerManagedByKueue: the parent's Workload holds the quota for its children.
+  if (owned_by_managed_parent(job, ctx)) return std::nullopt;
   const std::string ns(job.namespace_name());
   if (const auto& selector = ctx.options.managed_namespaces) {
     const core::Labels* labels = ctx.namespace_labels ? ctx.namespace_labels(ns) : nullptr;
@@ -345,7 +361,7 @@ JobStep reconcile_job(const Object& job, std::span<const Object* const> workload
                                    keep != nullptr && c.matches ? "deleted a duplicate workload"
                                                                 : "deleted the workload that no longer matches its job"});
     step.events.push_back(
-        event_on(job, ObjectKind::Job, false, "DeletedWorkload", "Deleted not matching Workload: " + c.wl->key()));
+        event_on(job, ctx.job_kind, false, "DeletedWorkload", "Deleted not matching Workload: " + c.wl->key()));
   }
   if (!step.writes.empty()) return step;
   return reconcile_job(job, keep, ctx);
@@ -362,7 +378,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
       if (kind.suspended(job) && !holds_quota_reservation(*wl)) {
         if (auto w = rebuild_in_place(job, *wl, ctx, step)) {
           step.writes.push_back(std::move(*w));
-          step.events.push_back(event_on(job, ObjectKind::Job, false, "UpdatedWorkload",
+          step.events.push_back(event_on(job, ctx.job_kind, false, "UpdatedWorkload",
                                          "Updated not matching Workload for suspended job: " + wl->key()));
         }
       } else {
@@ -370,7 +386,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
                                        std::string(wl->name()), json::value(), std::string(wl->resource_version()),
                                        "deleted the workload that no longer matches its job"});
         step.events.push_back(
-            event_on(job, ObjectKind::Job, false, "DeletedWorkload", "Deleted not matching Workload: " + wl->key()));
+            event_on(job, ctx.job_kind, false, "DeletedWorkload", "Deleted not matching Workload: " + wl->key()));
       }
       return step;
     }
@@ -390,7 +406,7 @@ JobStep reconcile_job(const Object& job, const Object* wl, const JobContext& ctx
     if (wl == nullptr) return step;
     if (auto p = jobs::finished_patch(*wl, *finished, ctx.now)) {
       step.writes.push_back(workload_status_write(*wl, std::move(*p), "finished workload"));
-      step.events.push_back(event_on(job, ObjectKind::Job, false, "FinishedWorkload",
+      step.events.push_back(event_on(job, ctx.job_kind, false, "FinishedWorkload",
                                      "Workload '" + wl->key() + "' is declared finished"));
     }
     return step;

@@ -76,11 +76,17 @@ struct JobContext {
   std::function<const core::Labels*(const std::string& ns)> namespace_labels;
   JobIntegrationOptions options;
   core::Time now{};
-  /// The kind of job reconciled (null: batch/v1 Job).
+  /// The kind of job reconciled (null: batch/v1 Job) and its tag in writes and events.
   const kube::jobs::JobIntegration* integration = nullptr;
+  messages::ObjectKind job_kind = messages::ObjectKind::Job;
 };
 
-/// The queue a Job is submitted to, or nullopt when Kueue does not manage it. Empty: a
+/// Whether the job's controller is a kind of job Kueue manages (options.frameworks): such
+/// a child (a JobSet's Job) is never queued itself (Kueue's IsOwnerManagedByKueue).
+bool owned_by_managed_parent(const kube::client::Object& job, const JobContext& ctx);
+
+/// The queue a Job is submitted to, or nullopt when Kueue does not manage it (a child of
+/// a managed parent is not). Empty: a
 /// Job managed without a queue (manageJobsWithoutQueueName, no "default" LocalQueue),
 /// held suspended until it is given one.
 std::optional<std::string> managed_queue(const kube::client::Object& job, const JobContext& ctx);

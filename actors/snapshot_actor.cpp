@@ -20,7 +20,7 @@ namespace {
 struct SnapshotState {
   CohortTreeOptions tree_options;
   CohortTreeLinks links;
-  job_actor jobs;  ///< may be null (no Job integration)
+  std::vector<job_actor> jobs;  ///< one per kind of job (none without job integrations)
   TreeRouter router;
   std::map<std::string, cohort_tree_actor> trees;
   /// With sharding: what this replica holds. Without, every tree is acted on.
@@ -46,7 +46,7 @@ bool owns_unrouted(const SnapshotState& st) { return !st.ownership || st.ownersh
 /// Tells the job actor which LocalQueues' Jobs this replica handles, when that changed.
 void update_job_shards(Self self) {
   auto& st = self->state;
-  if (!st.ownership || !st.jobs) return;
+  if (!st.ownership || st.jobs.empty()) return;
   auto shards = std::make_shared<std::map<std::string, std::uint32_t, std::less<>>>();
   for (const auto& [lq, tree] : st.router.local_queue_trees()) {
     shards->emplace(lq, shard_of_root(TreeRouter::root_of_tree(tree), st.ownership->shard_count));
@@ -57,7 +57,7 @@ void update_job_shards(Self self) {
   }
   st.sent_local_queue_shards = shards;
   st.sent_ownership_version = st.ownership->version;
-  self->send(st.jobs, JobShards{std::move(shards), *st.ownership});
+  for (const auto& jobs : st.jobs) self->send(jobs, JobShards{shards, *st.ownership});
 }
 
 void deliver(Self self, TreeRouter::Output& out) {
@@ -211,7 +211,7 @@ void on_changed(Self self, const ObjectChanged& event, TreeRouter::Output& out) 
 }  // namespace
 
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
-                                        CohortTreeLinks links, messages::job_actor jobs,
+                                        CohortTreeLinks links, std::vector<messages::job_actor> jobs,
                                         std::optional<std::uint32_t> shard_count) {
   return system.spawn([tree_options, links, jobs, shard_count](Self self) -> snapshot_actor::behavior_type {
     if (shard_count) {  // holds nothing until the shard actor says otherwise

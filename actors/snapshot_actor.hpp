@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "actors/cohort_tree_actor.hpp"
 #include "messages/actor_handles.hpp"
@@ -19,10 +20,10 @@ class actor_system;
 namespace kueuepp::actors {
 
 /// With `shard_count`, sharding is on: every tree starts inactive until a ShardOwnership
-/// says this replica holds its shard, and `jobs` (may be null) is told which LocalQueues'
-/// Jobs this replica handles. Without, every tree acts and nothing is told.
+/// says this replica holds its shard, and `jobs` (one job actor per kind of job; may be
+/// empty) are told which LocalQueues' jobs this replica handles. Without, every tree acts and nothing is told.
 messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOptions tree_options,
-                                        CohortTreeLinks links, messages::job_actor jobs = {},
+                                        CohortTreeLinks links, std::vector<messages::job_actor> jobs = {},
                                         std::optional<std::uint32_t> shard_count = std::nullopt);
 
 }  // namespace kueuepp::actors

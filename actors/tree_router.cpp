@@ -34,6 +34,7 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::AdmissionCheck: return wrap(kube::decode_admission_check(doc));
     case ObjectKind::Workload: return wrap(kube::decode_workload(doc));
     case ObjectKind::Job:
+    case ObjectKind::JobSet:
     case ObjectKind::Event: break;
   }
   return fail("kind not routed to cohort trees");

@@ -136,7 +136,19 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
           send_relisted(actor, kind, std::move(event));
           if (!synced->exchange(true) && on_synced) on_synced();
         },
-        [name](const kube::client::ApiError& error) {
+        [name, missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
+          // A kind the server does not serve (its CRD not installed yet) is said once and
+          // waited for: the informer keeps trying with backoff and the kind is managed
+          // from its first list on.
+          if (error.http_status == 404) {
+            if (!missing->exchange(true)) {
+              spdlog::warn("watch of {}: the API server does not serve it (is its CRD installed?); "
+                           "waiting for it, retrying with backoff",
+                           name);
+            }
+            return;
+          }
+          if (missing->exchange(false)) spdlog::info("watch of {}: now served", name);
           spdlog::warn("watch of {}: {} {} (recovering)", name, error.reason, error.message);
         },
         [weak, kind, batch] {

@@ -13,8 +13,9 @@ using kube::FieldPath;
 using kube::FieldReader;
 using kube::sub;
 
-// Kueue's integration names (integrations.frameworks); kueuepp runs batch/job only.
-constexpr std::string_view kBatchJob = "batch/job";
+// Kueue's integration names (integrations.frameworks), and those kueuepp integrates
+// (actors/watched_kinds.cpp has the integration of each).
+constexpr std::string_view kSupportedFrameworks[] = {"batch/job", "jobset.x-k8s.io/jobset"};
 constexpr std::string_view kKueueFrameworks[] = {
     "batch/job", "pod", "deployment", "statefulset", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob",
     "kubeflow.org/paddlejob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob", "kubeflow.org/xgboostjob",
@@ -23,6 +24,11 @@ constexpr std::string_view kKueueFrameworks[] = {
     "sparkoperator.k8s.io/sparkapplication"};
 
 constexpr std::string_view kMetadataName = "kubernetes.io/metadata.name";
+
+bool supported_framework(std::string_view name) {
+  return std::find(std::begin(kSupportedFrameworks), std::end(kSupportedFrameworks), name) !=
+         std::end(kSupportedFrameworks);
+}
 
 bool known_framework(std::string_view name) {
   return std::find(std::begin(kKueueFrameworks), std::end(kKueueFrameworks), name) != std::end(kKueueFrameworks);
@@ -178,9 +184,9 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
       const std::string& name = c.frameworks[i];
       if (!known_framework(name)) {
         r.fail(sub(frameworks_path, i), "unknown framework \"" + name + "\"");
-      } else if (name != kBatchJob) {
+      } else if (!supported_framework(name)) {
         unsupported.push_back({sub(frameworks_path, i).str() + " \"" + name + "\"",
-                               "kueuepp integrates batch/v1 Jobs (batch/job) only so far"});
+                               "kueuepp integrates batch/v1 Job and JobSet only so far"});
       }
     }
   }

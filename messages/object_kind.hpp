@@ -24,6 +24,7 @@ enum class ObjectKind : std::uint8_t {
   AdmissionCheck,
   Workload,
   Job,
+  JobSet,  ///< jobset.x-k8s.io/v1alpha2, watched only when its integration is enabled
   Event,  ///< written only (core/v1 Events), never watched
 };
 
@@ -38,7 +39,7 @@ struct KindTraits {
   bool packed;
   /// How the snapshot actor routes it to the cohort trees.
   enum class Route : std::uint8_t {
-    None,      ///< not the trees' business (Jobs; Events are never watched)
+    None,      ///< not the trees' business (jobs of every kind; Events are never watched)
     Everyone,  ///< every tree needs it (flavors, namespaces, priority classes, checks)
     Topology,  ///< it places ClusterQueues in trees (ClusterQueues, Cohorts, LocalQueues)
     Workload,  ///< to the tree of its queue
@@ -58,6 +59,7 @@ inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
     {ObjectKind::AdmissionCheck, "AdmissionCheck", true, false, KindTraits::Route::Everyone, &kube::client::resources::kAdmissionCheck},
     {ObjectKind::Workload, "Workload", true, true, KindTraits::Route::Workload, &kube::client::resources::kWorkload},
     {ObjectKind::Job, "Job", true, true, KindTraits::Route::None, &kube::client::resources::kJob},
+    {ObjectKind::JobSet, "JobSet", true, true, KindTraits::Route::None, &kube::client::resources::kJobSet},
     {ObjectKind::Event, "Event", false, false, KindTraits::Route::None, &kube::client::resources::kEvent},
 }};
 

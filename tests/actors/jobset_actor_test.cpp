@@ -1,0 +1,196 @@
+// The job actor parameterised by the JobSet integration, next to the batch/v1 Job actor,
+// on CAF's test coordinator against the in-memory API server (fake_api.hpp): the JobSet
+// gets one Workload with a pod set per replicated job, is started with each pod set's
+// flavor in its replicated job's template, and its child Job is not queued by the Job
+// actor (manageJobsWithoutQueueName and a default LocalQueue notwithstanding).
+
+#include <caf/send.hpp>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "actors/event_recorder.hpp"
+#include "actors/introspection_actor.hpp"
+#include "actors/job_actor.hpp"
+#include "actors/watched_kinds.hpp"
+#include "actors/writer_actor.hpp"
+#include "kube/jobs/jobset.hpp"
+#include "kube/json/yaml.hpp"
+#include "tests/actors/deterministic_actor_test.hpp"
+#include "tests/actors/fake_api.hpp"
+
+namespace kueuepp::actors {
+namespace {
+
+using namespace messages;
+
+json::value yaml(std::string_view text) {
+  auto v = json::parse_yaml(text);
+  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
+  return v ? *v : json::value(nullptr);
+}
+
+constexpr std::string_view kJobSet = R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata:
+  name: sleep-job
+  namespace: ns
+  uid: uid-js
+  labels: {kueue.x-k8s.io/queue-name: user-queue}
+spec:
+  suspend: true
+  replicatedJobs:
+  - name: workers
+    replicas: 2
+    template:
+      spec:
+        parallelism: 1
+        completions: 1
+        template:
+          spec:
+            containers: [{name: sleep, image: busybox, resources: {requests: {cpu: "1"}}}]
+  - name: driver
+    replicas: 1
+    template:
+      spec:
+        parallelism: 1
+        completions: 1
+        template:
+          spec:
+            containers: [{name: sleep, image: busybox, resources: {requests: {cpu: "2"}}}]
+)";
+
+/// A child Job of the JobSet (no queue label: managed only by manageJobsWithoutQueueName).
+constexpr std::string_view kChildJob = R"(
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: sleep-job-workers-0
+  namespace: ns
+  uid: uid-child
+  ownerReferences:
+  - {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: sleep-job, uid: uid-js, controller: true}
+spec:
+  parallelism: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: sleep, image: busybox}]
+)";
+
+constexpr std::string_view kAdmitted = R"(
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments:
+    - {name: workers, flavors: {cpu: spot}, resourceUsage: {cpu: "2"}, count: 2}
+    - {name: driver, flavors: {cpu: on-demand}, resourceUsage: {cpu: "2"}, count: 1}
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+)";
+
+class JobSetActorTest : public DeterministicActorTest {
+ protected:
+  ~JobSetActorTest() override {
+    for (auto& a : {jobs_, jobsets_}) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
+    sched_->run();
+  }
+
+  void start() {
+    for (std::string_view lq : {"user-queue", "default"}) {
+      api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: " +
+                                            std::string(lq) + ", namespace: ns}, spec: {clusterQueue: cq}}"));
+    }
+    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
+        metadata: {name: on-demand}, spec: {nodeLabels: {instance-type: on-demand}}})"));
+    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
+        metadata: {name: spot}, spec: {nodeLabels: {instance-type: spot}}})"));
+    api_.put(ObjectKind::JobSet, yaml(kJobSet));
+    api_.put(ObjectKind::Job, yaml(kChildJob));
+    auto& sys = *system_;
+    introspection_ = spawn_introspection(sys);
+    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
+    auto clock = [] { return core::Time{}; };
+    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
+    JobIntegrationOptions options;
+    options.manage_jobs_without_queue_name = true;
+    options.frameworks = frameworks_;
+    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
+    jobs_ = spawn_job_actor(sys, options, links, clock);
+    auto entry = find_job_kind(kube::jobs::kJobSetFramework);
+    EXPECT_TRUE(entry.has_value());
+    jobsets_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
+    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
+                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass}) {
+      relist(jobs_, k);
+      relist(jobsets_, k);
+    }
+    relist(jobs_, ObjectKind::Job);
+    relist(jobsets_, ObjectKind::JobSet);
+    sched_->run();
+  }
+
+  void relist(job_actor actor, ObjectKind k) {
+    auto listed = api_.list(k);
+    caf::anon_send(actor, ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
+  }
+
+  /// Both actors see the Workload's current version (the controller's watch feeds both).
+  void deliver_workload(const std::string& name) {
+    caf::anon_send(jobs_, api_.watch_event(ObjectKind::Workload, "ns", name));
+    caf::anon_send(jobsets_, api_.watch_event(ObjectKind::Workload, "ns", name));
+    sched_->run();
+  }
+
+  std::vector<std::string> frameworks_ = {"batch/job", "jobset.x-k8s.io/jobset"};
+  testing::FakeApi api_;
+  introspection_actor introspection_;
+  writer_actor writer_;
+  event_recorder_actor events_;
+  job_actor jobs_;
+  job_actor jobsets_;
+};
+
+TEST_F(JobSetActorTest, TheJobSetIsQueuedAndStartedWithEachPodSetsFlavorItsChildIsNot) {
+  start();
+  auto workloads = api_.list(ObjectKind::Workload);
+  ASSERT_EQ(workloads.size(), 1u) << "only the JobSet is queued";
+  const auto& wl = *workloads.front();
+  EXPECT_EQ(wl.controller_reference()->kind, "JobSet");
+  const json::array& pod_sets = wl.find({"spec", "podSets"})->get_array();
+  ASSERT_EQ(pod_sets.size(), 2u);
+  EXPECT_EQ(pod_sets[0].at("name"), "workers");
+  EXPECT_EQ(pod_sets[0].at("count"), 2);
+  EXPECT_EQ(pod_sets[1].at("name"), "driver");
+  // The child Job was left as it was: not suspended, no Workload.
+  EXPECT_FALSE(api_.get(ObjectKind::Job, "ns", "sleep-job-workers-0")->bool_at({"spec", "suspend"}).value_or(false));
+
+  const std::string name(wl.name());
+  deliver_workload(name);
+  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  deliver_workload(name);
+  auto js = api_.get(ObjectKind::JobSet, "ns", "sleep-job");
+  EXPECT_EQ(js->bool_at({"spec", "suspend"}), false);
+  const json::array& rjobs = js->find({"spec", "replicatedJobs"})->get_array();
+  EXPECT_EQ(*json::find_path(rjobs[0], {"template", "spec", "template", "spec", "nodeSelector"}),
+            yaml("{instance-type: spot}"));
+  EXPECT_EQ(*json::find_path(rjobs[1], {"template", "spec", "template", "spec", "nodeSelector"}),
+            yaml("{instance-type: on-demand}"));
+  EXPECT_EQ(api_.list(ObjectKind::Workload).size(), 1u);
+}
+
+TEST_F(JobSetActorTest, WithJobSetsNotIntegratedTheChildIsAJobLikeAnyOther) {
+  frameworks_ = {"batch/job"};
+  start();
+  // The Job actor now holds the child (manageJobsWithoutQueueName, default LocalQueue);
+  // the JobSet actor, not asked for, would not have been spawned by the controller.
+  EXPECT_TRUE(api_.get(ObjectKind::Job, "ns", "sleep-job-workers-0")->bool_at({"spec", "suspend"}).value_or(false));
+}
+
+}  // namespace
+}  // namespace kueuepp::actors
