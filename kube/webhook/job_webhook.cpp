@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "kube/jobs/constants.hpp"
+#include "kube/jobs/integration.hpp"
+#include "kube/jobs/jobset.hpp"
 #include "kube/jobs/k8s_names.hpp"
 #include "kube/webhook/go_parse.hpp"
 #include "kube/webhook/json_patch.hpp"
@@ -199,6 +201,24 @@ core::LabelSelector default_managed_jobs_namespace_selector(std::string_view kue
   return s;
 }
 
+bool owner_managed_by_kueue(const json::value& object, const JobWebhookPolicy& policy) {
+  const json::value* refs = at_path(object, {"metadata", "ownerReferences"});
+  if (refs == nullptr || !refs->is_array()) return false;
+  for (const json::value& ref : refs->get_array()) {
+    const json::value* controller = json::find(ref, "controller");
+    if (controller == nullptr || !controller->is_bool() || !controller->get_bool()) continue;
+    for (const std::string& framework : policy.frameworks) {
+      const jobs::JobIntegration* parent = jobs::find_integration(framework);
+      if (parent == nullptr) continue;
+      if (json::get_string(ref, "kind") == parent->resource().kind &&
+          json::get_string(ref, "apiVersion") == parent->resource().api_version()) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool job_is_managed(const json::value& job, std::string_view ns, const JobWebhookPolicy& policy,
                     const ClusterFacts& facts) {
   if (!queue_name(job).empty()) return true;
@@ -209,6 +229,8 @@ AdmissionResponse default_job(const AdmissionRequest& request, const JobWebhookP
                               const ClusterFacts& facts) {
   AdmissionResponse response = allowed(request.uid);
   if (request.operation != Operation::Create || !request.object.is_object()) return response;
+  // A child of a managed parent runs under its parent's Workload.
+  if (owner_managed_by_kueue(request.object, policy)) return response;
   json::value job = request.object;
   const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
   // ApplyDefaultLocalQueue.
@@ -262,6 +284,39 @@ FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& fa
   check_update(old_job, job, ns, facts, errors);
   check_partial_admission_update(old_job, job, errors);
   return errors;
+}
+
+namespace {
+
+bool jobsets_integrated(const JobWebhookPolicy& policy) {
+  return std::find(policy.frameworks.begin(), policy.frameworks.end(), jobs::kJobSetFramework) != policy.frameworks.end();
+}
+
+}  // namespace
+
+AdmissionResponse default_jobset(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                 const ClusterFacts& facts) {
+  if (!jobsets_integrated(policy)) return allowed(request.uid);
+  return default_job(request, policy, facts);
+}
+
+FieldErrors validate_jobset(const AdmissionRequest& request, const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& jobset = request.object;
+  if (!jobset.is_object()) return errors;
+  check_create(jobset, errors);
+  if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
+  const std::string_view ns = request.ns.empty() ? string_at(jobset, {"metadata", "namespace"}) : request.ns;
+  check_update(request.old_object, jobset, ns, facts, errors);
+  return errors;
+}
+
+AdmissionResponse review_jobset(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts) {
+  if (!jobsets_integrated(policy)) return allowed(request.uid);
+  FieldErrors errors = validate_jobset(request, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
 }
 
 AdmissionResponse review_job(const AdmissionRequest& request, const ClusterFacts& facts) {

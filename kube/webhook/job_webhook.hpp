@@ -10,6 +10,8 @@
 // queue name frozen while the Job runs, partial admission and max execution time.
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/model/labels.hpp"
 #include "kube/webhook/admission_review.hpp"
@@ -27,6 +29,9 @@ struct JobWebhookPolicy {
   std::optional<core::LabelSelector> managed_jobs_namespace_selector;
   /// Feature gate WorkloadPriorityClassDefaulting (beta, on by default since Kueue 0.20).
   bool workload_priority_class_defaulting = true;
+  /// integrations.frameworks: the kinds whose webhooks act (the others' allow everything
+  /// unchanged, as Kueue's no-op webhooks), and whose children are left alone.
+  std::vector<std::string> frameworks = {"batch/job"};
 };
 
 /// The selector Kueue's Configuration defaults managedJobsNamespaceSelector to.
@@ -39,9 +44,28 @@ core::LabelSelector default_managed_jobs_namespace_selector(std::string_view kue
 bool job_is_managed(const json::value& job, std::string_view ns, const JobWebhookPolicy& policy,
                     const ClusterFacts& facts);
 
-/// mjob: the patch for a Job being created (allowed, possibly with no patch).
+/// Whether the object's controller is a kind of job in policy.frameworks (Kueue's
+/// IsOwnerManagedByKueue): a JobSet's child Job is neither suspended nor queued itself.
+bool owner_managed_by_kueue(const json::value& object, const JobWebhookPolicy& policy);
+
+/// mjob: the patch for a Job being created (allowed, possibly with no patch). The same
+/// defaults (jobframework's) serve every kind without its own (mjobset).
 AdmissionResponse default_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                               const ClusterFacts& facts);
+
+/// mjobset: default_job when JobSets are integrated, else allowed unchanged.
+AdmissionResponse default_jobset(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                 const ClusterFacts& facts);
+
+/// vjobset (jobframework.ValidateJobOnCreate and ValidateJobOnUpdate): the queue-name,
+/// prebuilt-workload and max-exec-time labels well formed, the queue name and max exec
+/// time frozen while the JobSet runs, the priority class neither added while running nor
+/// removed. Empty when valid.
+FieldErrors validate_jobset(const AdmissionRequest& request, const ClusterFacts& facts);
+
+/// vjobset: allowed, or refused (403) with the aggregate of validate_jobset's errors.
+AdmissionResponse review_jobset(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts);
 
 /// vjob's checks; empty when the Job is valid.
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts);

@@ -14,6 +14,8 @@ namespace kueuepp::kube::webhook {
 enum class WebhookKind : std::uint8_t {
   MutateJob,
   ValidateJob,
+  MutateJobSet,
+  ValidateJobSet,
   MutateClusterQueue,
   ValidateClusterQueue,
   ValidateCohort,

@@ -26,7 +26,7 @@ TEST(WebhookConfigurations, ByServiceLeaveSystemNamespacesAndUnlabelledJobsToIgn
   EXPECT_EQ(m.at("kind"), "MutatingWebhookConfiguration");
   EXPECT_EQ(m.at("metadata").at("name").as_string(), kMutatingConfigurationName);
   const auto& hooks = m.at("webhooks").as_array();
-  ASSERT_EQ(hooks.size(), 4u);  // mjob twice, clusterqueue, resourceflavor (not the Workload's)
+  ASSERT_EQ(hooks.size(), 6u);  // mjob twice, mjobset twice, clusterqueue, resourceflavor (not the Workload's)
   const auto& mjob = hooks[0].as_object();
   EXPECT_EQ(mjob.at("name").as_string(), "mjob.kb.io");
   EXPECT_EQ(mjob.at("failurePolicy"), "Fail");
@@ -38,9 +38,11 @@ TEST(WebhookConfigurations, ByServiceLeaveSystemNamespacesAndUnlabelledJobsToIgn
   EXPECT_EQ(*core::base64_decode(mjob.at("clientConfig").at("caBundle").as_string()), "PEM");
   EXPECT_EQ(hooks[1].at("failurePolicy"), "Ignore");
   EXPECT_EQ(hooks[1].at("objectSelector").at("matchExpressions").at(0).at("operator"), "DoesNotExist");
-  EXPECT_FALSE(hooks[2].as_object().contains("namespaceSelector"));  // ClusterQueues are cluster-scoped
+  EXPECT_EQ(hooks[2].at("name"), "mjobset.kb.io");
+  EXPECT_EQ(hooks[2].at("rules").at(0).at("resources").at(0), "jobsets");
+  EXPECT_FALSE(hooks[4].as_object().contains("namespaceSelector"));  // ClusterQueues are cluster-scoped
   json::value v = validating_configuration(target);
-  EXPECT_EQ(v.at("webhooks").as_array().size(), 4u);
+  EXPECT_EQ(v.at("webhooks").as_array().size(), 5u);
 }
 
 TEST(WebhookConfigurations, ByUrl) {
@@ -60,7 +62,7 @@ TEST(WebhookConfigurations, CaBundlePatchNamesOnlyOurWebhooksThatDiffer) {
   auto patch = ca_bundle_patch(live, "CA");
   ASSERT_TRUE(patch);
   const auto& entries = patch->at("webhooks").as_array();
-  EXPECT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries.size(), 6u);
   EXPECT_EQ(*core::base64_decode(entries[0].at("clientConfig").at("caBundle").as_string()), "CA");
   target.ca_bundle_pem = "CA";
   EXPECT_FALSE(ca_bundle_patch(mutating_configuration(target), "CA"));
