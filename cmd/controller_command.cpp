@@ -23,6 +23,7 @@
 #include "actors/controller.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/standalone/job_runner.hpp"
+#include "cmd/standalone/jobset_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
 #include "cmd/web/web_assets.hpp"
 #include "cmd/standalone/visibility_registration.hpp"
@@ -342,6 +343,7 @@ actors::ControllerOptions controller_options(const config::KueueConfiguration& c
   o.max_event_writes_in_flight = event_writes_in_flight(cfg.client_qps, event_io_batch_interval(f));
   o.explanation_interval = f.explanation_interval;
   o.jobs.enabled = std::find(cfg.frameworks.begin(), cfg.frameworks.end(), "batch/job") != cfg.frameworks.end();
+  o.jobs.frameworks = cfg.frameworks;
   o.metrics.cluster_queue_resources = cfg.metrics_cluster_queue_resources;
   o.metrics.local_queue_metrics = cfg.metrics_local_queue;
   o.metrics.cohort_metrics = cfg.metrics_cohorts;
@@ -426,6 +428,7 @@ actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, co
   w.policy.managed_jobs_namespace_selector =
       cfg.managed_jobs_namespace_selector.value_or(kube::webhook::default_managed_jobs_namespace_selector(cfg.ns));
   w.policy.workload_priority_class_defaulting = cfg.feature_gates.enabled("WorkloadPriorityClassDefaulting");
+  w.policy.frameworks = cfg.frameworks;
   return w;
 }
 
@@ -711,6 +714,7 @@ int run_standalone(Args args) {
     return 1;
   }
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
+  auto jobset_runner = JobSetRunner::start(**client);
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
   // The visibility API on loopback (a free port unless --visibility-listen says one),
@@ -735,6 +739,7 @@ int run_standalone(Args args) {
         f.kubeconfig_out.c_str(), f.probe_listen.c_str(), f.probe_listen.c_str());
     std::fflush(stdout);
   });
+  jobset_runner->stop();
   runner->stop();
   (*event_client)->shutdown();
   (*client)->shutdown();
