@@ -117,6 +117,12 @@ watch_actor spawn_watch(caf::actor_system& system, kube::client::Client& client,
     auto batch = std::make_shared<IoBatch>();
     kube::client::InformerOptions informer_options;
     informer_options.packed_objects = travels_packed(kind);  // decoded straight to their packed text
+    // A kind served by a CRD that may be applied later is tried again within seconds, not
+    // half a minute: its objects wait unqueued (and unsuspended, if created before their
+    // webhook could act) until it is listed.
+    for (const JobKindEntry& e : job_kinds()) {
+      if (e.tag == kind && e.custom_resource) informer_options.backoff.cap = std::chrono::milliseconds(5'000);
+    }
     st.informer = kube::client::Informer::start(
         client, resource_of(kind), informer_options,
         [weak, kind, synced, on_synced, batch](kube::client::InformerEvent event) {

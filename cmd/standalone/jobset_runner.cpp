@@ -271,10 +271,12 @@ std::unique_ptr<JobSetRunner> JobSetRunner::start(kube::client::Client& client) 
       self->on_job(e.object, e.type == Type::Deleted);
     }
   });
-  // Without the JobSet CRD this list fails and is retried with backoff: JobSets are run
-  // from when it is applied.
+  // Without the JobSet CRD this list fails and is retried with backoff (as the
+  // controller's JobSet watch, 5 s at most): JobSets are run from when it is applied.
+  kube::client::InformerOptions jobset_options;
+  jobset_options.backoff.cap = std::chrono::milliseconds(5'000);
   impl->jobsets_informer = kube::client::Informer::start(
-      client, resources::kJobSet, {},
+      client, resources::kJobSet, jobset_options,
       [weak](kube::client::InformerEvent e) {
         auto self = weak.lock();
         if (!self) return;

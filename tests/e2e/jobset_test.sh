@@ -7,8 +7,8 @@
 #   - while the driver's quota is short it waits with Kueue's pending message;
 #   - once quota frees it is resumed with each pod set's flavor in its replicated job's
 #     template: workers on spot, the driver on on-demand (two flavors, one Workload);
-#   - the runner's child Jobs (<jobset>-<rjob>-<index>, owned by it) are not queued:
-#     one Workload still, no child suspended;
+#   - the runner's child Jobs (<jobset>-<rjob>-<index>, owned by it) are not queued even
+#     beside a default LocalQueue: one Workload still, no child suspended nor labelled;
 #   - it completes when its child Jobs complete, and the quota is released.
 #
 # usage: jobset_test.sh KUEUEPP_BINARY SHARED_DIR
@@ -60,6 +60,13 @@ apiVersion: kueue.x-k8s.io/v1beta2
 kind: LocalQueue
 metadata: {name: user-queue, namespace: default}
 spec: {clusterQueue: cluster-queue}
+---
+# A default LocalQueue: an unlabelled Job here would be queued to it (LocalQueue
+# defaulting), so the child Jobs are left alone only by the parent rule.
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: default}
+spec: {clusterQueue: cluster-queue}
 YAML
 }
 cluster_queue 1
@@ -97,6 +104,7 @@ expect_eventually 15 "the runner creates the child Jobs" \
 expect_eq "owned by the JobSet" "$(jp job "$js-workers-0" '{.metadata.ownerReferences[0].kind}')" "JobSet"
 expect_eq "the child Jobs are not queued themselves" "$(k get workloads -o name | wc -l | tr -d ' ')" "1"
 expect_eq "nor suspended" "$(k get jobs -o jsonpath='{range .items[*]}{.spec.suspend} {end}')" "false false "
+expect_eq "nor given the default LocalQueue" "$(jp job "$js-workers-0" '{.metadata.labels.kueue\.x-k8s\.io/queue-name}')" ""
 expect_eq "a child's pods are placed by its replicated job's flavor" \
   "$(jp job "$js-driver-0" '{.spec.template.spec.nodeSelector.instance-type}')" "on-demand"
 
