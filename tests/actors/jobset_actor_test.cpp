@@ -184,6 +184,43 @@ TEST_F(JobSetActorTest, TheJobSetIsQueuedAndStartedWithEachPodSetsFlavorItsChild
   EXPECT_EQ(api_.list(ObjectKind::Workload).size(), 1u);
 }
 
+constexpr std::string_view kEvicted = R"(
+status:
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
+  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T00:01:00Z"}
+)";
+
+TEST_F(JobSetActorTest, PreemptedItIsSuspendedWithItsTemplatesRestoredThenItsQuotaReleased) {
+  start();
+  const std::string name(api_.list(ObjectKind::Workload).front()->name());
+  deliver_workload(name);
+  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  deliver_workload(name);
+  ASSERT_EQ(api_.get(ObjectKind::JobSet, "ns", "sleep-job")->bool_at({"spec", "suspend"}), false);
+  // A child Job still has a pod running: the quota waits for it.
+  api_.change(ObjectKind::JobSet, "ns", "sleep-job",
+              yaml("{status: {replicatedJobsStatus: [{name: workers, active: 1, ready: 1, succeeded: 0, failed: 0, "
+                   "suspended: 0}]}}"));
+  caf::anon_send(jobsets_, api_.watch_event(ObjectKind::JobSet, "ns", "sleep-job"));
+  api_.change(ObjectKind::Workload, "ns", name, yaml(kEvicted));
+  deliver_workload(name);
+  auto js = api_.get(ObjectKind::JobSet, "ns", "sleep-job");
+  EXPECT_EQ(js->bool_at({"spec", "suspend"}), true);
+  for (const json::value& rjob : js->find({"spec", "replicatedJobs"})->get_array()) {
+    EXPECT_EQ(json::find_path(rjob, {"template", "spec", "template", "spec", "nodeSelector"}), nullptr);
+  }
+  EXPECT_TRUE(api_.get(ObjectKind::Workload, "ns", name)->condition_true("QuotaReserved"));
+  // Its pods gone, the eviction completes: the quota is released.
+  api_.change(ObjectKind::JobSet, "ns", "sleep-job",
+              yaml("{status: {replicatedJobsStatus: [{name: workers, active: 0, ready: 0, succeeded: 0, failed: 0, "
+                   "suspended: 0}]}}"));
+  caf::anon_send(jobsets_, api_.watch_event(ObjectKind::JobSet, "ns", "sleep-job"));
+  sched_->run();
+  EXPECT_FALSE(api_.get(ObjectKind::Workload, "ns", name)->condition_true("QuotaReserved"));
+}
+
 TEST_F(JobSetActorTest, WithJobSetsNotIntegratedTheChildIsAJobLikeAnyOther) {
   frameworks_ = {"batch/job"};
   start();
