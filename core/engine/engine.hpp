@@ -34,6 +34,7 @@
 #include "core/engine/preemptor.hpp"
 #include "core/engine/queue_views.hpp"
 #include "core/engine/quota_tree.hpp"
+#include "core/engine/what_if.hpp"
 #include "core/engine/workload_record.hpp"
 #include "core/model/cluster_queue.hpp"
 #include "core/model/resource_flavor.hpp"
@@ -123,6 +124,17 @@ class Engine {
   /// Decisions made since the last call (admissions, evictions, pending reasons).
   Decisions take_decisions();
 
+  // -- questions that change nothing -------------------------------------------------------
+  /// What would happen to `wl` (a workload that does not exist yet, or a changed one) if
+  /// it were applied now and one cycle ran at `now` with nothing else changing: answered
+  /// on a copy of this engine, which is left as it was (state_digest() is unchanged).
+  /// A workload without a UID or creation time gets "what-if" and `now`, as a new one would.
+  WhatIfAnswer what_if(const Workload& wl, Time now, const RuntimeHints& hints = {}) const;
+  /// A deterministic hash of everything that affects the engine's decisions: objects,
+  /// workloads and their queue and quota state, the cycle counters and the decisions not
+  /// taken yet. Equal digests: the same calls give the same decisions.
+  std::uint64_t state_digest() const;
+
   // -- queries ---------------------------------------------------------------------------
   /// One workload; `with_position` also computes its place in the queue (O(queue)).
   std::optional<WorkloadView> workload(std::string_view key, bool with_position = true) const;
@@ -185,6 +197,14 @@ class Engine {
     std::string root;
   };
   struct Entry;
+  struct CopyTag {};
+  /// A deep copy (what_if's): records, queues and trees are copied, and every pointer and
+  /// view into the records of `other` is rebound to the copy's.
+  Engine(const Engine& other, CopyTag);
+  /// The what-if answer's start estimate, on the copy the question was answered on.
+  void estimate_start(const std::string& key, const RuntimeHints& hints, WhatIfAnswer& answer);
+  /// Runs cycles at `now` until nothing changes, completing every eviction at once.
+  void settle(Time now);
 
   // -- topology (engine.cpp) --------------------------------------------------------------
   void mark_topology_dirty() { topology_dirty_ = true; }

@@ -4,6 +4,36 @@
 
 namespace kueuepp::core {
 
+PendingQueue::PendingQueue(const PendingQueue& other, const SlotRebind& rebind)
+    : strategy_(other.strategy_),
+      queued_(other.queued_),
+      preemptor_sticky_(other.preemptor_sticky_),
+      inflight_(other.inflight_),
+      epoch_(other.epoch_),
+      seq_(other.seq_),
+      hash_parked_seq_(other.hash_parked_seq_),
+      pop_cycle_(other.pop_cycle_),
+      flush_pop_cycle_(other.flush_pop_cycle_),
+      joins_(other.joins_) {
+  auto copy_set = [&](const Set& from, Set& to) {
+    for (const QueueSlot* s : from) to.insert(to.end(), rebind(s));
+  };
+  for (const auto& [hash, q] : other.queued_by_class_) {
+    ClassQueue& c = queued_by_class_[hash];
+    copy_set(q.members, c.members);
+    copy_set(q.fresh, c.fresh);
+    c.head = q.head == nullptr ? nullptr : rebind(q.head);
+  }
+  copy_set(other.heads_, heads_);
+  for (const QueueSlot* s : other.held_) held_.insert(rebind(s));
+  sticky_ = other.sticky_ == nullptr ? nullptr : rebind(other.sticky_);
+  preemptor_ = other.preemptor_ == nullptr ? nullptr : rebind(other.preemptor_);
+  for (const auto& [hash, members] : other.classes_) {
+    auto& to = classes_[hash];
+    for (const QueueSlot* s : members) to.insert(rebind(s));
+  }
+}
+
 bool PendingQueue::hash_parked(const QueueSlot& slot) const {
   if (strategy_ != QueueingStrategy::BestEffortFIFO || slot.hash == 0 || hash_parked_seq_.empty()) {
     return false;

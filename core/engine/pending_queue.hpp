@@ -17,6 +17,7 @@
 // behaviour is Kueue's.
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -71,6 +72,12 @@ class PendingQueue {
  public:
   explicit PendingQueue(QueueingStrategy strategy = QueueingStrategy::BestEffortFIFO)
       : strategy_(strategy) {}
+  /// Names, for a slot of the queue copied from, the slot it becomes in the copy.
+  using SlotRebind = std::function<QueueSlot*(const QueueSlot*)>;
+  /// A copy of `other` holding, for each of its slots, the slot `rebind` names: the
+  /// queue of a copied engine, whose workload records (and so their slots) are copies
+  /// too. The copies must carry the same order keys and classes.
+  PendingQueue(const PendingQueue& other, const SlotRebind& rebind);
   PendingQueue(const PendingQueue&) = delete;
   PendingQueue& operator=(const PendingQueue&) = delete;
   PendingQueue(PendingQueue&&) noexcept = default;

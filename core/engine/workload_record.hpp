@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/copying_ptr.hpp"
 #include "core/engine/ids.hpp"
 #include "core/engine/local_queue_tallies.hpp"
 #include "core/engine/pending_queue.hpp"
@@ -131,7 +132,7 @@ struct WorkloadRecord {
   std::string_view ns() const { return std::string_view(key).substr(0, key.find('/')); }
   std::string_view name() const { return std::string_view(key).substr(key.find('/') + 1); }
 
-  std::unique_ptr<WorkloadExtras> extras;
+  CopyingPtr<WorkloadExtras> extras;
   WorkloadExtras& extra() {
     if (!extras) extras = std::make_unique<WorkloadExtras>();
     return *extras;
@@ -179,7 +180,7 @@ struct WorkloadRecord {
   std::optional<Time> evicted_by_timeout_at;  ///< PodsReadyTimeout / AdmissionCheck eviction time
 
   // -- scheduling state -----------------------------------------------------------
-  std::unique_ptr<FlavorScanState> scan;  ///< only while flavors remain to resume from
+  CopyingPtr<FlavorScanState> scan;  ///< only while flavors remain to resume from
   PendingExplanation pending;
   std::int64_t last_evaluated_cycle = -1;
   /// Requeue bookkeeping of the current cycle.
