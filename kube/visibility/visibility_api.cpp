@@ -77,14 +77,15 @@ json::object status(int code, std::string_view reason, std::string message) {
   return o;
 }
 
-json::object resource(std::string_view name, std::string_view singular, bool namespaced, bool get) {
+json::object resource(std::string_view name, std::string_view singular, bool namespaced, std::string_view verb,
+                      std::string_view kind = "PendingWorkloadsSummary") {
   json::object o;
   o["name"] = name;
   o["singularName"] = singular;
   o["namespaced"] = namespaced;
-  o["kind"] = "PendingWorkloadsSummary";
+  o["kind"] = json::value(kind);
   json::array verbs;
-  if (get) verbs.push_back("get");
+  if (!verb.empty()) verbs.push_back(json::value(verb));
   o["verbs"] = std::move(verbs);
   return o;
 }
@@ -123,8 +124,9 @@ Route route_of(std::string_view path) {
     r.name = std::string(s[4]);
     return r;
   }
-  if (s.size() == 8 && s[3] == "namespaces" && s[5] == "localqueues" && s[7] == "pendingworkloads") {
-    r.kind = RouteKind::LocalQueuePending;
+  if (s.size() == 8 && s[3] == "namespaces" && s[5] == "localqueues" &&
+      (s[7] == "pendingworkloads" || s[7] == "whatif")) {
+    r.kind = s[7] == "whatif" ? RouteKind::LocalQueueWhatIf : RouteKind::LocalQueuePending;
     r.ns = std::string(s[4]);
     r.name = std::string(s[6]);
     return r;
@@ -224,10 +226,11 @@ std::string encode_resource_list(std::string_view version) {
   o["kind"] = "APIResourceList";
   o["apiVersion"] = "v1";
   o["groupVersion"] = group_version(version);
-  o["resources"] = json::array{resource("clusterqueues", "clusterqueue", false, false),
-                               resource("clusterqueues/pendingworkloads", "", false, true),
-                               resource("localqueues", "localqueue", true, false),
-                               resource("localqueues/pendingworkloads", "", true, true)};
+  o["resources"] = json::array{resource("clusterqueues", "clusterqueue", false, ""),
+                               resource("clusterqueues/pendingworkloads", "", false, "get"),
+                               resource("localqueues", "localqueue", true, ""),
+                               resource("localqueues/pendingworkloads", "", true, "get"),
+                               resource("localqueues/whatif", "", true, "create", "WhatIfResult")};
   return json::dump(o);
 }
 

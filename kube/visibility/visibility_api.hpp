@@ -24,6 +24,7 @@ enum class RouteKind : std::uint8_t {
   ResourceList,         ///< /apis/visibility.kueue.x-k8s.io/{version}
   ClusterQueuePending,  ///< .../clusterqueues/{name}/pendingworkloads
   LocalQueuePending,    ///< .../namespaces/{ns}/localqueues/{name}/pendingworkloads
+  LocalQueueWhatIf,     ///< POST .../namespaces/{ns}/localqueues/{name}/whatif (what_if_api.hpp)
   Health,               ///< /healthz, /readyz, /livez
   Unknown,
 };

@@ -52,9 +52,11 @@ void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
     case RouteKind::ResourceList: reply(Answer{200, encode_resource_list(route.version)}); return;
     case RouteKind::Unknown: reply(Answer{404, status_path_not_found()}); return;
     case RouteKind::ClusterQueuePending:
-    case RouteKind::LocalQueuePending: break;
+    case RouteKind::LocalQueuePending:
+    case RouteKind::LocalQueueWhatIf: break;
   }
-  if (request.method != "GET") {
+  // A what-if question is a create; the pending lists are read.
+  if (request.method != (route.kind == RouteKind::LocalQueueWhatIf ? "POST" : "GET")) {
     reply(Answer{405, status_method_not_allowed(request.method)});
     return;
   }
@@ -65,7 +67,7 @@ void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
     config = request_header_;
   }
   if (auto user = front_proxy_user(request, config.get())) {
-    authorize(route, std::move(page), *user, std::move(reply));
+    authorize(route, std::move(page), std::move(request.body), *user, std::move(reply));
     return;
   }
   auto token = bearer_token(request.headers);
@@ -73,20 +75,24 @@ void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
     reply(Answer{401, status_unauthorized()});
     return;
   }
-  tokens_->authenticate(*token, [this, route, page = std::move(page), reply](Expected<std::optional<UserInfo>> user) mutable {
+  tokens_->authenticate(*token, [this, route, page = std::move(page), body = std::move(request.body),
+                                 reply](Expected<std::optional<UserInfo>> user) mutable {
     if (!user) spdlog::warn("visibility: TokenReview failed: {}", user.error().message);
     if (!user || !*user) {
       reply(Answer{401, status_unauthorized()});
       return;
     }
-    authorize(route, std::move(page), **user, std::move(reply));
+    authorize(route, std::move(page), std::move(body), **user, std::move(reply));
   });
 }
 
-void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds> page, const UserInfo& user,
-                                  Reply reply) {
+void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds> page, std::string body,
+                                  const UserInfo& user, Reply reply) {
   ResourceAttributes a;
   a.user = user;
+  // A what-if question reveals what the LocalQueue's pending list does (positions,
+  // reasons) and writes nothing: whoever may read that list may ask it, by the roles
+  // Kueue ships for the visibility API.
   a.verb = "get";
   a.group = std::string(kGroup);
   a.version = route.version;
@@ -94,7 +100,8 @@ void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds>
   a.subresource = "pendingworkloads";
   a.name = route.name;
   a.ns = route.ns;
-  authorizer_->authorize(a, [this, a, route, page = std::move(page), reply](Expected<AuthorizationDecision> d) mutable {
+  authorizer_->authorize(a, [this, a, route, page = std::move(page), body = std::move(body),
+                             reply](Expected<AuthorizationDecision> d) mutable {
     if (!d) {
       spdlog::warn("visibility: SubjectAccessReview failed: {}", d.error().message);
       reply(Answer{500, status_internal("authorization failed: " + d.error().message)});
@@ -102,6 +109,10 @@ void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds>
     }
     if (!d->allowed) {
       reply(Answer{403, status_forbidden(a.user.name, a.verb, a.resource, a.subresource, a.name, a.ns, d->reason)});
+      return;
+    }
+    if (route.kind == RouteKind::LocalQueueWhatIf) {
+      serve_what_if(route, std::move(body), std::move(reply));
       return;
     }
     // As the API server: the options are decoded once the request is authorized.
@@ -133,6 +144,32 @@ void VisibilityHandler::serve(const Route& route, core::PageBounds page, Reply r
       return;
     }
     reply(Answer{200, encode_summary(route.version, r->items)});
+  });
+}
+
+void VisibilityHandler::serve_what_if(const Route& route, std::string body, Reply reply) {
+  WhatIfQuery q;
+  q.version = route.version;
+  q.ns = route.ns;
+  q.local_queue = route.name;
+  q.body = std::move(body);
+  source_->what_if(std::move(q), [route, reply](Expected<WhatIfResult> r) {
+    if (!r) {
+      reply(Answer{503, status_unavailable(r.error().message)});
+      return;
+    }
+    switch (r->kind) {
+      case WhatIfResult::Kind::LocalQueueNotFound:
+        reply(Answer{404, status_not_found("localqueue", route.name)});
+        return;
+      case WhatIfResult::Kind::Invalid:
+        reply(Answer{400, status_bad_request(r->message)});
+        return;
+      case WhatIfResult::Kind::Answered:
+        // Created, as a review is: the answer exists only in this response.
+        reply(Answer{201, encode_what_if_result(route.version, *r)});
+        return;
+    }
   });
 }
 

@@ -19,6 +19,7 @@
 #include "kube/http/headers.hpp"
 #include "kube/visibility/delegated_auth.hpp"
 #include "kube/visibility/visibility_api.hpp"
+#include "kube/visibility/what_if_api.hpp"
 
 namespace kueuepp::kube::visibility {
 
@@ -28,6 +29,7 @@ struct IncomingRequest {
   http::Headers headers;
   /// The client's certificate chain as presented (DER, its own first); empty without one.
   std::vector<std::string> peer_chain_der;
+  std::string body;  ///< a what-if question's object
 };
 
 struct Answer {
@@ -55,6 +57,13 @@ class PendingWorkloadsSource {
   using Callback = std::function<void(Expected<PendingWorkloadsResult>)>;
   virtual ~PendingWorkloadsSource() = default;
   virtual void pending_workloads(PendingWorkloadsQuery query, Callback done) = 0;
+  using WhatIfCallback = std::function<void(Expected<WhatIfResult>)>;
+  /// Answers a what-if question from the engine of the LocalQueue's tree; a source
+  /// that has no engine says so.
+  virtual void what_if(WhatIfQuery query, WhatIfCallback done) {
+    (void)query;
+    done(fail("this server answers no what-if questions"));
+  }
 };
 
 class VisibilityHandler {
@@ -72,8 +81,11 @@ class VisibilityHandler {
   void handle(IncomingRequest request, Reply reply);
 
  private:
-  void authorize(const Route& route, Expected<core::PageBounds> page, const UserInfo& user, Reply reply);
+  /// `body`: a what-if question's object (other routes: empty).
+  void authorize(const Route& route, Expected<core::PageBounds> page, std::string body, const UserInfo& user,
+                 Reply reply);
   void serve(const Route& route, core::PageBounds page, Reply reply);
+  void serve_what_if(const Route& route, std::string body, Reply reply);
 
   std::shared_ptr<PendingWorkloadsSource> source_;
   std::shared_ptr<Authorizer> authorizer_;

@@ -110,7 +110,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void read() {
     parser_.emplace();
-    parser_->body_limit(64 * 1024);
+    parser_->body_limit(1024 * 1024);  // a what-if question carries a Job or Workload
     beast::get_lowest_layer(stream_).expires_after(server_->options.read_timeout);
     bhttp::async_read(stream_, buffer_, *parser_,
                       [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
@@ -125,6 +125,7 @@ class Session : public std::enable_shared_from_this<Session> {
     in.target = std::string(req.target());
     for (const auto& field : req) in.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     in.peer_chain_der = chain_;
+    in.body = std::move(req.body());
     answered_ = std::make_shared<std::atomic<bool>>(false);
     timer_.expires_after(server_->options.answer_timeout);
     timer_.async_wait([self = shared_from_this(), answered = answered_](beast::error_code tec) {

@@ -4,6 +4,7 @@
 
 #include "kube/json/json.hpp"
 #include "kube/visibility/visibility_api.hpp"
+#include "kube/visibility/what_if_api.hpp"
 
 namespace kueuepp::kube::visibility {
 namespace {
@@ -31,6 +32,9 @@ TEST(VisibilityApi, RoutesKueuesPaths) {
             RouteKind::ClusterQueuePending, "v1beta2", "", "cq"},
            {"/apis/visibility.kueue.x-k8s.io/v1beta1/namespaces/team/localqueues/lq/pendingworkloads",
             RouteKind::LocalQueuePending, "v1beta1", "team", "lq"},
+           {"/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/team/localqueues/lq/whatif",
+            RouteKind::LocalQueueWhatIf, "v1beta2", "team", "lq"},
+           {"/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/cq/whatif", RouteKind::Unknown, "", "", ""},
            {"/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/cq", RouteKind::Unknown, "", "", ""},
            {"/apis/visibility.kueue.x-k8s.io/v1beta2/localqueues/lq/pendingworkloads", RouteKind::Unknown, "", "", ""},
            {"/apis/kueue.x-k8s.io/v1beta2", RouteKind::Unknown, "", "", ""},
@@ -116,9 +120,14 @@ TEST(VisibilityApi, DiscoveryDocuments) {
       EXPECT_TRUE(r.at("namespaced").as_bool());
       EXPECT_EQ(r.at("verbs").at(0), "get");
     }
+    if (r.at("name") == "localqueues/whatif") {
+      EXPECT_TRUE(r.at("namespaced").as_bool());
+      EXPECT_EQ(r.at("verbs"), json::parse(R"(["create"])").value());
+      EXPECT_EQ(r.at("kind"), "WhatIfResult");
+    }
   }
   EXPECT_EQ(names, (std::vector<std::string>{"clusterqueues", "clusterqueues/pendingworkloads", "localqueues",
-                                             "localqueues/pendingworkloads"}));
+                                             "localqueues/pendingworkloads", "localqueues/whatif"}));
 }
 
 TEST(VisibilityApi, StatusBodiesAsTheApiServerWordsThem) {
@@ -140,6 +149,54 @@ TEST(VisibilityApi, StatusBodiesAsTheApiServerWordsThem) {
   json::value un = parsed(status_unauthorized());
   EXPECT_EQ(un.at("code"), 401);
   EXPECT_EQ(un.at("reason"), "Unauthorized");
+}
+
+TEST(VisibilityApi, WhatIfResultSaysOutcomeVictimsAndEstimate) {
+  WhatIfResult r;
+  r.asked_at = core::time_from_seconds(1700000000);
+  r.answer.workload = "team/job-sample-3a2b1";
+  r.answer.cluster_queue = "cq";
+  r.answer.outcome = core::WhatIfAnswer::Outcome::Preempting;
+  r.answer.victims.push_back({"team/low", "cq", "InClusterQueue", "Preempted to accommodate a workload ..."});
+  r.answer.pending = {"WaitingForPreemptedWorkloads", "Pending the preemption of 1 workload(s)"};
+  r.answer.position_in_cluster_queue = 0;
+  r.answer.position_in_local_queue = 0;
+  core::Admission a;
+  a.cluster_queue = "cq";
+  core::PodSetAssignment ps;
+  ps.name = "main";
+  ps.flavors["cpu"] = "default-flavor";
+  ps.resource_usage["cpu"] = core::Quantity::from_units(2);
+  ps.count = 1;
+  a.pod_set_assignments.push_back(ps);
+  r.answer.admission = a;
+  json::value doc = parsed(encode_what_if_result("v1beta2", r));
+  EXPECT_EQ(doc.at("kind"), "WhatIfResult");
+  EXPECT_EQ(doc.at("apiVersion"), "visibility.kueue.x-k8s.io/v1beta2");
+  EXPECT_EQ(doc.at("metadata").at("namespace"), "team");
+  EXPECT_EQ(doc.at("metadata").at("name"), "job-sample-3a2b1");
+  const auto& st = doc.at("status");
+  EXPECT_EQ(st.at("outcome"), "Preempting");
+  EXPECT_EQ(st.at("askedAt"), "2023-11-14T22:13:20Z");
+  EXPECT_EQ(st.at("preemptions").at(0).at("workload").at("name"), "low");
+  EXPECT_EQ(st.at("preemptions").at(0).at("reason"), "InClusterQueue");
+  EXPECT_EQ(st.at("admission").at("podSetAssignments").at(0).at("flavors").at("cpu"), "default-flavor");
+  EXPECT_EQ(st.at("admission").at("podSetAssignments").at(0).at("resourceUsage").at("cpu"), "2");
+  EXPECT_EQ(st.at("pending").at("reason"), "WaitingForPreemptedWorkloads");
+  EXPECT_FALSE(st.as_object().contains("estimatedStart"));
+
+  r.answer.outcome = core::WhatIfAnswer::Outcome::Pending;
+  r.answer.victims.clear();
+  r.answer.admission.reset();
+  r.answer.estimate = core::StartEstimate{core::time_from_seconds(1700000100), false, true, 2};
+  json::value pending = parsed(encode_what_if_result("v1beta1", r));
+  EXPECT_EQ(pending.at("status").at("estimatedStart").at("time"), "2023-11-14T22:15:00Z");
+  EXPECT_EQ(pending.at("status").at("estimatedStart").at("basis"), parsed(R"(["AverageRuntime"])"));
+  EXPECT_EQ(pending.at("status").at("estimatedStart").at("workloadsEndingFirst"), 2);
+  r.answer.estimate.reset();
+  r.answer.estimate_note = "no running workload has a maximum execution time or a ClusterQueue average runtime";
+  json::value unknown = parsed(encode_what_if_result("v1beta2", r));
+  EXPECT_EQ(unknown.at("status").at("estimateUnavailable"), json::value(r.answer.estimate_note));
 }
 
 }  // namespace

@@ -85,6 +85,24 @@ class FakeQueues : public PendingWorkloadsSource {
     }
     done(std::move(r));
   }
+  void what_if(WhatIfQuery q, WhatIfCallback done) override {
+    asked_what_if.push_back(q);
+    WhatIfResult r;
+    if (q.ns != "default" || q.local_queue != "lq") {
+      r.kind = WhatIfResult::Kind::LocalQueueNotFound;
+    } else if (q.body.find("\"kind\"") == std::string::npos) {
+      r.kind = WhatIfResult::Kind::Invalid;
+      r.message = "the body is not a Workload or a batch/v1 Job";
+    } else {
+      r.answer.workload = "default/asked";
+      r.answer.cluster_queue = "cq";
+      r.answer.outcome = core::WhatIfAnswer::Outcome::Pending;
+      r.answer.pending = {"Pending", "waits"};
+      r.answer.position_in_cluster_queue = 3;
+    }
+    done(std::move(r));
+  }
+  std::vector<WhatIfQuery> asked_what_if;
 };
 
 struct Reply {
@@ -97,7 +115,8 @@ class VisibilityServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     authorizer_ = std::make_shared<FakeAuthorizer>();
-    handler_ = std::make_shared<VisibilityHandler>(std::make_shared<FakeQueues>(), authorizer_,
+    queues_ = std::make_shared<FakeQueues>();
+    handler_ = std::make_shared<VisibilityHandler>(queues_, authorizer_,
                                                    std::make_shared<FakeTokens>());
     RequestHeaderConfig config;
     config.client_ca_pem = proxy_ca_.pem();
@@ -117,6 +136,13 @@ class VisibilityServerTest : public ::testing::Test {
   /// GET `target` over a new TLS connection, presenting `client` if given.
   Reply get(const std::string& target, const std::optional<tls::testing::KeyPair>& client,
             const std::vector<std::pair<std::string, std::string>>& headers = {}) {
+    return send(bhttp::verb::get, target, "", client, headers);
+  }
+
+  /// `method` `target` with `body` over a new TLS connection, presenting `client` if given.
+  Reply send(bhttp::verb method, const std::string& target, const std::string& body,
+             const std::optional<testing::KeyPair>& client,
+             const std::vector<std::pair<std::string, std::string>>& headers = {}) {
     asio::io_context io;
     ssl::context ctx(ssl::context::tls_client);
     // As Kueue's APIService (insecureSkipTLSVerify): the server is not verified.
@@ -128,8 +154,13 @@ class VisibilityServerTest : public ::testing::Test {
     ssl::stream<tcp::socket> stream(io, ctx);
     stream.next_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server_->port()));
     stream.handshake(ssl::stream_base::client);
-    bhttp::request<bhttp::string_body> req{bhttp::verb::get, target, 11};
+    bhttp::request<bhttp::string_body> req{method, target, 11};
     req.set(bhttp::field::host, "127.0.0.1");
+    if (!body.empty()) {
+      req.set(bhttp::field::content_type, "application/json");
+      req.body() = body;
+      req.prepare_payload();
+    }
     for (const auto& [k, v] : headers) req.insert(k, v);
     bhttp::write(stream, req);
     boost::beast::flat_buffer buffer;
@@ -152,6 +183,7 @@ class VisibilityServerTest : public ::testing::Test {
   tls::testing::TestCa serving_ca_{"serving-ca"};
   tls::testing::TestCa other_ca_{"other-ca"};
   std::shared_ptr<FakeAuthorizer> authorizer_;
+  std::shared_ptr<FakeQueues> queues_;
   std::shared_ptr<VisibilityHandler> handler_;
   std::unique_ptr<VisibilityServer> server_;
 };
@@ -249,6 +281,33 @@ TEST_F(VisibilityServerTest, DiscoveryIsServedToAnyClient) {
   EXPECT_EQ(list.status, 200);
   EXPECT_EQ(list.doc.at("groupVersion"), "visibility.kueue.x-k8s.io/v1beta1");
   EXPECT_EQ(get("/apis/visibility.kueue.x-k8s.io/v9/clusterqueues/cq/pendingworkloads", std::nullopt).status, 404);
+}
+
+TEST_F(VisibilityServerTest, AWhatIfQuestionIsACreateAuthorizedAsTheLocalQueuesPendingList) {
+  const std::string path = "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/default/localqueues/lq/whatif";
+  const std::string job = R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"asked"}})";
+  // Without the right to read the queue's pending workloads: refused, not asked.
+  Reply refused = send(bhttp::verb::post, path, job, proxy_cert(), kAlice);
+  EXPECT_EQ(refused.status, 403) << refused.body;
+  EXPECT_TRUE(queues_->asked_what_if.empty());
+  authorizer_->allow("alice", "localqueues/pendingworkloads");
+  Reply r = send(bhttp::verb::post, path, job, proxy_cert(), kAlice);
+  ASSERT_EQ(r.status, 201) << r.body;
+  EXPECT_EQ(r.doc.at("kind"), "WhatIfResult");
+  EXPECT_EQ(r.doc.at("status").at("positionInClusterQueue"), 3);
+  ASSERT_EQ(queues_->asked_what_if.size(), 1u);
+  EXPECT_EQ(queues_->asked_what_if[0].body, job);
+  EXPECT_EQ(queues_->asked_what_if[0].version, "v1beta2");
+  EXPECT_EQ(authorizer_->asked.back().verb, "get");
+  EXPECT_EQ(authorizer_->asked.back().subresource, "pendingworkloads");
+  // A GET of the subresource, a body that is no object, an unknown queue.
+  EXPECT_EQ(get(path, proxy_cert(), kAlice).status, 405);
+  Reply bad = send(bhttp::verb::post, path, "not json", proxy_cert(), kAlice);
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_EQ(bad.doc.at("message"), "the body is not a Workload or a batch/v1 Job");
+  Reply unknown = send(bhttp::verb::post, "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/default/localqueues/nope/whatif",
+                       job, proxy_cert(), kAlice);
+  EXPECT_EQ(unknown.status, 404) << unknown.body;
 }
 
 }  // namespace
