@@ -19,6 +19,7 @@
 #include "actors/explain_json.hpp"
 #include "actors/tree_writes.hpp"
 #include "actors/visibility_page.hpp"
+#include "actors/what_if_request.hpp"
 #include "core/engine/engine.hpp"
 
 namespace kueuepp::actors {
@@ -672,6 +673,21 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
             const CachedWorkload* cached = writes.cached(key);
             return cached != nullptr && cached->packed ? cached->packed->text() : std::string_view{};
           }));
+        },
+        [self](WhatIfCall& call) {
+          ++self->state.handled;
+          const TreeWrites& writes = *self->state.writes;
+          const auto started = std::chrono::steady_clock::now();
+          auto hints = runtime_hints([&writes](std::string_view key) {
+            const CachedWorkload* cached = writes.cached(key);
+            return cached != nullptr && cached->packed ? cached->packed->text() : std::string_view{};
+          });
+          auto result = answer_what_if(*self->state.engine, call.query, now_of(self->state), hints);
+          spdlog::debug("tree {}: what-if on {}/{} answered in {} us", self->state.name, call.query.ns,
+                        call.query.local_queue,
+                        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started)
+                            .count());
+          call.done(std::move(result));
         },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;

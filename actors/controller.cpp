@@ -66,6 +66,9 @@ class SnapshotQueues final : public kube::visibility::PendingWorkloadsSource {
   void pending_workloads(kube::visibility::PendingWorkloadsQuery query, Callback done) override {
     caf::anon_send(snapshot_, PendingWorkloadsCall{std::move(query), std::move(done)});
   }
+  void what_if(kube::visibility::WhatIfQuery query, WhatIfCallback done) override {
+    caf::anon_send(snapshot_, WhatIfCall{std::move(query), std::move(done)});
+  }
 
  private:
   snapshot_actor snapshot_;

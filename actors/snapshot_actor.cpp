@@ -147,6 +147,33 @@ void answer_visibility(Self self, PendingWorkloadsCall call) {
   self->send(it->second, std::move(call));
 }
 
+/// Hands a what-if question to the tree holding the LocalQueue, as a LocalQueue's page.
+void answer_what_if(Self self, WhatIfCall call) {
+  auto& st = self->state;
+  const auto& q = call.query;
+  const std::string key = q.ns + "/" + q.local_queue;
+  const auto& placed = st.router.local_queue_trees();
+  auto placed_at = placed.find(key);
+  if (placed_at == placed.end()) {
+    kube::visibility::WhatIfResult r;
+    if (st.router.knows(ObjectKind::LocalQueue, key)) {
+      r.kind = kube::visibility::WhatIfResult::Kind::Invalid;
+      r.message = "LocalQueue " + key + " points to a ClusterQueue that does not exist: a workload submitted to it " +
+                  "would wait until that ClusterQueue is created";
+    } else {
+      r.kind = kube::visibility::WhatIfResult::Kind::LocalQueueNotFound;
+    }
+    call.done(std::move(r));
+    return;
+  }
+  auto it = st.trees.find(placed_at->second);
+  if (it == st.trees.end()) {
+    call.done(fail("the tree of LocalQueue " + key + " is not running on this replica yet; ask again"));
+    return;
+  }
+  self->send(it->second, std::move(call));
+}
+
 core::Time now_of(const SnapshotState& st) {
   return st.tree_options.clock
              ? st.tree_options.clock()
@@ -287,6 +314,10 @@ messages::snapshot_actor spawn_snapshot(caf::actor_system& system, CohortTreeOpt
         [self](PendingWorkloadsCall& call) {
           ++self->state.handled;
           answer_visibility(self, std::move(call));
+        },
+        [self](WhatIfCall& call) {
+          ++self->state.handled;
+          answer_what_if(self, std::move(call));
         },
         [self](IntrospectActor) -> ActorInfo {
           auto& st = self->state;

@@ -46,7 +46,7 @@ using cohort_tree_actor = caf::typed_actor<caf::reacts_to<TreeBatch>, caf::react
                                            caf::reacts_to<RunRound>,
                                            caf::reacts_to<PublishStatus>, caf::reacts_to<ReadBackDue>,
                                            caf::replies_to<Explain>::with<ExplainReply>,
-                                           caf::reacts_to<PendingWorkloadsCall>,
+                                           caf::reacts_to<PendingWorkloadsCall>, caf::reacts_to<WhatIfCall>,
                                            caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Snapshot actor -> scheduler: a tree appeared or went away.
@@ -71,7 +71,7 @@ using snapshot_actor = caf::typed_actor<caf::reacts_to<ObjectsRelisted>, caf::re
                                         caf::reacts_to<ObjectChanges>,
                                         caf::reacts_to<ShardOwnership>,
                                         caf::replies_to<Explain>::with<ExplainReply>,
-                                        caf::reacts_to<PendingWorkloadsCall>,
+                                        caf::reacts_to<PendingWorkloadsCall>, caf::reacts_to<WhatIfCall>,
                                         caf::replies_to<IntrospectActor>::with<ActorInfo>>;
 
 /// Records Kubernetes Events (rate limited and aggregated per object).
@@ -145,6 +145,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::QueueReportReply)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WorkloadHistoryQuery)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WorkloadHistoryReply)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::PendingWorkloadsCall)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::WhatIfCall)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRegistered)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::TreeRetired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(kueuepp::messages::SchedulerTick)

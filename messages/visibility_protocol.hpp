@@ -17,4 +17,11 @@ struct PendingWorkloadsCall {
   std::function<void(Expected<kube::visibility::PendingWorkloadsResult>)> done;
 };
 
+/// A what-if question (kube/visibility/what_if_api.hpp), routed as a LocalQueue's page
+/// is: to the tree holding the LocalQueue, which answers from its engine.
+struct WhatIfCall {
+  kube::visibility::WhatIfQuery query;
+  std::function<void(Expected<kube::visibility::WhatIfResult>)> done;
+};
+
 }  // namespace kueuepp::messages

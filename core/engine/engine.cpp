@@ -563,6 +563,26 @@ std::optional<std::string> Engine::cluster_queue_of_local_queue(std::string_view
   return it->second.cluster_queue;
 }
 
+std::optional<std::int32_t> Engine::workload_priority_class_value(std::string_view name) const {
+  auto it = workload_priority_classes_.find(name);
+  if (it == workload_priority_classes_.end()) return std::nullopt;
+  return it->second.value;
+}
+
+std::optional<std::int32_t> Engine::priority_class_value(std::string_view name) const {
+  auto it = priority_classes_.find(name);
+  if (it == priority_classes_.end()) return std::nullopt;
+  return it->second.value;
+}
+
+std::optional<std::pair<std::string, std::int32_t>> Engine::default_priority_class() const {
+  std::optional<std::pair<std::string, std::int32_t>> out;
+  for (const auto& [name, pc] : priority_classes_) {
+    if (pc.global_default && (!out || pc.value < out->second)) out = std::make_pair(name, pc.value);
+  }
+  return out;
+}
+
 std::map<std::string, std::int64_t> Engine::pending_reasons(std::string_view name) const {
   const_cast<Engine*>(this)->ensure_topology();
   std::map<std::string, std::int64_t> out;

@@ -161,6 +161,11 @@ class Engine {
   /// them); nullopt when the ClusterQueue is unknown.
   std::optional<std::vector<PendingWorkloadRef>> pending_workloads(
       std::string_view cluster_queue, std::size_t limit = static_cast<std::size_t>(-1)) const;
+  /// The value of a WorkloadPriorityClass (or PriorityClass) by name; nullopt when unknown.
+  std::optional<std::int32_t> workload_priority_class_value(std::string_view name) const;
+  std::optional<std::int32_t> priority_class_value(std::string_view name) const;
+  /// The PriorityClass with globalDefault=true (the lowest-valued one if several).
+  std::optional<std::pair<std::string, std::int32_t>> default_priority_class() const;
   /// The ClusterQueue a LocalQueue names; nullopt when the LocalQueue is unknown.
   std::optional<std::string> cluster_queue_of_local_queue(std::string_view ns, std::string_view name) const;
   /// How many of the ClusterQueue's pending workloads wait for each reason (those the
