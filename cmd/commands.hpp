@@ -30,4 +30,8 @@ int run_standalone(Args args);
 /// [--kubeconfig FILE]`: Kueue's scheduler performance test against kueuepp.
 int run_perf(Args args);
 
+/// `kueuepp whatif -f FILE [--kubeconfig FILE] [-n NS] [-o text|json|yaml]`: what would
+/// happen to a Job or Workload if it were submitted now (asked over the visibility API).
+int run_whatif(Args args);
+
 }  // namespace kueuepp::cmd

@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
      "[--kubeconfig FILE] [--config FILE]  run the controller against a cluster"},
     {"conformance", kueuepp::cmd::run_conformance,
      "[--kubeconfig FILE] [--crds DIR] DIR...  replay recorded kube-apiserver traces"},
+    {"whatif", kueuepp::cmd::run_whatif,
+     "-f FILE [--kubeconfig FILE] [-o text|json|yaml]  what would happen if this Job or Workload were submitted"},
     {"perf", kueuepp::cmd::run_perf,
      "--generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]  Kueue's scheduler performance test"},
 };
