@@ -23,7 +23,7 @@ expect_eventually 30 "both visibility APIServices are Available" \
   "True True "
 expect_eq "discovery through the aggregator lists the group's resources" \
   "$(k get --raw /apis/visibility.kueue.x-k8s.io/v1beta2 | jq -r '[.resources[].name] | join(" ")')" \
-  "clusterqueues clusterqueues/pendingworkloads localqueues localqueues/pendingworkloads"
+  "clusterqueues clusterqueues/pendingworkloads localqueues localqueues/pendingworkloads localqueues/whatif"
 expect_match "and /apis names the group" "$(k get --raw /apis | jq -r '[.groups[].name] | join(" ")')" \
   'visibility.kueue.x-k8s.io'
 
