@@ -6,7 +6,10 @@
 //     (which walks the whole order);
 //   - Https: the whole request over one kept-alive TLS connection as the front proxy
 //     makes it (client certificate verified per request, authorization cached, page,
-//     JSON), the page computed on the server's thread.
+//     JSON), the page computed on the server's thread;
+//   - WhatIf: a what-if question on the same state (actors::answer_what_if: a Job built
+//     into its Workload, the engine copied, the Workload applied to the copy and one
+//     cycle run), and the engine's part alone (Engine::what_if) and its state digest.
 // The workloads: 1 cpu each, in 10 LocalQueues, priorities 0-2, creation times spread
 // over seconds; the ClusterQueue has no quota, so all stay pending.
 
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "actors/visibility_page.hpp"
+#include "actors/what_if_request.hpp"
 #include "core/engine/engine.hpp"
 #include "kube/json/json.hpp"
 #include "kube/visibility/visibility_server.hpp"
@@ -131,6 +135,45 @@ void BM_Page(benchmark::State& bs) {
 }
 BENCHMARK(BM_Page)->Args({0, 0})->Args({49'900, 0})->Args({0, 1})->ArgNames({"offset", "lq"})->Iterations(300)
     ->Unit(benchmark::kMicrosecond);
+
+constexpr const char* kWhatIfJob = R"({"apiVersion":"batch/v1","kind":"Job",
+  "metadata":{"name":"asked","namespace":"default","labels":{"kueue.x-k8s.io/queue-name":"lq-3"}},
+  "spec":{"parallelism":1,"completions":1,"template":{"spec":{"restartPolicy":"Never",
+  "containers":[{"name":"c","image":"busybox","resources":{"requests":{"cpu":"1"}}}]}}}})";
+
+/// 0: the tree's whole answer to a Job; 1: Engine::what_if alone; 2: the state digest.
+void BM_WhatIf(benchmark::State& bs) {
+  const State& s = state_50k();
+  const core::Time now = core::time_from_seconds(2'000'100);
+  core::Workload wl;
+  wl.ns = "default";
+  wl.name = "asked";
+  wl.queue_name = "lq-3";
+  wl.priority = 1;
+  core::PodSet ps;
+  ps.name = "main";
+  ps.per_pod_requests["cpu"] = core::Quantity::from_units(1);
+  wl.pod_sets.push_back(ps);
+  std::vector<double> us;
+  for (auto _ : bs) {
+    auto t0 = Clock::now();
+    if (bs.range(0) == 0) {
+      auto r = actors::answer_what_if(s.engine, vis::WhatIfQuery{"v1beta2", "default", "lq-3", kWhatIfJob}, now, {});
+      std::string body = vis::encode_what_if_result("v1beta2", r);
+      benchmark::DoNotOptimize(body);
+      if (r.answer.outcome != core::WhatIfAnswer::Outcome::Pending) bs.SkipWithError("not pending");
+    } else if (bs.range(0) == 1) {
+      auto a = s.engine.what_if(wl, now);
+      benchmark::DoNotOptimize(a);
+    } else {
+      benchmark::DoNotOptimize(s.engine.state_digest());
+    }
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  bs.counters["p50_us"] = percentile(us, 0.50);
+  bs.counters["p99_us"] = percentile(us, 0.99);
+}
+BENCHMARK(BM_WhatIf)->Arg(0)->Arg(1)->Arg(2)->ArgName("part")->Iterations(40)->Unit(benchmark::kMicrosecond);
 
 class AllowAll : public vis::Authorizer {
  public:
