@@ -111,10 +111,11 @@ expect_eq "job-h would preempt" "$(jq -r '.status.outcome' <<<"$h")" "Preempting
 victims=$(jq -r '[.status.preemptions[] | .workload.name + ":" + .reason] | sort | join(" ")' <<<"$h")
 expect_eq "naming its victim, job-b, by rule InClusterQueue" "$victims" "$wl_b:InClusterQueue"
 k create -f "$E2E_TMP/job-h.yaml" >/dev/null
-# Generous: on a loaded machine a list can take one of kubectl's 10 s timeouts.
-wait_until 60 "the Workload of Job job-h" 'wl_h=$(wl_of_job job-h); [ -n "$wl_h" ]'
+# Single objects only from here: a list of this namespace's Workloads stalls (kubectl's
+# "context deadline exceeded while reading body") after the preemption on the embedded
+# API server with --tls, with or without a what-if question asked before.
 expect_eventually 30 "job-b's Workload is preempted by that rule" "wl_cond $wl_b Preempted reason" "InClusterQueue"
-expect_eventually 30 "and job-h is admitted" "k get workload $wl_h -o jsonpath='{.status.admission.clusterQueue}'" "cq"
+expect_eventually 30 "and job-h runs" "k get job job-h -o jsonpath='{.spec.suspend}'" "false"
 expect_eq "job-a, not named, still runs" "$(wl_cond "$wl_a" Evicted)" ""
 
 # Bad manifests: a clear error, nothing sent.
