@@ -67,6 +67,7 @@ snapshot_actor spawn_fake_snapshot(caf::actor_system& system, introspection_acto
           return ExplainReply{200, R"({"workload":"default/w","state":"Admitted"})"};
         },
         [](PendingWorkloadsCall&) {},
+        [](WhatIfCall&) {},
         [](IntrospectActor) -> ActorInfo { return ActorInfo{"snapshot", "snapshot", 0, 0, "{}"}; },
     };
   });

@@ -141,7 +141,7 @@ class VisibilityServerTest : public ::testing::Test {
 
   /// `method` `target` with `body` over a new TLS connection, presenting `client` if given.
   Reply send(bhttp::verb method, const std::string& target, const std::string& body,
-             const std::optional<testing::KeyPair>& client,
+             const std::optional<tls::testing::KeyPair>& client,
              const std::vector<std::pair<std::string, std::string>>& headers = {}) {
     asio::io_context io;
     ssl::context ctx(ssl::context::tls_client);
