@@ -185,9 +185,17 @@ clusterrole.rbac.authorization.k8s.io/demo-reader
 rolebinding.rbac.authorization.k8s.io/leases" \
   k get deploy,svc,pdb,clusterrole,rolebinding -n demo -o name -l '!kubernetes.io/bootstrapping'
 # The server's own ClusterRoles are kube-apiserver's bootstrap policy, labelled as there.
-expect "clusterrole.rbac.authorization.k8s.io/system:basic-user
+expect "clusterrole.rbac.authorization.k8s.io/admin
+clusterrole.rbac.authorization.k8s.io/cluster-admin
+clusterrole.rbac.authorization.k8s.io/edit
+clusterrole.rbac.authorization.k8s.io/system:aggregate-to-admin
+clusterrole.rbac.authorization.k8s.io/system:aggregate-to-edit
+clusterrole.rbac.authorization.k8s.io/system:aggregate-to-view
+clusterrole.rbac.authorization.k8s.io/system:auth-delegator
+clusterrole.rbac.authorization.k8s.io/system:basic-user
 clusterrole.rbac.authorization.k8s.io/system:discovery
-clusterrole.rbac.authorization.k8s.io/system:public-info-viewer" \
+clusterrole.rbac.authorization.k8s.io/system:public-info-viewer
+clusterrole.rbac.authorization.k8s.io/view" \
   k get clusterrole -o name -l kubernetes.io/bootstrapping=rbac-defaults
 out=$(k get deploy,svc,pdb,clusterrole,rolebinding -n demo)
 grep -qE '^deployment.apps/web +0/2 ' <<<"$out" || fail "kubectl get deploy columns: $out"
