@@ -112,12 +112,22 @@ class HttpSession : public Session,
         b += skip;
         sent -= skip;
       }
-      net::async_write(stream_, buffers, [self = this->shared_from_this(), out, shared = std::move(response.shared_body),
-                                          keep_alive](beast::error_code ec, std::size_t) {
+      auto done = [self = this->shared_from_this(), out, shared = std::move(response.shared_body),
+                   keep_alive](beast::error_code ec, std::size_t) {
         self->request_.reset();
         if (ec || !keep_alive) return self->close();
         self->read_request();
-      });
+      };
+      if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+        net::async_write(stream_, buffers, std::move(done));
+      } else {
+        // Not the two-buffer array: Asio's write loop for it hands the TLS stream's
+        // flattening layer an empty first buffer once the head is sent, which then writes
+        // nothing, and Asio takes a write of nothing for the end (the body was never sent).
+        // A sequence Asio consumes generically skips what is sent.
+        std::vector<net::const_buffer> sequence(buffers.begin(), buffers.end());
+        net::async_write(stream_, sequence, std::move(done));
+      }
       return;
     }
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
