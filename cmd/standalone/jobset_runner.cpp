@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
@@ -286,7 +287,13 @@ std::unique_ptr<JobSetRunner> JobSetRunner::start(kube::client::Client& client) 
           self->on_jobset(e.object, e.type == Type::Deleted);
         }
       },
-      [](const kube::client::ApiError&) {});
+      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
+        if (error.http_status == 404) {
+          if (!missing->exchange(true)) spdlog::info("jobset runner: no JobSet CRD yet; JobSets run once it is applied");
+          return;
+        }
+        spdlog::warn("jobset runner: JobSets: {} (retrying)", error.describe());
+      });
   return std::unique_ptr<JobSetRunner>(new JobSetRunner(std::move(impl)));
 }
 

@@ -59,8 +59,14 @@ struct Informer::Impl : std::enable_shared_from_this<Informer::Impl> {
   }
 
   void report(const ApiError& error) {
+    // An owner that listens says how loud each error is (a kind whose CRD is missing is
+    // said once, not at every retry); without one, every error is a warning.
+    if (on_error) {
+      spdlog::debug("informer {}: {}", resource.plural, error.describe());
+      on_error(error);
+      return;
+    }
     spdlog::warn("informer {}: {}", resource.plural, error.describe());
-    if (on_error) on_error(error);
   }
 
   void list(std::uint64_t gen) {
