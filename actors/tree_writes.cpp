@@ -294,6 +294,28 @@ void TreeWrites::evict_on_newer_version(const core::EvictionDecision& ev, std::s
   }
 }
 
+/// An admission whose read still shows the version it was written on: the same admission
+/// is written again on that version. At most one of the two can land; this one's answer
+/// settles it (landed; or refused because the object moved on, and a read says why).
+void TreeWrites::fence_admission(const std::string& key, Unsettled& u, WriteEffects& fx) {
+  ObjectPtr base = unpacked(key, u.admission.on.packed);
+  kube::jobs::StatusPatch patch;
+  if (base) patch = kube::jobs::admission_patch(*base, u.admission.decision, u.admission.decided_at);
+  if (!patch) {
+    // Nothing to write it on: the read said it did not land, and nothing can land now.
+    writing_admissions_.erase(key);
+    roll_back_admission(key, false, fx);
+    return;
+  }
+  spdlog::info("tree {}: admission of {}: still at version {} when read; writing it again on that version to "
+               "settle it",
+               tree_, key, u.based_on);
+  AdmissionWrite again = std::move(u.admission);
+  again.fence = true;
+  write_status(WriteIntent::Admission, key, std::move(*patch), std::move(again), fx);
+  fx.writes.back().request.precondition_rv = u.based_on;
+}
+
 /// An admission known not to have landed: the quota the engine assumed is given back and
 /// the workload competes again (Kueue's assume/forget); `hold` keeps it out of rounds
 /// until a newer version of it is applied.
@@ -326,7 +348,9 @@ WriteEffects TreeWrites::on_outcome(std::uint64_t ticket, const WriteOutcome& ou
 
 void TreeWrites::admission_done(AdmissionWrite w, const WriteOutcome& o, WriteEffects& fx) {
   const std::string key = w.decision.workload;
-  if (o.maybe_landed) {
+  // A fence refused (409): the object moved on from the version both writes were
+  // conditional on, perhaps by the lost write itself; a read says which.
+  if (o.maybe_landed || (w.fence && o.http_status == 409)) {
     if (writing_admissions_.count(key) == 0) return;  // the workload went meanwhile
     // It may have landed: giving its quota to another workload now could admit both.
     spdlog::info("tree {}: admission of {}: no answer ({} {}); its quota stays held until a read says whether it "
@@ -541,8 +565,14 @@ void TreeWrites::settle(const std::string& key, Unsettled& u, const ObjectPtr& r
                         WriteEffects& fx) {
   switch (u.what) {
     case Unsettled::Admission: {
-      writing_admissions_.erase(key);
       const ReadVerdict v = judge_admission(*read, u.admission.decision, u.based_on);
+      if (v == ReadVerdict::NotLanded) {
+        // Still the version the write was conditional on, but the write may still be on
+        // its way (a read can overtake it): giving its quota away now could admit twice.
+        fence_admission(key, u, fx);
+        return;
+      }
+      writing_admissions_.erase(key);
       if (v == ReadVerdict::Landed) {
         spdlog::info("tree {}: admission of {} landed (read back)", tree_, key);
         if (ObjectPtr object = unpacked(key, u.admission.on.packed)) {
@@ -553,8 +583,8 @@ void TreeWrites::settle(const std::string& key, Unsettled& u, const ObjectPtr& r
       // Overtaken: the newer version it read may not have arrived yet; until it does,
       // another attempt would be refused.
       const bool hold = v == ReadVerdict::Overtaken && cached_version(key) != read->resource_version();
-      spdlog::info("tree {}: admission of {} did not land (read back at version {}); requeued", tree_, key,
-                   read->resource_version());
+      spdlog::info("tree {}: admission of {} did not land (the workload moved on to version {}); requeued", tree_,
+                   key, read->resource_version());
       roll_back_admission(key, hold, fx);
       return;
     }

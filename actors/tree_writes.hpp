@@ -126,6 +126,10 @@ class TreeWrites {
     core::AdmissionDecision decision;
     WrittenOn on;
     core::Time decided_at{};
+    /// Sent again, on the version the lost one was conditional on, because a read still
+    /// showed that version: the lost write may yet land, so only a write that cannot land
+    /// beside it (same precondition) settles what happened.
+    bool fence = false;
   };
   struct EvictionWrite {
     core::EvictionDecision decision;
@@ -179,6 +183,7 @@ class TreeWrites {
   void evict_on_newer_version(const core::EvictionDecision& ev, std::string_view based_on, core::Time now,
                               WriteEffects& fx);
   void roll_back_admission(const std::string& key, bool hold, WriteEffects& fx);
+  void fence_admission(const std::string& key, Unsettled& u, WriteEffects& fx);
   void read_back(const std::string& key, Unsettled u, WriteEffects& fx);
   void check_conflict(const std::string& key, std::string_view based_on, WriteEffects& fx);
   void after_version(const std::string& key, bool holds, core::Time now, WriteEffects& fx);

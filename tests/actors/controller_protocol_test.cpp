@@ -485,22 +485,65 @@ TEST_F(ControllerProtocolTest, AnAdmissionWhoseAnswerWasLostHoldsItsQuotaUntilAR
   EXPECT_EQ(api_.admission_writes("b"), 1u);
 }
 
-TEST_F(ControllerProtocolTest, AnAdmissionWhoseAnswerWasLostIsRolledBackOnceAReadSaysItDidNotLand) {
+// A read that still shows the version the lost write was conditional on does not prove
+// it will not land: the write may still be on its way (seen under injected 503s, where
+// the read overtook it, and the quota given away admitted a cohort over its quota). The
+// same admission is written again on that version: one of the two lands, and this
+// one's answer settles which, while the quota stays held.
+TEST_F(ControllerProtocolTest, AnAdmissionWhoseReadStillShowsItsVersionIsWrittenAgainOnItWithTheQuotaHeld) {
   start();
   cluster("1");
   api_.fail_next.push_back(lost_answer());
   relist(ObjectKind::Workload, {workload("a", "1", 10)});
   settle();
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("b", "1", 11)});
+  settle();
   ASSERT_EQ(api_.held_reads.size(), 1u);
   EXPECT_EQ(api_.admission_writes("a"), 1u);
-  // Still the version it was written on: it did not land, and is tried again.
   api_.answer_read(read_of(workload("a", "1", 10)));
   settle();
   ASSERT_EQ(api_.admission_writes("a"), 2u);
+  EXPECT_EQ(api_.admission_writes("b"), 0u) << "the quota went to b while a's admission could still land";
   const auto second = std::find_if(api_.writes.rbegin(), api_.writes.rend(), [](const WriteRequest& w) {
     return w.name == "a" && w.body && json::dump(*w.body).find("\"admission\":{") != std::string::npos;
   });
   EXPECT_EQ(second->precondition_rv, "10");
+  // It landed (answered 200): counted once, and b still waits.
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+}
+
+TEST_F(ControllerProtocolTest, AFenceRefusedBecauseTheLostAdmissionLandedIsReadAndCountedOnce) {
+  start();
+  cluster("1");
+  api_.fail_next.push_back(lost_answer());
+  WriteOutcome conflict;
+  conflict.http_status = 409;
+  conflict.reason = "Conflict";
+  api_.fail_next.push_back(conflict);
+  ObjectPtr a = workload("a", "1", 10);
+  relist(ObjectKind::Workload, {a});
+  settle();
+  const WriteRequest admission = api_.writes.front();
+  caf::anon_send(snapshot_, ObjectChanged{ObjectKind::Workload, false, workload("b", "1", 11)});
+  settle();
+  // The read overtook the lost write; the fence meets the version that write made.
+  api_.answer_read(read_of(a));
+  settle();
+  ASSERT_EQ(api_.admission_writes("a"), 2u);
+  ASSERT_EQ(api_.held_reads.size(), 1u) << "a refused fence is settled by a read";
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+  api_.answer_read(read_of(as_written(a, admission, 12)));
+  settle();
+  EXPECT_EQ(api_.admission_writes("a"), 2u);
+  EXPECT_EQ(api_.admission_writes("b"), 0u);
+  std::string text = scrape();
+  EXPECT_NE(text.find(R"(kueue_admitted_workloads_total{cluster_queue="cq",priority_class="",replica_role="standalone"} 1)"),
+            std::string::npos)
+      << text;
 }
 
 TEST_F(ControllerProtocolTest, AReadBackThatFailsIsTriedAgainWhileTheQuotaStaysHeld) {

@@ -165,7 +165,10 @@ TEST_F(TreeWritesTest, ALostAdmissionAnswerHoldsTheQuotaAndReadsTheWorkloadBack)
   EXPECT_TRUE(engine_.workload("ns/a", false)->reserved);
 }
 
-TEST_F(TreeWritesTest, AReadBackShowingTheOldVersionRollsTheAdmissionBack) {
+// A read showing the version the lost write was conditional on does not prove it will
+// not land (the read may overtake it): the admission is written again on that version,
+// the quota held, and that write's answer settles it.
+TEST_F(TreeWritesTest, AReadBackShowingTheOldVersionWritesTheAdmissionAgainOnIt) {
   ObjectPtr a = workload("a", 10);
   see(a);
   WriteEffects planned = round();
@@ -174,7 +177,38 @@ TEST_F(TreeWritesTest, AReadBackShowingTheOldVersionRollsTheAdmissionBack) {
   WriteEffects after_loss = writes_.on_outcome(w->ticket, lost(), t0());
   const PlannedWrite* read = find(after_loss, WriteIntent::Read);
   ASSERT_NE(read, nullptr);
-  WriteEffects settled = writes_.on_outcome(read->ticket, read_of(a), t0());
+  WriteEffects fenced = writes_.on_outcome(read->ticket, read_of(a), t0());
+  EXPECT_FALSE(fenced.dirty);
+  EXPECT_TRUE(fenced.landed.empty());
+  EXPECT_TRUE(engine_.workload("ns/a", false)->reserved) << "its quota stays held";
+  const PlannedWrite* fence = find(fenced, WriteIntent::Admission);
+  ASSERT_NE(fence, nullptr);
+  EXPECT_EQ(fence->request.precondition_rv, "10");
+  // It lands: the admission is counted.
+  WriteEffects landed = writes_.on_outcome(fence->ticket, ok_at(12), t0());
+  EXPECT_EQ(landed.landed.size(), 1u);
+  EXPECT_TRUE(engine_.workload("ns/a", false)->reserved);
+}
+
+TEST_F(TreeWritesTest, AFenceRefusedIsReadAndAnAdmissionOvertakenIsRolledBack) {
+  ObjectPtr a = workload("a", 10);
+  see(a);
+  WriteEffects planned = round();
+  const PlannedWrite* w = find(planned, WriteIntent::Admission);
+  ASSERT_NE(w, nullptr);
+  WriteEffects after_loss = writes_.on_outcome(w->ticket, lost(), t0());
+  const PlannedWrite* read = find(after_loss, WriteIntent::Read);
+  ASSERT_NE(read, nullptr);
+  WriteEffects fenced = writes_.on_outcome(read->ticket, read_of(a), t0());
+  const PlannedWrite* fence = find(fenced, WriteIntent::Admission);
+  ASSERT_NE(fence, nullptr);
+  // Refused: the object moved on; a read says whether by the lost admission.
+  WriteEffects refused_fence = writes_.on_outcome(fence->ticket, refused(409, "Conflict"), t0());
+  EXPECT_TRUE(engine_.workload("ns/a", false)->reserved);
+  const PlannedWrite* again = find(refused_fence, WriteIntent::Read);
+  ASSERT_NE(again, nullptr);
+  // Someone else's version, without the admission: it can no longer land.
+  WriteEffects settled = writes_.on_outcome(again->ticket, read_of(workload("a", 13)), t0());
   EXPECT_TRUE(settled.dirty);
   EXPECT_TRUE(settled.landed.empty());
   EXPECT_FALSE(engine_.workload("ns/a", false)->reserved);
