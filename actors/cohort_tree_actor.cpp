@@ -19,6 +19,7 @@
 #include "actors/explain_json.hpp"
 #include "actors/tree_writes.hpp"
 #include "actors/visibility_page.hpp"
+#include "actors/runtime_averages.hpp"
 #include "actors/what_if_request.hpp"
 #include "core/engine/engine.hpp"
 
@@ -63,6 +64,8 @@ struct TreeState {
   std::uint64_t admitted = 0;
   std::uint64_t preempted = 0;
   std::int64_t last_round_us = 0;
+  /// How long each ClusterQueue's workloads ran, for what-if start estimates.
+  RuntimeAverages runtimes;
 };
 
 using Self = cohort_tree_actor::stateful_pointer<TreeState>;
@@ -288,7 +291,10 @@ void apply_change(Self self, const TreeObjectChange& c) {
           }
           CachedWorkload now_known = cached(c, model);
           const CachedWorkload* before = st.writes->cached(c.key);
-          if (before != nullptr && !before->finished && now_known.finished) report_finished(self, model);
+          if (before != nullptr && !before->finished && now_known.finished) {
+            report_finished(self, model);
+            if (auto ran = runtime_of(model); ran && model.admission) st.runtimes.record(model.admission->cluster_queue, *ran);
+          }
           carry(self, st.writes->on_version(c.key, std::move(now_known), now_of(st)));
         } else {
           // Every version is applied, our own status writes included: the engine's
@@ -682,6 +688,7 @@ messages::cohort_tree_actor spawn_cohort_tree(caf::actor_system& system, std::st
             const CachedWorkload* cached = writes.cached(key);
             return cached != nullptr && cached->packed ? cached->packed->text() : std::string_view{};
           });
+          hints.average_runtime = self->state.runtimes.averages();
           auto result = answer_what_if(*self->state.engine, call.query, now_of(self->state), hints);
           spdlog::debug("tree {}: what-if on {}/{} answered in {} us", self->state.name, call.query.ns,
                         call.query.local_queue,
