@@ -76,6 +76,9 @@ function lineChart(title, series) {
     }
     d += `H${x(now).toFixed(1)}`;
     c.append(svg('path', {d, fill: 'none', stroke: s.color, 'stroke-width': 1.5}));
+    // The latest value as a dot: a queue seen for one sample only still shows it (its
+    // line is then a point, which draws nothing).
+    c.append(svg('circle', {cx: x(now).toFixed(1), cy: prev, r: 3, fill: s.color}));
   }
   const legend = el('div', {class: 'legend'}, ...series.map(s => el('span', {style: `color:${s.color}`, text: '\u25a0 ' + s.name})));
   return el('div', {class: 'chart'}, el('h3', {text: title}), c, legend);

@@ -51,7 +51,9 @@ try {
   await pending.waitFor({ timeout: deadline });
   await page.locator('tr[data-workload^="default/job-pending-during-test-"] td.reason:not(:empty)').waitFor({ timeout: deadline });
   if (!(await page.evaluate(() => window.__sameDocument === true))) throw new Error('the page was reloaded');
-  await page.locator('.chart svg path').first().waitFor({ timeout: deadline });
+  // The charts: the latest sample's dot is drawn even when the queue has one sample only
+  // (a line of one sample has no length, and a browser does not count it as visible).
+  await page.locator('.chart svg circle').first().waitFor({ timeout: deadline });
   await page.screenshot({ path: `${artifacts}/cluster-queue.png`, fullPage: true });
 
   // The workload's page: its state, reason and history.
