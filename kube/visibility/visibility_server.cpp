@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "kube/tls/client_certificate.hpp"
+#include "kube/tls/server_context.hpp"
 
 namespace kueuepp::kube::visibility {
 
@@ -29,29 +30,6 @@ namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-constexpr const char* kTls12Ciphers =
-    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
-    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
-
-Expected<std::shared_ptr<ssl::context>> make_context(const std::string& cert_pem, const std::string& key_pem) {
-  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
-  boost::system::error_code ec;
-  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1,
-                   ec);
-  if (ec) return fail("TLS options: " + ec.message());
-  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
-  if (SSL_CTX_set_cipher_list(ctx->native_handle(), kTls12Ciphers) != 1) return fail("TLS 1.2 cipher list refused");
-  ctx->use_certificate_chain(asio::buffer(cert_pem), ec);
-  if (ec) return fail("the visibility server's certificate does not load: " + ec.message());
-  ctx->use_private_key(asio::buffer(key_pem), ssl::context::pem, ec);
-  if (ec) return fail("the visibility server's key does not load: " + ec.message());
-  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) return fail("the key does not match the certificate");
-  // The front-proxy CA may change while the server runs: the handler checks per request.
-  tls::request_client_certificates(ctx->native_handle(), "");
-  return ctx;
-}
 
 }  // namespace
 
@@ -237,8 +215,10 @@ Expected<std::unique_ptr<VisibilityServer>> VisibilityServer::start(VisibilitySe
 }
 
 Status VisibilityServer::set_certificate(const std::string& cert_pem, const std::string& key_pem) {
-  auto ctx = make_context(cert_pem, key_pem);
+  auto ctx = tls::make_server_context(cert_pem, key_pem, "the visibility server");
   if (!ctx) return fail(ctx.error().message);
+  // The front-proxy CA may change while the server runs: the handler checks per request.
+  tls::request_client_certificates((*ctx)->native_handle(), "");
   std::lock_guard lock(impl_->context_mutex);
   impl_->context = std::move(*ctx);
   return {};

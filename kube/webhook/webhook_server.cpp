@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "kube/conversion/conversion_review.hpp"
+#include "kube/tls/server_context.hpp"
 
 namespace kueuepp::kube::webhook {
 
@@ -34,28 +35,6 @@ namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-/// TLS 1.2 suites with forward secrecy and AEAD only (TLS 1.3's are all of that kind).
-constexpr const char* kTls12Ciphers =
-    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
-    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
-
-Expected<std::shared_ptr<ssl::context>> make_context(const std::string& cert_pem, const std::string& key_pem) {
-  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
-  boost::system::error_code ec;
-  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use,
-                   ec);
-  if (ec) return fail("TLS options: " + ec.message());
-  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
-  if (SSL_CTX_set_cipher_list(ctx->native_handle(), kTls12Ciphers) != 1) return fail("TLS 1.2 cipher list refused");
-  ctx->use_certificate_chain(asio::buffer(cert_pem), ec);
-  if (ec) return fail("the webhook certificate does not load: " + ec.message());
-  ctx->use_private_key(asio::buffer(key_pem), ssl::context::pem, ec);
-  if (ec) return fail("the webhook key does not load: " + ec.message());
-  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) return fail("the webhook key does not match its certificate");
-  return ctx;
-}
 
 std::string error_body(const std::string& uid, int code, std::string_view reason, std::string message) {
   return encode_admission_review(denied(uid, std::move(message), code, std::string(reason)));
@@ -384,7 +363,7 @@ Expected<std::unique_ptr<WebhookServer>> WebhookServer::start(WebhookServerOptio
 }
 
 Status WebhookServer::set_certificate(const std::string& cert_pem, const std::string& key_pem) {
-  auto ctx = make_context(cert_pem, key_pem);
+  auto ctx = tls::make_server_context(cert_pem, key_pem, "the webhook");
   if (!ctx) return fail(ctx.error().message);
   std::lock_guard lock(impl_->context_mutex);
   impl_->context = std::move(*ctx);
