@@ -14,9 +14,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "kube/apiserver/server/webhook_client/https_transport.hpp"
+#include "kube/apiserver/server/outbound/https_transport.hpp"
 #include "kube/apiserver/server/aggregation/aggregator.hpp"
-#include "kube/apiserver/server/aggregation/https_backend_transport.hpp"
+#include "kube/apiserver/server/outbound/https_backend_transport.hpp"
 #include "kube/apiserver/server/api/internal_writes.hpp"
 #include "kube/apiserver/server/admission/webhook_admission.hpp"
 #include "kube/apiserver/server/api/api_handler.hpp"
@@ -52,7 +52,8 @@ class ApiServerImpl final : public ApiServer {
         namespaces_(ctx_),
         role_aggregation_(ctx_),
         crds_(ctx_),
-        webhook_transport_(make_https_transport(io_)),
+        https_client_(make_https_backend_transport(io_)),
+        webhook_transport_(make_https_transport(*https_client_)),
         admission_(ctx_, *webhook_transport_, WebhookAdmissionOptions{options_.webhook_service_host}) {
     register_builtin_kinds(ctx_.registry, ctx_.store);
     ctx_.admission = &admission_;
@@ -197,8 +198,7 @@ class ApiServerImpl final : public ApiServer {
     aggregation.request_timeout = options_.aggregated_request_timeout;
     aggregation.check_interval = options_.apiservice_check_interval;
     aggregation.check_timeout = options_.apiservice_check_timeout;
-    backend_transport_ = make_https_backend_transport(io_);
-    aggregator_ = std::make_unique<Aggregator>(ctx_, *backend_transport_, std::move(*credentials), aggregation);
+    aggregator_ = std::make_unique<Aggregator>(ctx_, *https_client_, std::move(*credentials), aggregation);
     ctx_.aggregated = aggregator_.get();
     ctx_.observe([this](const Change& c) { aggregator_->observe(c); });
     return {};
@@ -230,9 +230,11 @@ class ApiServerImpl final : public ApiServer {
   NamespaceController namespaces_;
   ClusterRoleAggregationController role_aggregation_;
   CrdController crds_;
+  /// The one HTTPS client of webhooks and aggregated APIs, whose kept-alive connections
+  /// they share.
+  std::unique_ptr<BackendTransport> https_client_;
   std::unique_ptr<WebhookTransport> webhook_transport_;
   WebhookAdmission admission_;
-  std::unique_ptr<BackendTransport> backend_transport_;
   std::unique_ptr<Aggregator> aggregator_;
   std::unique_ptr<DurableStore> durable_;
   std::unique_ptr<net::ssl::context> tls_;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kube/json/json.hpp"
-#include "kube/apiserver/server/webhook_client/client_config.hpp"
+#include "kube/apiserver/server/outbound/client_config.hpp"
 
 namespace kueuepp::kube::server {
 

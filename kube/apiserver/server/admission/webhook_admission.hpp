@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "kube/apiserver/server/admission/webhook.hpp"
-#include "kube/apiserver/server/webhook_client/webhook_transport.hpp"
+#include "kube/apiserver/server/outbound/webhook_transport.hpp"
 #include "kube/apiserver/server/api/admission.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
 

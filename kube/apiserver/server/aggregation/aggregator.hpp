@@ -21,7 +21,7 @@
 #include <string>
 
 #include "kube/apiserver/server/aggregation/api_service.hpp"
-#include "kube/apiserver/server/aggregation/backend_transport.hpp"
+#include "kube/apiserver/server/outbound/backend_transport.hpp"
 #include "kube/apiserver/server/aggregation/front_proxy.hpp"
 #include "kube/apiserver/server/api/aggregated_apis.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"

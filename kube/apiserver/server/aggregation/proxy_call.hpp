@@ -12,7 +12,7 @@
 
 #include <chrono>
 
-#include "kube/apiserver/server/aggregation/backend_transport.hpp"
+#include "kube/apiserver/server/outbound/backend_transport.hpp"
 #include "kube/apiserver/server/http/http_types.hpp"
 #include "kube/apiserver/server/http/scheduler.hpp"
 

@@ -1,6 +1,6 @@
 #include "kube/apiserver/server/api/service_endpoint.hpp"
 
-#include "kube/apiserver/server/webhook_client/client_config.hpp"
+#include "kube/apiserver/server/outbound/client_config.hpp"
 
 namespace kueuepp::kube::server {
 

@@ -27,8 +27,8 @@
 #include "core/expected.hpp"
 #include "kube/json/json.hpp"
 #include "kube/apiserver/schema/schema.hpp"
-#include "kube/apiserver/server/webhook_client/client_config.hpp"
-#include "kube/apiserver/server/webhook_client/webhook_transport.hpp"
+#include "kube/apiserver/server/outbound/client_config.hpp"
+#include "kube/apiserver/server/outbound/webhook_transport.hpp"
 
 namespace kueuepp::kube::server {
 

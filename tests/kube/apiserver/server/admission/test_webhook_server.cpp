@@ -83,6 +83,12 @@ bool read_request(SSL* ssl, std::string& path, std::string& body) {
   return true;
 }
 
+double thread_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
 json::value response_of(const json::value& review, json::object response) {
   response["uid"] = json::get_string(*json::find(review, "request"), "uid");
   return json::object{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"response", std::move(response)}};
@@ -174,6 +180,7 @@ void TestWebhookServer::accept_loop() {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     connections_.push_back(fd);
     queue_.push_back(fd);
+    ++accepted_;
     stopping_cv_.notify_all();
   }
 }
@@ -188,49 +195,80 @@ void TestWebhookServer::work() {
       fd = queue_.front();
       queue_.erase(queue_.begin());
     }
-    timespec before{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before);
     serve(fd);
-    timespec after{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after);
-    std::lock_guard lock(mutex_);
-    serving_cpu_ += static_cast<double>(after.tv_sec - before.tv_sec) +
-                    static_cast<double>(after.tv_nsec - before.tv_nsec) * 1e-9;
   }
 }
 
+void TestWebhookServer::count_cpu(double& since) {
+  double seconds = thread_cpu_seconds();
+  std::lock_guard lock(mutex_);
+  serving_cpu_ += seconds - since;
+  since = seconds;
+}
+
 void TestWebhookServer::serve(int fd) {
+  // Counted after each answer, not at the end: a kept-alive connection lasts the test.
+  double since = thread_cpu_seconds();
   SSL* ssl = SSL_new(static_cast<SSL_CTX*>(tls_));
   SSL_set_fd(ssl, fd);
-  std::string path;
-  std::string body;
   // A client that refuses the certificate ends the handshake: nothing to serve.
-  if (SSL_accept(ssl) == 1 && read_request(ssl, path, body)) {
-    auto parsed = json::parse(body);
-    json::value review = parsed ? std::move(*parsed) : json::value();
-    Handler handler;
-    {
-      std::lock_guard lock(mutex_);
-      received_.push_back({path, review});
-      if (auto it = handlers_.find(path); it != handlers_.end()) handler = it->second;
-    }
-    Answer answer = handler ? handler(review) : Answer{404, "404 page not found\n", false};
-    if (answer.hang) {
-      std::unique_lock lock(mutex_);
-      stopping_cv_.wait(lock, [this] { return stopping_; });
-    } else {
-      std::string reason = answer.status == 200 ? "OK" : "Error";
-      std::string out = "HTTP/1.1 " + std::to_string(answer.status) + " " + reason +
-                        "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(answer.body.size()) +
-                        "\r\nConnection: close\r\n\r\n" + answer.body;
-      SSL_write(ssl, out.data(), static_cast<int>(out.size()));
-      SSL_shutdown(ssl);
-    }
+  if (SSL_accept(ssl) == 1) {
+    for (int served = 0; serve_one(ssl, served); ++served) count_cpu(since);
   }
   SSL_free(ssl);
+  count_cpu(since);
   std::lock_guard lock(mutex_);
   std::erase(connections_, fd);
   ::close(fd);
+}
+
+bool TestWebhookServer::serve_one(void* ssl_handle, int served_before) {
+  auto* ssl = static_cast<SSL*>(ssl_handle);
+  std::string path;
+  std::string body;
+  if (!read_request(ssl, path, body)) return false;
+  bool keep_alive = false;
+  {
+    std::lock_guard lock(mutex_);
+    keep_alive = keep_alive_;
+    if (served_before > 0 && drop_reused_) return false;  // closed without an answer
+  }
+  auto parsed = json::parse(body);
+  json::value review = parsed ? std::move(*parsed) : json::value();
+  Handler handler;
+  {
+    std::lock_guard lock(mutex_);
+    received_.push_back({path, review});
+    if (auto it = handlers_.find(path); it != handlers_.end()) handler = it->second;
+  }
+  Answer answer = handler ? handler(review) : Answer{404, "404 page not found\n", false};
+  if (answer.hang) {
+    std::unique_lock lock(mutex_);
+    stopping_cv_.wait(lock, [this] { return stopping_; });
+    return false;
+  }
+  std::string reason = answer.status == 200 ? "OK" : "Error";
+  std::string out = "HTTP/1.1 " + std::to_string(answer.status) + " " + reason +
+                    "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(answer.body.size()) +
+                    (keep_alive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n") + answer.body;
+  SSL_write(ssl, out.data(), static_cast<int>(out.size()));
+  if (!keep_alive) SSL_shutdown(ssl);
+  return keep_alive;
+}
+
+void TestWebhookServer::keep_alive(bool on) {
+  std::lock_guard lock(mutex_);
+  keep_alive_ = on;
+}
+
+void TestWebhookServer::drop_requests_on_reused_connections(bool on) {
+  std::lock_guard lock(mutex_);
+  drop_reused_ = on;
+}
+
+std::size_t TestWebhookServer::connections_accepted() const {
+  std::lock_guard lock(mutex_);
+  return accepted_;
 }
 
 std::uint16_t unused_port() {

@@ -53,6 +53,15 @@ class TestWebhookServer {
   /// CPU time the serving threads spent so far (TLS handshakes, reading, answering), in
   /// seconds: what a benchmark subtracts to see the API server's own share.
   double serving_cpu_seconds() const;
+  /// Answers keep the connection open for the next request (default: each answer says
+  /// Connection: close, one request per connection).
+  void keep_alive(bool on);
+  /// A request that arrives on a connection that already served one is read, then the
+  /// connection closed without an answer: a server closing an idle connection just as
+  /// the client reuses it.
+  void drop_requests_on_reused_connections(bool on);
+  /// Connections accepted so far.
+  std::size_t connections_accepted() const;
 
   // -- answers --
   /// allowed: true, with a JSON patch when `patch` is an array.
@@ -64,6 +73,10 @@ class TestWebhookServer {
   void accept_loop();
   void work();
   void serve(int fd);
+  /// Serves one request of a connection; whether to wait for another on it.
+  bool serve_one(void* ssl, int served_before);
+  /// Adds this thread's CPU time since `since` to serving_cpu_; `since` becomes now.
+  void count_cpu(double& since);
 
   std::uint16_t port_ = 0;
   std::string ca_pem_;
@@ -79,6 +92,9 @@ class TestWebhookServer {
   std::vector<int> connections_;
   std::vector<int> queue_;  ///< accepted connections waiting for a worker
   double serving_cpu_ = 0;
+  bool keep_alive_ = false;
+  bool drop_reused_ = false;
+  std::size_t accepted_ = 0;
   /// A few long-lived workers rather than a thread per connection: a thread's exit
   /// returns its stack to the kernel, and the TLB flushes that costs every thread of the
   /// process would be counted against the API server in benchmarks.

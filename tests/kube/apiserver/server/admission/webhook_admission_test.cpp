@@ -380,6 +380,27 @@ TEST_F(WebhookAdmissionTest, AHangingWebhookTimesOutWithoutHoldingUpOtherRequest
   EXPECT_LT(elapsed, std::chrono::seconds(10));
 }
 
+TEST_F(WebhookAdmissionTest, AKeptAliveWebhookConnectionCarriesTheNextCalls) {
+  webhook_.keep_alive(true);
+  webhook_.on("/allow", [](const json::value& review) { return TestWebhookServer::allow(review); });
+  validating("allow", {local("allow.example.com", "/allow", {job_rule()})});
+  for (int i = 0; i < 5; ++i) expect(201, api().post(kJobs, job("kept-" + std::to_string(i))));
+  EXPECT_EQ(webhook_.received("/allow").size(), 5u);
+  EXPECT_EQ(webhook_.connections_accepted(), 1u);
+}
+
+TEST_F(WebhookAdmissionTest, AWebhookThatClosesAConnectionAsItIsReusedIsCalledAgainOnANewOne) {
+  webhook_.keep_alive(true);
+  webhook_.drop_requests_on_reused_connections(true);
+  webhook_.on("/allow", [](const json::value& review) { return TestWebhookServer::allow(review); });
+  validating("allow", {local("allow.example.com", "/allow", {job_rule()})});
+  for (int i = 0; i < 3; ++i) expect(201, api().post(kJobs, job("again-" + std::to_string(i))));
+  // Each later call went out on the kept connection, found it closed without an answer,
+  // and went again on a new one (the webhook records only the requests it answers).
+  EXPECT_EQ(webhook_.connections_accepted(), 3u);
+  EXPECT_EQ(webhook_.received("/allow").size(), 3u);
+}
+
 TEST_F(WebhookAdmissionTest, ARefusedConnectionFailsClosedOrOpen) {
   std::uint16_t nothing = unused_port();
   std::string url = "https://127.0.0.1:" + std::to_string(nothing) + "/x";

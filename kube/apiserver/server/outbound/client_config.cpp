@@ -1,4 +1,4 @@
-#include "kube/apiserver/server/webhook_client/client_config.hpp"
+#include "kube/apiserver/server/outbound/client_config.hpp"
 
 #include <fmt/format.h>
 

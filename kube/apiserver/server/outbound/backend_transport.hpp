@@ -1,11 +1,13 @@
 #pragma once
 
-// How a request reaches an aggregated API server: one HTTPS exchange, the server's
-// certificate verified against the APIService's caBundle for <service>.<namespace>.svc
-// (or not at all with insecureSkipTLSVerify), the front proxy's client certificate
-// presented, and the answer handed back as it arrives (head, then body pieces), so a
-// watch streams. Callbacks run on the store thread, never from within send(). The
-// interface keeps Asio out of the aggregator; https_backend_transport.hpp implements it.
+// How the embedded API server calls out over HTTPS (an aggregated API server, an admission
+// or conversion webhook): one exchange, the peer's certificate verified against the
+// caller's CA bundle for the target's name (or not at all with insecureSkipTLSVerify), a
+// client certificate presented when there is one, and the answer handed back as it
+// arrives (head, then body pieces), so a watch streams. Callbacks run on the store thread,
+// never from within send(). Connections are kept alive and reused, as kube-apiserver's
+// transports do. The interface keeps Asio out of its callers; https_backend_transport.hpp
+// implements it.
 
 #include <chrono>
 #include <cstdint>
@@ -36,6 +38,10 @@ struct BackendRequest {
   std::string target;  ///< path and query
   http::Headers headers;
   std::string body;
+  /// May be sent again on a new connection when the kept-alive one it went out on turns
+  /// out closed before any answer (a peer closing an idle connection as it is reused).
+  /// Only for requests whose repetition is harmless (an admission or conversion review).
+  bool replayable = false;
 };
 
 struct BackendResponseHead {
@@ -47,9 +53,11 @@ struct BackendResponseHead {
 
 struct BackendTimeouts {
   std::chrono::milliseconds connect{std::chrono::seconds(30)};
-  /// Go's TLSHandshakeTimeout of kube-aggregator's transport. How long the answer may
-  /// take is the caller's to bound (it cancels the exchange).
+  /// Go's TLSHandshakeTimeout of kube-aggregator's transport.
   std::chrono::milliseconds tls_handshake{std::chrono::seconds(10)};
+  /// The whole exchange, answer included: past it the exchange ends with Go's
+  /// "context deadline exceeded" (a webhook's timeoutSeconds). None: the caller bounds it.
+  std::optional<std::chrono::milliseconds> total;
 };
 
 /// What the exchange reports, in this order: `head` once (an error instead when no answer

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "kube/json/json.hpp"
-#include "kube/apiserver/server/webhook_client/webhook_transport.hpp"
+#include "kube/apiserver/server/outbound/webhook_transport.hpp"
 
 namespace kueuepp::kube::server {
 

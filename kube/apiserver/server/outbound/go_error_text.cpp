@@ -1,4 +1,4 @@
-#include "kube/apiserver/server/webhook_client/go_error_text.hpp"
+#include "kube/apiserver/server/outbound/go_error_text.hpp"
 
 #include <cctype>
 
