@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/expected.hpp"
+#include "kube/tls/certificate_authority.hpp"
 
 namespace kueuepp::kube::webhook {
 
@@ -38,20 +39,12 @@ Expected<CertificateBundle> generate_bundle(const CertificateRequest& request);
 /// A new serving certificate signed by the bundle's CA (which is kept, with its bundle).
 Expected<CertificateBundle> reissue_serving(const CertificateBundle& current, const CertificateRequest& request);
 
-struct CertificateInfo {
-  Clock::time_point not_before;
-  Clock::time_point not_after;
-  std::vector<std::string> hosts;  ///< subjectAltName DNS names and IP addresses
-};
-
-/// The first certificate of a PEM text.
-Expected<CertificateInfo> inspect_certificate(const std::string& pem);
+using kube::tls::CertificateInfo;
+using kube::tls::inspect_certificate;
+using kube::tls::split_pem_certificates;
 
 /// Whether the serving certificate is signed by one of the CAs of `ca_bundle_pem` and
 /// its key is `key_pem`'s; the error says which part does not fit.
 Status verify_serving(const CertificateBundle& bundle);
-
-/// The certificates of a PEM text, each as PEM (to trim a bundle).
-std::vector<std::string> split_pem_certificates(const std::string& pem);
 
 }  // namespace kueuepp::kube::webhook
