@@ -27,6 +27,7 @@
 #                              did not hold
 # Objects:
 #   job_yaml key=value...      a batch/v1 Job (see the function for the keys)
+#   unlabelled_job_yaml NAME NS  a Job that names no queue
 #   wl_of_job JOB [NS]         the name of the Workload owned by the Job (empty if none yet)
 #   wait_wl_of_job JOB [NS]    waits for it and prints it
 #   wl_cond WL TYPE [FIELD] [NS]  status (or reason, message) of a Workload condition
@@ -314,6 +315,25 @@ spec:
         resources:
           requests:
             cpu: "$cpu"
+EOF
+}
+
+# unlabelled_job_yaml NAME NS: a batch/v1 Job of one 1-CPU pod (sleep 10) that names no
+# queue (for the webhooks' defaulting and manageJobsWithoutQueueName).
+unlabelled_job_yaml() {
+  cat <<EOF
+apiVersion: batch/v1
+kind: Job
+metadata: {name: $1, namespace: $2}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: registry.k8s.io/e2e-test-images/agnhost:2.53
+        command: ["/bin/sh", "-c", "sleep 10"]
+        resources: {requests: {cpu: "1"}}
 EOF
 }
 

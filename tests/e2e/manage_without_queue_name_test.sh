@@ -30,23 +30,6 @@ REP_CONFIG=$E2E_TMP/config.yaml
 webhook_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 start_controller() { rep_start "$1" --webhook-url-base "https://127.0.0.1:$webhook_port"; }
 
-# unlabelled NAME NS: a Job that names no queue.
-unlabelled() {
-  cat <<YAML
-apiVersion: batch/v1
-kind: Job
-metadata: {name: $1, namespace: $2}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: registry.k8s.io/e2e-test-images/agnhost:2.53
-        command: ["/bin/sh", "-c", "sleep 10"]
-        resources: {requests: {cpu: "1"}}
-YAML
-}
 workloads_of() { k get workloads -n "$2" -o json | jq -r --arg j "$1" '[.items[] | select(any(.metadata.ownerReferences[]?; .name == $j))] | length'; }
 
 k create namespace managed >/dev/null
@@ -56,11 +39,11 @@ apply_one_queue 2
 start_controller first
 # Ready when the mutating webhook holds a Job in a managed namespace (a server dry run).
 wait_until 30 "the controller's webhooks" \
-  '[ "$(unlabelled probe managed | k create --dry-run=server -f - -o jsonpath="{.spec.suspend}" 2>/dev/null)" = true ]'
+  '[ "$(unlabelled_job_yaml probe managed | k create --dry-run=server -f - -o jsonpath="{.spec.suspend}" 2>/dev/null)" = true ]'
 
-got=$(unlabelled held managed | k create -f - -o jsonpath='{.spec.suspend}')
+got=$(unlabelled_job_yaml held managed | k create -f - -o jsonpath='{.spec.suspend}')
 expect_eq "an unlabelled Job in a managed namespace is stored suspended" "$got" "true"
-got=$(unlabelled free-run free | k create -f - -o jsonpath='{.spec.suspend}')
+got=$(unlabelled_job_yaml free-run free | k create -f - -o jsonpath='{.spec.suspend}')
 expect_eq "an unlabelled Job in an unmanaged namespace is stored as sent" "$got" "false"
 sleep 2
 expect_eq "the held Job is still suspended: it names no queue and there is no default one" \
@@ -80,12 +63,12 @@ expect_eventually 20 "labelled, the held Job is admitted and started" \
 
 # The controller stops: nothing serves the webhooks.
 rep_signal first TERM
-got=$(unlabelled while-down free | k create -f - -o jsonpath='{.spec.suspend}' 2>&1)
+got=$(unlabelled_job_yaml while-down free | k create -f - -o jsonpath='{.spec.suspend}' 2>&1)
 expect_eq "with the controller stopped, an unlabelled Job in an unmanaged namespace is created" "$got" "false"
 out=$(job_yaml name=refused queue=lq | k create -f - 2>&1) && status=0 || status=$?
 expect_eq "with the controller stopped, a labelled Job is refused" "$status" "1"
 expect_match "by the webhook call that failed" "$out" 'failed calling webhook "mjob.kb.io"'
-got=$(unlabelled caught-later managed | k create -f - -o jsonpath='{.spec.suspend}' 2>&1)
+got=$(unlabelled_job_yaml caught-later managed | k create -f - -o jsonpath='{.spec.suspend}' 2>&1)
 expect_eq "an unlabelled Job in a managed namespace is created unheld while the controller is down" "$got" "false"
 
 start_controller second

@@ -34,29 +34,13 @@ kind: LocalQueue
 metadata: {name: default, namespace: team}
 spec: {clusterQueue: cq}
 YAML
-unlabelled() {
-  cat <<YAML
-apiVersion: batch/v1
-kind: Job
-metadata: {name: $1, namespace: $2}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: registry.k8s.io/e2e-test-images/agnhost:2.53
-        command: ["/bin/sh", "-c", "sleep 10"]
-        resources: {requests: {cpu: "1"}}
-YAML
-}
-got=$(unlabelled defaulted team | k create -f - -o jsonpath='{.metadata.labels.kueue\.x-k8s\.io/queue-name} {.spec.suspend}')
+got=$(unlabelled_job_yaml defaulted team | k create -f - -o jsonpath='{.metadata.labels.kueue\.x-k8s\.io/queue-name} {.spec.suspend}')
 expect_eq "an unlabelled Job beside a default LocalQueue gets its label and is stored suspended" "$got" "default true"
 expect_eventually 20 "the defaulted Job runs through its queue" \
   "k get job -n team defaulted -o jsonpath='{.status.succeeded}'" "1"
 
 # No default LocalQueue in "default": an unlabelled Job is not Kueue's.
-got=$(unlabelled free default | k create -f - -o jsonpath='{.spec.suspend}')
+got=$(unlabelled_job_yaml free default | k create -f - -o jsonpath='{.spec.suspend}')
 expect_eq "an unlabelled Job without a default LocalQueue is stored as sent" "$got" "false"
 sleep 1
 expect_eq "and gets no Workload" "$(k get workloads -n default -o name | grep -c free || true)" "0"
