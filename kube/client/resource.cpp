@@ -24,6 +24,12 @@ const ResourceDescriptor kWorkloadPriorityClass{"kueue.x-k8s.io", "v1beta2",
 const ResourceDescriptor kAdmissionCheck{"kueue.x-k8s.io", "v1beta2", "admissionchecks", "AdmissionCheck", false};
 const ResourceDescriptor kJob{"batch", "v1", "jobs", "Job", true};
 const ResourceDescriptor kJobSet{"jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet", true};
+const ResourceDescriptor kPyTorchJob{"kubeflow.org", "v1", "pytorchjobs", "PyTorchJob", true};
+const ResourceDescriptor kTFJob{"kubeflow.org", "v1", "tfjobs", "TFJob", true};
+const ResourceDescriptor kXGBoostJob{"kubeflow.org", "v1", "xgboostjobs", "XGBoostJob", true};
+const ResourceDescriptor kPaddleJob{"kubeflow.org", "v1", "paddlejobs", "PaddleJob", true};
+const ResourceDescriptor kJAXJob{"kubeflow.org", "v1", "jaxjobs", "JAXJob", true};
+const ResourceDescriptor kMPIJob{"kubeflow.org", "v2beta1", "mpijobs", "MPIJob", true};
 const ResourceDescriptor kNamespace{"", "v1", "namespaces", "Namespace", false};
 const ResourceDescriptor kPod{"", "v1", "pods", "Pod", true};
 const ResourceDescriptor kConfigMap{"", "v1", "configmaps", "ConfigMap", true};
@@ -36,9 +42,10 @@ const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclas
 
 std::span<const ResourceDescriptor* const> known_resources() {
   using namespace resources;
-  static const std::array<const ResourceDescriptor*, 16> all = {
+  static const std::array<const ResourceDescriptor*, 22> all = {
       &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
-      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kNamespace, &kPod, &kConfigMap,
+      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kPyTorchJob, &kTFJob, &kXGBoostJob, &kPaddleJob, &kJAXJob, &kMPIJob,
+      &kNamespace, &kPod, &kConfigMap,
       &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};
   return all;
 }

@@ -42,6 +42,12 @@ extern const ResourceDescriptor kLease;           ///< coordination.k8s.io/v1
 extern const ResourceDescriptor kPriorityClass;   ///< scheduling.k8s.io/v1
 // job integrations (their CRDs may be absent)
 extern const ResourceDescriptor kJobSet;          ///< jobset.x-k8s.io/v1alpha2
+extern const ResourceDescriptor kPyTorchJob;      ///< kubeflow.org/v1
+extern const ResourceDescriptor kTFJob;           ///< kubeflow.org/v1
+extern const ResourceDescriptor kXGBoostJob;      ///< kubeflow.org/v1
+extern const ResourceDescriptor kPaddleJob;       ///< kubeflow.org/v1
+extern const ResourceDescriptor kJAXJob;          ///< kubeflow.org/v1
+extern const ResourceDescriptor kMPIJob;          ///< kubeflow.org/v2beta1
 }  // namespace resources
 
 /// Every descriptor above.
