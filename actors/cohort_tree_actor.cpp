@@ -276,6 +276,12 @@ void apply_change(Self self, const TreeObjectChange& c) {
         break;
       case ObjectKind::Job:
       case ObjectKind::JobSet:
+      case ObjectKind::PyTorchJob:
+      case ObjectKind::TFJob:
+      case ObjectKind::XGBoostJob:
+      case ObjectKind::PaddleJob:
+      case ObjectKind::JAXJob:
+      case ObjectKind::MPIJob:
       case ObjectKind::Event: break;
     }
     return;

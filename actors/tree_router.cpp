@@ -35,6 +35,12 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::Workload: return wrap(kube::decode_workload(doc));
     case ObjectKind::Job:
     case ObjectKind::JobSet:
+    case ObjectKind::PyTorchJob:
+    case ObjectKind::TFJob:
+    case ObjectKind::XGBoostJob:
+    case ObjectKind::PaddleJob:
+    case ObjectKind::JAXJob:
+    case ObjectKind::MPIJob:
     case ObjectKind::Event: break;
   }
   return fail("kind not routed to cohort trees");

@@ -4,6 +4,7 @@
 
 #include "kube/jobs/batch_job.hpp"
 #include "kube/jobs/jobset.hpp"
+#include "kube/jobs/kubeflow_job.hpp"
 
 namespace kueuepp::actors {
 
@@ -12,9 +13,15 @@ const kube::client::ResourceDescriptor& resource_of(messages::ObjectKind kind) {
 }
 
 std::span<const JobKindEntry> job_kinds() {
-  static const std::array<JobKindEntry, 2> kKinds{{
+  static const std::array<JobKindEntry, 8> kKinds{{
       {"batch/job", messages::ObjectKind::Job, &kube::jobs::batch_job_integration, false},
       {kube::jobs::kJobSetFramework, messages::ObjectKind::JobSet, &kube::jobs::jobset_integration, true},
+      {"kubeflow.org/pytorchjob", messages::ObjectKind::PyTorchJob, &kube::jobs::pytorchjob_integration, true},
+      {"kubeflow.org/tfjob", messages::ObjectKind::TFJob, &kube::jobs::tfjob_integration, true},
+      {"kubeflow.org/xgboostjob", messages::ObjectKind::XGBoostJob, &kube::jobs::xgboostjob_integration, true},
+      {"kubeflow.org/paddlejob", messages::ObjectKind::PaddleJob, &kube::jobs::paddlejob_integration, true},
+      {"kubeflow.org/jaxjob", messages::ObjectKind::JAXJob, &kube::jobs::jaxjob_integration, true},
+      {"kubeflow.org/mpijob", messages::ObjectKind::MPIJob, &kube::jobs::mpijob_integration, true},
   }};
   return kKinds;
 }

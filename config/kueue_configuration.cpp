@@ -15,7 +15,9 @@ using kube::sub;
 
 // Kueue's integration names (integrations.frameworks), and those kueuepp integrates
 // (actors/watched_kinds.cpp has the integration of each).
-constexpr std::string_view kSupportedFrameworks[] = {"batch/job", "jobset.x-k8s.io/jobset"};
+constexpr std::string_view kSupportedFrameworks[] = {
+    "batch/job",          "jobset.x-k8s.io/jobset", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob",
+    "kubeflow.org/xgboostjob", "kubeflow.org/paddlejob", "kubeflow.org/jaxjob",     "kubeflow.org/mpijob"};
 constexpr std::string_view kKueueFrameworks[] = {
     "batch/job", "pod", "deployment", "statefulset", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob",
     "kubeflow.org/paddlejob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob", "kubeflow.org/xgboostjob",
@@ -185,8 +187,13 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
       if (!known_framework(name)) {
         r.fail(sub(frameworks_path, i), "unknown framework \"" + name + "\"");
       } else if (!supported_framework(name)) {
-        unsupported.push_back({sub(frameworks_path, i).str() + " \"" + name + "\"",
-                               "kueuepp integrates batch/v1 Job and JobSet only so far"});
+        unsupported.push_back(
+            {sub(frameworks_path, i).str() + " \"" + name + "\"",
+             name == "trainer.kubeflow.org/trainjob"
+                 ? "kueuepp does not integrate TrainJob yet: Kueue derives its pod sets from the JobSet template of "
+                   "its (Cluster)TrainingRuntime, which kueuepp does not read; the Kubeflow v1 jobs and MPIJob are "
+                   "integrated"
+                 : "kueuepp integrates batch/v1 Job, JobSet, the Kubeflow training jobs and MPIJob only so far"});
       }
     }
   }

@@ -25,6 +25,13 @@ enum class ObjectKind : std::uint8_t {
   Workload,
   Job,
   JobSet,  ///< jobset.x-k8s.io/v1alpha2, watched only when its integration is enabled
+  // kubeflow.org/v1 (MPIJob: v2beta1), watched only when their integration is enabled
+  PyTorchJob,
+  TFJob,
+  XGBoostJob,
+  PaddleJob,
+  JAXJob,
+  MPIJob,
   Event,  ///< written only (core/v1 Events), never watched
 };
 
@@ -60,6 +67,12 @@ inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
     {ObjectKind::Workload, "Workload", true, true, KindTraits::Route::Workload, &kube::client::resources::kWorkload},
     {ObjectKind::Job, "Job", true, true, KindTraits::Route::None, &kube::client::resources::kJob},
     {ObjectKind::JobSet, "JobSet", true, true, KindTraits::Route::None, &kube::client::resources::kJobSet},
+    {ObjectKind::PyTorchJob, "PyTorchJob", true, true, KindTraits::Route::None, &kube::client::resources::kPyTorchJob},
+    {ObjectKind::TFJob, "TFJob", true, true, KindTraits::Route::None, &kube::client::resources::kTFJob},
+    {ObjectKind::XGBoostJob, "XGBoostJob", true, true, KindTraits::Route::None, &kube::client::resources::kXGBoostJob},
+    {ObjectKind::PaddleJob, "PaddleJob", true, true, KindTraits::Route::None, &kube::client::resources::kPaddleJob},
+    {ObjectKind::JAXJob, "JAXJob", true, true, KindTraits::Route::None, &kube::client::resources::kJAXJob},
+    {ObjectKind::MPIJob, "MPIJob", true, true, KindTraits::Route::None, &kube::client::resources::kMPIJob},
     {ObjectKind::Event, "Event", false, false, KindTraits::Route::None, &kube::client::resources::kEvent},
 }};
 

@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kube/jobs/equivalence.hpp"
 #include "kube/jobs/merge_patch_diff.hpp"

@@ -136,15 +136,31 @@ TEST(KueueConfiguration, KueuesShippedConfigurationIsRefusedNamingWhatIsUnsuppor
   auto r = decode(kKueueShippedConfiguration);
   ASSERT_FALSE(r.has_value());
   const std::string& m = r.error().message;
-  for (const char* named : {"integrations.frameworks[1] \"kubeflow.org/mpijob\"", "ray.io/rayjob",
+  for (const char* named : {"integrations.frameworks[2] \"ray.io/rayjob\"", "ray.io/raycluster",
                             "workload.codeflare.dev/appwrapper", "--allow-unsupported"}) {
     EXPECT_NE(m.find(named), std::string::npos) << named << " not in: " << m;
   }
   // What kueuepp does honour is not named.
-  for (const char* honoured : {"batch/job\"", "jobset.x-k8s.io/jobset", "clientConnection", "leaderElection", "healthProbeBindAddress",
+  for (const char* honoured : {"batch/job\"", "jobset.x-k8s.io/jobset", "kubeflow.org/", "clientConnection", "leaderElection", "healthProbeBindAddress",
                                "groupKindConcurrency", "webhook"}) {
     EXPECT_EQ(m.find(honoured), std::string::npos) << honoured << " named in: " << m;
   }
+}
+
+TEST(KueueConfiguration, TheKubeflowKindsAreIntegratedTrainJobIsRefusedSayingWhy) {
+  auto ok = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {frameworks: [kubeflow.org/pytorchjob, kubeflow.org/tfjob, kubeflow.org/xgboostjob, "
+      "kubeflow.org/paddlejob, kubeflow.org/jaxjob, kubeflow.org/mpijob]}\n");
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  EXPECT_EQ(ok->frameworks.size(), 6u);
+  auto r = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {frameworks: [batch/job, trainer.kubeflow.org/trainjob]}\n");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("integrations.frameworks[1] \"trainer.kubeflow.org/trainjob\""), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("(Cluster)TrainingRuntime"), std::string::npos) << r.error().message;
 }
 
 TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
@@ -152,7 +168,7 @@ TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
   ASSERT_TRUE(c.has_value()) << c.error().message;
   std::vector<std::string> fields;
   for (const auto& u : c->ignored) fields.push_back(u.field);
-  EXPECT_EQ(fields.size(), 8u);  // eight frameworks (batch/job and jobset are integrated)
+  EXPECT_EQ(fields.size(), 3u);  // ray.io/rayjob, ray.io/raycluster, appwrapper (the rest are integrated)
   EXPECT_TRUE(c->webhook.configured);
   EXPECT_EQ(c->webhook.port, 9443);
   EXPECT_EQ(c->without_effect.size(), 1u);  // controller.groupKindConcurrency
