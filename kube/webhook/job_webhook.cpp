@@ -8,6 +8,7 @@
 #include "kube/jobs/integration.hpp"
 #include "kube/jobs/jobset.hpp"
 #include "kube/jobs/k8s_names.hpp"
+#include "kube/jobs/kubeflow_job.hpp"
 #include "kube/webhook/go_parse.hpp"
 #include "kube/webhook/json_patch.hpp"
 #include "kube/webhook/object_fields.hpp"
@@ -30,10 +31,50 @@ const FieldPath kAnnotations = FieldPath("metadata").child("annotations");
 std::string_view queue_name(const json::value& job) { return label_of(job, jobs::kQueueNameLabel).value_or(""); }
 std::string_view priority_class(const json::value& job) { return label_of(job, jobs::kPriorityClassLabel).value_or(""); }
 
-/// Kueue's Job.IsSuspended: spec.suspend, unless the Job is being stopped.
-bool is_suspended(const json::value& job) {
-  return bool_at(job, {"spec", "suspend"}).value_or(false) &&
-         annotation_of(job, jobs::kStoppingAnnotation).value_or("") != "true";
+/// Where a kind keeps its suspend flag: spec.suspend (Job, JobSet) or
+/// spec.runPolicy.suspend (the Kubeflow jobs and MPIJob).
+enum class SuspendField { Spec, RunPolicy };
+
+/// Kueue's IsSuspended: the kind's suspend flag, unless the job is being stopped.
+bool is_suspended(const json::value& job, SuspendField field = SuspendField::Spec) {
+  const bool flag = field == SuspendField::Spec ? bool_at(job, {"spec", "suspend"}).value_or(false)
+                                                : bool_at(job, {"spec", "runPolicy", "suspend"}).value_or(false);
+  return flag && annotation_of(job, jobs::kStoppingAnnotation).value_or("") != "true";
+}
+
+/// The JSON patch operation that sets the kind's suspend flag to true, adding the
+/// objects on its way that the job does not have.
+json::object suspend_operation(const json::value& job, SuspendField field) {
+  const std::vector<std::string_view> keys =
+      field == SuspendField::Spec ? std::vector<std::string_view>{"spec", "suspend"}
+                                  : std::vector<std::string_view>{"spec", "runPolicy", "suspend"};
+  const json::value* at = &job;
+  std::string path;
+  std::size_t depth = 0;
+  for (; depth + 1 < keys.size(); ++depth) {
+    const json::value* next = json::find(*at, keys[depth]);
+    if (next == nullptr || !next->is_object()) break;
+    at = next;
+    path.append("/").append(keys[depth]);
+  }
+  json::object o;
+  if (depth + 1 == keys.size()) {
+    o["op"] = json::find(*at, keys.back()) != nullptr ? "replace" : "add";
+    o["path"] = path + "/" + std::string(keys.back());
+    o["value"] = true;
+    return o;
+  }
+  // The first missing object holds the rest of the path down to suspend: true.
+  json::value value = true;
+  for (std::size_t i = keys.size() - 1; i > depth; --i) {
+    json::object wrap;
+    wrap[keys[i]] = std::move(value);
+    value = std::move(wrap);
+  }
+  o["op"] = "add";
+  o["path"] = path + "/" + std::string(keys[depth]);
+  o["value"] = std::move(value);
+  return o;
 }
 
 std::int64_t parallelism(const json::value& job) { return int_at(job, {"spec", "parallelism"}).value_or(1); }
@@ -152,8 +193,8 @@ void check_create(const json::value& job, FieldErrors& out) {
 
 /// jobframework.ValidateJobOnUpdate.
 void check_update(const json::value& old_job, const json::value& job, std::string_view ns, const ClusterFacts& facts,
-                  FieldErrors& out) {
-  const bool suspended = is_suspended(job);
+                  FieldErrors& out, SuspendField field = SuspendField::Spec) {
+  const bool suspended = is_suspended(job, field);
   const FieldPath queue_path = kLabels.key(jobs::kQueueNameLabel);
   if (!suspended) check_immutable(queue_name(job), queue_name(old_job), queue_path, out);
   if (queue_name(job).empty() && !queue_name(old_job).empty() && facts.default_local_queue_exists(ns)) {
@@ -165,7 +206,7 @@ void check_update(const json::value& old_job, const json::value& job, std::strin
     check_immutable(label_of(job, kPrebuiltWorkloadLabel).value_or(""), label_of(old_job, kPrebuiltWorkloadLabel).value_or(""),
                     kLabels.key(kPrebuiltWorkloadLabel), out);
   }
-  if (!suspended || !is_suspended(old_job)) {
+  if (!suspended || !is_suspended(old_job, field)) {
     check_immutable(label_of(job, jobs::kMaxExecTimeSecondsLabel).value_or(""),
                     label_of(old_job, jobs::kMaxExecTimeSecondsLabel).value_or(""),
                     kLabels.key(jobs::kMaxExecTimeSecondsLabel), out);
@@ -225,8 +266,11 @@ bool job_is_managed(const json::value& job, std::string_view ns, const JobWebhoo
   return policy.manage_jobs_without_queue_name && namespace_matches(ns, policy, facts);
 }
 
-AdmissionResponse default_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
-                              const ClusterFacts& facts) {
+namespace {
+
+/// jobframework's defaults for a kind whose suspend flag is at `field`.
+AdmissionResponse default_owner(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts, SuspendField field) {
   AdmissionResponse response = allowed(request.uid);
   if (request.operation != Operation::Create || !request.object.is_object()) return response;
   // A child of a managed parent runs under its parent's Workload.
@@ -244,24 +288,17 @@ AdmissionResponse default_job(const AdmissionRequest& request, const JobWebhookP
   // ApplyDefaultForSuspend. An object already being deleted is left alone
   // (SkipAncestorCheckForDeletedWorkloads).
   const bool deleting = at_path(job, {"metadata", "deletionTimestamp"}) != nullptr;
-  if (!deleting && job_is_managed(job, ns, policy, facts) && !is_suspended(job)) {
-    json::object o;
-    const bool has_spec = job.as_object().contains("spec") && job.as_object().at("spec").is_object();
-    if (has_spec) {
-      const bool present = job.as_object().at("spec").as_object().contains("suspend");
-      o["op"] = present ? "replace" : "add";
-      o["path"] = "/spec/suspend";
-      o["value"] = true;
-    } else {
-      json::object spec;
-      spec["suspend"] = true;
-      o["op"] = "add";
-      o["path"] = "/spec";
-      o["value"] = std::move(spec);
-    }
-    response.patch.emplace_back(std::move(o));
+  if (!deleting && job_is_managed(job, ns, policy, facts) && !is_suspended(job, field)) {
+    response.patch.emplace_back(suspend_operation(job, field));
   }
   return response;
+}
+
+}  // namespace
+
+AdmissionResponse default_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                              const ClusterFacts& facts) {
+  return default_owner(request, policy, facts, SuspendField::Spec);
 }
 
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts) {
@@ -321,6 +358,49 @@ AdmissionResponse review_jobset(const AdmissionRequest& request, const JobWebhoo
 
 AdmissionResponse review_job(const AdmissionRequest& request, const ClusterFacts& facts) {
   FieldErrors errors = validate_job(request, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
+}
+
+namespace {
+
+/// The integrated Kubeflow kind of the object under review (null: not one, or its
+/// framework is not in integrations.frameworks, and its webhooks let it be).
+const jobs::KubeflowKind* integrated_kubeflow_kind(const AdmissionRequest& request, const JobWebhookPolicy& policy) {
+  const std::string_view kind = string_at(request.object, {"kind"});
+  const std::string_view api_version = string_at(request.object, {"apiVersion"});
+  for (const jobs::KubeflowKind& k : jobs::kubeflow_kinds()) {
+    if (k.resource->kind != kind || k.resource->api_version() != api_version) continue;
+    const bool enabled =
+        std::find(policy.frameworks.begin(), policy.frameworks.end(), k.framework) != policy.frameworks.end();
+    return enabled ? &k : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+AdmissionResponse default_kubeflow_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                       const ClusterFacts& facts) {
+  if (integrated_kubeflow_kind(request, policy) == nullptr) return allowed(request.uid);
+  return default_owner(request, policy, facts, SuspendField::RunPolicy);
+}
+
+FieldErrors validate_kubeflow_job(const AdmissionRequest& request, const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& job = request.object;
+  if (!job.is_object()) return errors;
+  check_create(job, errors);
+  if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
+  const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+  check_update(request.old_object, job, ns, facts, errors, SuspendField::RunPolicy);
+  return errors;
+}
+
+AdmissionResponse review_kubeflow_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                      const ClusterFacts& facts) {
+  if (integrated_kubeflow_kind(request, policy) == nullptr) return allowed(request.uid);
+  FieldErrors errors = validate_kubeflow_job(request, facts);
   if (errors.empty()) return allowed(request.uid);
   return denied(request.uid, aggregate(errors));
 }

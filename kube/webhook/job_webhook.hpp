@@ -67,6 +67,22 @@ FieldErrors validate_jobset(const AdmissionRequest& request, const ClusterFacts&
 AdmissionResponse review_jobset(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                                 const ClusterFacts& facts);
 
+/// mpytorchjob, mtfjob, mxgboostjob, mpaddlejob, mjaxjob, mmpijob: default_job's defaults
+/// with spec.runPolicy.suspend as the suspend flag, when the object's kind is integrated;
+/// else allowed unchanged (Kueue's no-op webhook).
+AdmissionResponse default_kubeflow_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                       const ClusterFacts& facts);
+
+/// vpytorchjob, ... (jobframework.ValidateJobOnCreate and ValidateJobOnUpdate, as for
+/// JobSets, "running" read from spec.runPolicy.suspend). Kueue's topology annotation
+/// checks of these kinds are not made. Empty when valid.
+FieldErrors validate_kubeflow_job(const AdmissionRequest& request, const ClusterFacts& facts);
+
+/// vpytorchjob, ...: allowed, or refused (403) with validate_kubeflow_job's errors; allowed
+/// unchanged when the object's kind is not integrated.
+AdmissionResponse review_kubeflow_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                      const ClusterFacts& facts);
+
 /// vjob's checks; empty when the Job is valid.
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts);
 

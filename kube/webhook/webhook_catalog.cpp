@@ -11,6 +11,13 @@ constexpr std::string_view kCreateUpdate[] = {"CREATE", "UPDATE"};
 constexpr std::string_view kJobs[] = {"jobs"};
 constexpr std::string_view kJobSets[] = {"jobsets"};
 constexpr std::string_view kJobSetGroup = "jobset.x-k8s.io";
+constexpr std::string_view kKubeflowGroup = "kubeflow.org";
+constexpr std::string_view kPytorchjobs[] = {"pytorchjobs"};
+constexpr std::string_view kTfjobs[] = {"tfjobs"};
+constexpr std::string_view kXgboostjobs[] = {"xgboostjobs"};
+constexpr std::string_view kPaddlejobs[] = {"paddlejobs"};
+constexpr std::string_view kJaxjobs[] = {"jaxjobs"};
+constexpr std::string_view kMpijobs[] = {"mpijobs"};
 constexpr std::string_view kClusterQueues[] = {"clusterqueues"};
 constexpr std::string_view kCohorts[] = {"cohorts"};
 constexpr std::string_view kResourceFlavors[] = {"resourceflavors"};
@@ -22,7 +29,7 @@ constexpr std::string_view kV1beta2 = "v1beta2";
 using enum FailurePolicy;
 using enum ObjectFilter;
 
-const std::array<WebhookSpec, 13> kCatalog{{
+const std::array<WebhookSpec, 31> kCatalog{{
     {WebhookKind::MutateJob, "mjob.kb.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs, kCreate, Fail,
      QueueNameSet, true, true},
     {WebhookKind::MutateJob, "mjob-unlabelled.kueuepp.x-k8s.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs,
@@ -32,6 +39,31 @@ const std::array<WebhookSpec, 13> kCatalog{{
      "v1alpha2", kJobSets, kCreate, Fail, QueueNameSet, true, true},
     {WebhookKind::MutateJobSet, "mjobset-unlabelled.kueuepp.x-k8s.io", "/mutate-jobset-x-k8s-io-v1alpha2-jobset", true,
      kJobSetGroup, "v1alpha2", kJobSets, kCreate, Ignore, QueueNameUnset, true, true},
+    // The Kubeflow jobs and MPIJob as JobSets.
+    {WebhookKind::MutateKubeflowJob, "mpytorchjob.kb.io", "/mutate-kubeflow-org-v1-pytorchjob", true, kKubeflowGroup, "v1",
+     kPytorchjobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateKubeflowJob, "mpytorchjob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v1-pytorchjob", true,
+     kKubeflowGroup, "v1", kPytorchjobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateKubeflowJob, "mtfjob.kb.io", "/mutate-kubeflow-org-v1-tfjob", true, kKubeflowGroup, "v1",
+     kTfjobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateKubeflowJob, "mtfjob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v1-tfjob", true,
+     kKubeflowGroup, "v1", kTfjobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateKubeflowJob, "mxgboostjob.kb.io", "/mutate-kubeflow-org-v1-xgboostjob", true, kKubeflowGroup, "v1",
+     kXgboostjobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateKubeflowJob, "mxgboostjob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v1-xgboostjob", true,
+     kKubeflowGroup, "v1", kXgboostjobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateKubeflowJob, "mpaddlejob.kb.io", "/mutate-kubeflow-org-v1-paddlejob", true, kKubeflowGroup, "v1",
+     kPaddlejobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateKubeflowJob, "mpaddlejob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v1-paddlejob", true,
+     kKubeflowGroup, "v1", kPaddlejobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateKubeflowJob, "mjaxjob.kb.io", "/mutate-kubeflow-org-v1-jaxjob", true, kKubeflowGroup, "v1",
+     kJaxjobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateKubeflowJob, "mjaxjob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v1-jaxjob", true,
+     kKubeflowGroup, "v1", kJaxjobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateKubeflowJob, "mmpijob.kb.io", "/mutate-kubeflow-org-v2beta1-mpijob", true, kKubeflowGroup, "v2beta1",
+     kMpijobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateKubeflowJob, "mmpijob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v2beta1-mpijob", true,
+     kKubeflowGroup, "v2beta1", kMpijobs, kCreate, Ignore, QueueNameUnset, true, true},
     {WebhookKind::MutateClusterQueue, "mclusterqueue.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-clusterqueue", true, kKueue,
      kV1beta2, kClusterQueues, kCreate, Fail, Any, false, true},
     {WebhookKind::MutateResourceFlavor, "mresourceflavor.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-resourceflavor", true,
@@ -42,6 +74,18 @@ const std::array<WebhookSpec, 13> kCatalog{{
      QueueNameSet, true, true},
     {WebhookKind::ValidateJobSet, "vjobset.kb.io", "/validate-jobset-x-k8s-io-v1alpha2-jobset", false, kJobSetGroup,
      "v1alpha2", kJobSets, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateKubeflowJob, "vpytorchjob.kb.io", "/validate-kubeflow-org-v1-pytorchjob", false, kKubeflowGroup, "v1",
+     kPytorchjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateKubeflowJob, "vtfjob.kb.io", "/validate-kubeflow-org-v1-tfjob", false, kKubeflowGroup, "v1",
+     kTfjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateKubeflowJob, "vxgboostjob.kb.io", "/validate-kubeflow-org-v1-xgboostjob", false, kKubeflowGroup, "v1",
+     kXgboostjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateKubeflowJob, "vpaddlejob.kb.io", "/validate-kubeflow-org-v1-paddlejob", false, kKubeflowGroup, "v1",
+     kPaddlejobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateKubeflowJob, "vjaxjob.kb.io", "/validate-kubeflow-org-v1-jaxjob", false, kKubeflowGroup, "v1",
+     kJaxjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateKubeflowJob, "vmpijob.kb.io", "/validate-kubeflow-org-v2beta1-mpijob", false, kKubeflowGroup, "v2beta1",
+     kMpijobs, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateClusterQueue, "vclusterqueue.kb.io", "/validate-kueue-x-k8s-io-v1beta2-clusterqueue", false,
      kKueue, kV1beta2, kClusterQueues, kCreateUpdate, Fail, Any, false, true},
     {WebhookKind::ValidateCohort, "vcohort.kb.io", "/validate-kueue-x-k8s-io-v1beta2-cohort", false, kKueue, kV1beta2,

@@ -16,6 +16,8 @@ enum class WebhookKind : std::uint8_t {
   ValidateJob,
   MutateJobSet,
   ValidateJobSet,
+  MutateKubeflowJob,    ///< PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob, MPIJob
+  ValidateKubeflowJob,
   MutateClusterQueue,
   ValidateClusterQueue,
   ValidateCohort,
