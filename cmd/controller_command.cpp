@@ -24,6 +24,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/standalone/job_runner.hpp"
 #include "cmd/standalone/jobset_runner.hpp"
+#include "cmd/standalone/kubeflow_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
 #include "cmd/web/web_assets.hpp"
 #include "cmd/standalone/visibility_registration.hpp"
@@ -715,6 +716,7 @@ int run_standalone(Args args) {
   }
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   auto jobset_runner = JobSetRunner::start(**client);
+  auto kubeflow_runner = KubeflowRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
   // The visibility API on loopback (a free port unless --visibility-listen says one),
@@ -739,6 +741,7 @@ int run_standalone(Args args) {
         f.kubeconfig_out.c_str(), f.probe_listen.c_str(), f.probe_listen.c_str());
     std::fflush(stdout);
   });
+  kubeflow_runner->stop();
   jobset_runner->stop();
   runner->stop();
   (*event_client)->shutdown();

@@ -38,7 +38,12 @@ std::int64_t active_pods(const Object& job) {
 }  // namespace
 
 std::optional<std::chrono::milliseconds> requested_duration(const Object& job) {
-  const auto* containers = job.find({"spec", "template", "spec", "containers"});
+  const json::value* tmpl = job.find({"spec", "template"});
+  return tmpl != nullptr ? requested_duration_of_template(*tmpl) : std::nullopt;
+}
+
+std::optional<std::chrono::milliseconds> requested_duration_of_template(const json::value& pod_template) {
+  const auto* containers = json::find_path(pod_template, {"spec", "containers"});
   if (containers == nullptr || !containers->is_array() || containers->as_array().empty()) return std::nullopt;
   const auto& c = containers->as_array()[0];
   std::string line;

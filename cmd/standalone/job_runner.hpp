@@ -30,6 +30,9 @@ struct JobRunnerOptions {
 /// in command or args, also inside `sh -c "..."`), if any.
 std::optional<std::chrono::milliseconds> requested_duration(const kube::client::Object& job);
 
+/// The same for a pod template ({metadata, spec}): its first container's `sleep N`.
+std::optional<std::chrono::milliseconds> requested_duration_of_template(const json::value& pod_template);
+
 class JobRunner {
  public:
   static std::unique_ptr<JobRunner> start(kube::client::Client& client, JobRunnerOptions options);
