@@ -55,8 +55,10 @@ json::object kubeflow_status(const KubeflowKind& kind, const Object& job, Kubefl
   json::object replica_statuses;
   for (const auto& [type, spec] : replicas(kind, job)) {
     const std::int64_t n = replica_count(*spec);
+    // Zeros are written, not left out: the status is merge-patched, and a field left out
+    // would keep its running value.
     json::object s;
-    if (phase == KubeflowPhase::Running) s["active"] = n;
+    s["active"] = phase == KubeflowPhase::Running ? n : 0;
     if (phase == KubeflowPhase::Succeeded) s["succeeded"] = n;
     replica_statuses[type] = std::move(s);
   }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kube/apiserver/patch/patch.hpp"
 #include "kube/json/yaml.hpp"
 
 namespace kueuepp::cmd {
@@ -60,7 +61,11 @@ TEST(KubeflowRunner, SuspendedStopsThePodsAndSucceededEndsTheJob) {
   json::object suspended = kubeflow_status(pytorch(), running, KubeflowPhase::Suspended, kT0);
   EXPECT_EQ(condition_status(suspended, "Running"), "False");
   EXPECT_EQ(condition_status(suspended, "Suspended"), "True");
-  EXPECT_EQ(suspended.at("replicaStatuses").at("Worker").as_object().count("active"), 0u);
+  EXPECT_EQ(suspended.at("replicaStatuses").at("Worker").at("active"), 0);
+  // Merge-patched over the running status, as the runner writes it: nothing is active.
+  auto patched = kube::patch::merge_patch(running.json(), json::object{{"status", suspended}});
+  ASSERT_TRUE(patched.has_value());
+  EXPECT_FALSE(kube::jobs::pytorchjob_integration().active(Object(*patched)));
   // Resumed: Suspended goes False again.
   Object stopped = job();
   stopped.ensure({"status"}) = suspended;
