@@ -152,6 +152,18 @@ TEST_P(KubeflowJobTest, WorkloadHasKueuesNameOwnerAndQueue) {
   EXPECT_TRUE(integration.equivalent(job, *wl, lookup));
 }
 
+TEST_P(KubeflowJobTest, PriorityFromTheWorkloadPriorityClassLabel) {
+  job.set_label("kueue.x-k8s.io/priority-class", "high");
+  BuildOptions o;
+  o.workload_priority_class = [](std::string_view name) -> std::optional<std::int32_t> {
+    return name == "high" ? std::optional<std::int32_t>(1000) : std::nullopt;
+  };
+  auto wl = integration.build_workload(job, o);
+  ASSERT_TRUE(wl.has_value()) << wl.error().message;
+  EXPECT_EQ(wl->int_at({"spec", "priority"}), 1000);
+  EXPECT_EQ(wl->string_at({"spec", "priorityClassRef", "name"}), "high");
+}
+
 TEST_P(KubeflowJobTest, StartInjectsEveryReplicaAndStopRestoresThemInOneWrite) {
   client::Object wl = admitted_workload();
   auto r = integration.start(job, wl, lookup);
