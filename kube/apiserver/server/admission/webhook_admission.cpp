@@ -176,8 +176,11 @@ void WebhookAdmission::call(const Webhook& hook, const Invocation& invocation, c
   const bool has_object = !object.is_null();
   if (has_object) docs.push_back(request.object);
   if (request.old_object) docs.push_back(request.old_object->doc);
+  // The Invocation is held by value: a validating caller's copy is gone once it has
+  // sent every call, before the conversion answers (the webhook and the request are kept
+  // alive by the callers' own captures).
   view.converter->convert(std::move(docs), view.version,
-                          [this, &hook, &invocation, &request, has_object, target = std::move(*target),
+                          [this, &hook, invocation, &request, has_object, target = std::move(*target),
                            done = std::move(done)](Expected<std::vector<json::value>> converted) mutable {
                             if (!converted) {
                               CallResult failed;
