@@ -79,8 +79,12 @@ void admit(const RequestPtr& r, AdmissionPhase phase, AdmissionOperation operati
   auto returned = std::make_shared<bool>(false);
   auto done = [r, request, old, returned, next = std::move(next)](ApiStatus status) {
     if (!status) return respond_error(*r->responder, status.error(), r->rep);
-    // Answered later than the call: the object may have been written meanwhile.
-    if (*returned && old && r->ctx.store.get(r->bucket, old->key) != old) return handle_again(r, old);
+    // Answered later than the call: the object may have been written meanwhile. Compared
+    // by resourceVersion: `old` may be a copy converted for the request's version.
+    if (*returned && old) {
+      ObjectPtr current = r->ctx.store.get(r->bucket, old->key);
+      if (!current || current->rv != old->rv) return handle_again(r, old);
+    }
     next(std::move(request->object), request->mutated);
   };
   if (phase == AdmissionPhase::Mutating) {

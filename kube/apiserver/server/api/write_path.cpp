@@ -250,11 +250,26 @@ void store_created(const RequestPtr& r, json::value obj, const std::vector<std::
   r->ctx.commit(change, [r, stored, warnings] { respond_object(*r, 201, stored, warnings); });
 }
 
+namespace {
+
+/// Whether the stored custom resource is in a version other than its CRD's storage
+/// version: then an unchanged update is written anyway, as kube-apiserver writes it
+/// (its encoding differs), which is how storage migrations move objects to the storage
+/// version. `old` may be a copy converted for the request's version: the store's own
+/// object is looked at.
+bool stored_in_another_version(const RequestPtr& r, const StoredObject& old) {
+  if (!r->view().custom) return false;
+  ObjectPtr stored = r->ctx.store.get(r->bucket, old.key);
+  return stored && json::get_string(stored->doc, "apiVersion") != r->view().storage_api_version();
+}
+
+}  // namespace
+
 void store_updated(const RequestPtr& r, json::value obj, const ObjectPtr& old, int status,
                    const std::vector<std::string>& warnings, schema::ValidationStamp validation,
                    std::optional<bool> unchanged, bool managed_fields_kept) {
   json::object& o = obj.as_object();
-  if (unchanged ? *unchanged : same_content(o, old->doc.as_object())) {
+  if ((unchanged ? *unchanged : same_content(o, old->doc.as_object())) && !stored_in_another_version(r, *old)) {
     respond_object(*r, status, old, warnings);
     return;
   }
