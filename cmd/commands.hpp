@@ -34,4 +34,8 @@ int run_perf(Args args);
 /// happen to a Job or Workload if it were submitted now (asked over the visibility API).
 int run_whatif(Args args);
 
+/// `kueuepp takeover [--dry-run] [--rollback --kueue-crds DIR] [--kubeconfig FILE]`: moves a
+/// cluster from Kueue to kueuepp in place (or back).
+int run_takeover(Args args);
+
 }  // namespace kueuepp::cmd

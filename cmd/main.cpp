@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
      "[--kubeconfig FILE] [--crds DIR] DIR...  replay recorded kube-apiserver traces"},
     {"whatif", kueuepp::cmd::run_whatif,
      "-f FILE [--kubeconfig FILE] [-o text|json|yaml]  what would happen if this Job or Workload were submitted"},
+    {"takeover", kueuepp::cmd::run_takeover,
+     "[--dry-run] [--rollback --kueue-crds DIR] [--kubeconfig FILE]  move a cluster from Kueue to kueuepp in place"},
     {"perf", kueuepp::cmd::run_perf,
      "--generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]  Kueue's scheduler performance test"},
 };
