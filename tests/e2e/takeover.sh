@@ -23,10 +23,11 @@ tk_put() { # PATH: PUT of the JSON on stdin (which may be larger than an argumen
 }
 
 # tk_workload JOB VERSION ADMITTED: the Workload Kueue made for the stored Job (its pod
-# template as stored), created, and when ADMITTED is 1 given Kueue's admission.
+# template as stored), created, and when ADMITTED is 1 given Kueue's admission. (curl
+# rather than kubectl: a kubectl command costs about a second on a busy machine.)
 tk_workload() {
-  local job=$1 ver=$2 admitted=$3 wl="job-$1-kueue" body
-  k get job "$job" -o json | jq -c --arg ver "kueue.x-k8s.io/$ver" --arg wl "$wl" '{
+  local job=$1 ver=$2 admitted=$3 wl="job-$1-kueue" base="/apis/kueue.x-k8s.io/$2/namespaces/default/workloads"
+  tk_curl GET "/apis/batch/v1/namespaces/default/jobs/$job" | jq -c --arg ver "kueue.x-k8s.io/$ver" --arg wl "$wl" '{
       apiVersion: $ver, kind: "Workload",
       metadata: {name: $wl, namespace: .metadata.namespace,
         labels: {"kueue.x-k8s.io/job-uid": .metadata.uid},
@@ -34,28 +35,32 @@ tk_workload() {
         ownerReferences: [{apiVersion: "batch/v1", kind: "Job", name: .metadata.name, uid: .metadata.uid,
                            controller: true, blockOwnerDeletion: true}]},
       spec: {queueName: "lq", priority: 0,
-             podSets: [{name: "main", count: .spec.parallelism, template: (.spec.template | del(.metadata.creationTimestamp))}]}}' |
-    k create -f - >/dev/null
+             podSets: [{name: "main", count: .spec.parallelism,
+                        template: (.spec.template | del(.metadata.creationTimestamp))}]}}' |
+    curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' "$REP_API_URL$base" --data-binary @- >/dev/null
   [ "$admitted" = 1 ] || return 0
   local now
   now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-  body=$(tk_curl GET "/apis/kueue.x-k8s.io/$ver/namespaces/default/workloads/$wl" | jq -c --arg now "$now" '.status = {
+  tk_curl GET "$base/$wl" | jq -c --arg now "$now" '.status = {
       admission: {clusterQueue: "cq",
         podSetAssignments: [{name: "main", count: 1, flavors: {cpu: "default"}, resourceUsage: {cpu: "1"}}]},
       conditions: [
         {type: "QuotaReserved", status: "True", reason: "QuotaReserved", message: "Quota reserved in ClusterQueue cq",
          lastTransitionTime: $now},
         {type: "Admitted", status: "True", reason: "Admitted", message: "The workload is admitted",
-         lastTransitionTime: $now}]}')
-  tk_curl PUT "/apis/kueue.x-k8s.io/$ver/namespaces/default/workloads/$wl/status" "$body" >/dev/null
+         lastTransitionTime: $now}]}' | tk_put "$base/$wl/status" >/dev/null
 }
 
 tk_setup_kueue() {
   local crds=$1 ver=$2 cohort
   E2E_CRDS=$crds rep_start_apiserver
   [ "$ver" = v1beta1 ] && cohort="cohort: team" || cohort="cohortName: team"
-  k create namespace kueue-system >/dev/null
-  k apply -f - >/dev/null <<YAML
+  {
+    cat <<YAML
+apiVersion: v1
+kind: Namespace
+metadata: {name: kueue-system}
+---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: kueue-controller-manager, namespace: kueue-system}
@@ -110,12 +115,15 @@ kind: LocalQueue
 metadata: {name: lq, namespace: default}
 spec: {clusterQueue: cq}
 YAML
-  local j
-  for j in run-1 run-2 run-3; do
-    job_yaml name=$j queue=lq sleep=100 | sed 's/^spec:$/spec:\n  suspend: false/' | k create -f - >/dev/null
-    tk_workload "$j" "$ver" 1
-  done
-  job_yaml name=wait-1 queue=lq sleep=100 | sed 's/^spec:$/spec:\n  suspend: true/' | k create -f - >/dev/null
+    local j
+    for j in run-1 run-2 run-3; do
+      echo ---
+      job_yaml name=$j queue=lq sleep=100 | sed 's/^spec:$/spec:\n  suspend: false/'
+    done
+    echo ---
+    job_yaml name=wait-1 queue=lq sleep=100 | sed 's/^spec:$/spec:\n  suspend: true/'
+  } | k apply -f - >/dev/null
+  for j in run-1 run-2 run-3; do tk_workload "$j" "$ver" 1; done
   tk_workload wait-1 "$ver" 0
 }
 
@@ -139,46 +147,57 @@ tk_takeover() {
 # Kueue is scaled to zero and its webhooks gone; every admitted Workload keeps its
 # admission, no Job is suspended; the pending one is admitted once a running Job ends.
 tk_expect_kept() {
-  local crd wl j got
-  for crd in resourceflavors clusterqueues localqueues cohorts workloadpriorityclasses admissionchecks workloads; do
-    got=$(k get crd "$crd.kueue.x-k8s.io" -o jsonpath='{.spec.conversion.strategy} {.status.storedVersions}')
-    expect_eq "$crd: converted by kueuepp's webhook, stored as v1beta2 only" "$got" 'Webhook ["v1beta2"]'
-  done
-  got=$(k get deployment -n kueue-system kueue-controller-manager -o jsonpath='{.spec.replicas}')
+  local wl j got
+  got=$(tk_curl GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions | jq -r '[.items[]
+    | select(.metadata.name | split(".")[0] | IN("admissionchecks", "clusterqueues", "cohorts", "localqueues",
+        "resourceflavors", "workloadpriorityclasses", "workloads"))
+    | "\(.metadata.name | split(".")[0])=\(.spec.conversion.strategy)\(.status.storedVersions)"] | sort | join(" ")')
+  expect_eq "every Kueue CRD kueuepp serves converts by webhook and stores v1beta2 only" "$got" \
+    "$(for c in admissionchecks clusterqueues cohorts localqueues resourceflavors workloadpriorityclasses workloads; do
+         printf '%s=Webhook["v1beta2"] ' "$c"; done | sed 's/ $//')"
+  got=$(tk_curl GET /apis/apps/v1/namespaces/kueue-system/deployments/kueue-controller-manager | jq -r .spec.replicas)
   expect_eq "Kueue's controller is scaled to zero" "$got" 0
-  got=$(k get mutatingwebhookconfigurations,validatingwebhookconfigurations -o name | grep -c 'kueue-' || true)
+  got=$( (tk_curl GET /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations
+          tk_curl GET /apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations) |
+    jq -r '.items[].metadata.name' | grep -c '^kueue-' || true)
   expect_eq "Kueue's webhook configurations are gone" "$got" 0
-  got=$(k get clusterqueues.v1beta2.kueue.x-k8s.io cq -o jsonpath='{.spec.cohortName}')
+  got=$(tk_curl GET /apis/kueue.x-k8s.io/v1beta2/clusterqueues/cq | jq -r .spec.cohortName)
   expect_eq "the ClusterQueue reads as v1beta2 with Kueue's mapping" "$got" team
-  got=$(k get clusterqueues.v1beta1.kueue.x-k8s.io cq -o jsonpath='{.spec.cohort}')
+  got=$(tk_curl GET /apis/kueue.x-k8s.io/v1beta1/clusterqueues/cq | jq -r .spec.cohort)
   expect_eq "and as v1beta1" "$got" team
-  # Given the controller time to look at every Workload (it admits nothing while full).
+  # The controller has looked at every Workload once it reports them (it admits nothing
+  # while the queue is full).
   wait_until 20 "the ClusterQueue's status from kueuepp" \
-    "[ \"\$(k get clusterqueue cq -o jsonpath='{.status.admittedWorkloads}')\" = 3 ]"
+    "[ \"\$(tk_curl GET /apis/kueue.x-k8s.io/v1beta2/clusterqueues/cq | jq -r .status.admittedWorkloads)\" = 3 ]"
+  local workloads jobs
+  workloads=$(tk_curl GET /apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads)
+  jobs=$(tk_curl GET /apis/batch/v1/namespaces/default/jobs)
   for j in run-1 run-2 run-3; do
     wl=job-$j-kueue
-    got=$(k get workload "$wl" -o json | jq -r '[.status.admission.clusterQueue,
+    got=$(jq -r --arg wl "$wl" '.items[] | select(.metadata.name == $wl) | [.status.admission.clusterQueue,
       (.status.conditions[] | select(.type == "QuotaReserved" or .type == "Admitted" or .type == "Evicted"
-        or .type == "Requeued") | "\(.type)=\(.status)")] | join(" ")')
+        or .type == "Requeued") | "\(.type)=\(.status)")] | join(" ")' <<<"$workloads")
     expect_eq "$wl keeps its admission" "$got" "cq QuotaReserved=True Admitted=True"
-    got=$(k get job "$j" -o jsonpath='{.spec.suspend}')
+    got=$(jq -r --arg j "$j" '.items[] | select(.metadata.name == $j) | .spec.suspend' <<<"$jobs")
     expect_eq "$j is not suspended" "$got" false
   done
-  got=$(k get workloads -o name | wc -l)
+  got=$(jq '.items | length' <<<"$workloads")
   expect_eq "no Workload was added or lost" "$got" 4
-  got=$(k get job wait-1 -o jsonpath='{.spec.suspend}')
+  got=$(jq -r '.items[] | select(.metadata.name == "wait-1") | .spec.suspend' <<<"$jobs")
   expect_eq "the waiting Job still waits (no quota)" "$got" true
   local stamp
   stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-  k patch job run-1 --subresource=status --type=merge -p "{\"status\": {\"startTime\": \"$stamp\",
-    \"completionTime\": \"$stamp\", \"succeeded\": 1, \"active\": 0, \"ready\": 0, \"conditions\": [
+  curl -fsS --max-time 10 -X PATCH -H 'Content-Type: application/merge-patch+json' \
+    "$REP_API_URL/apis/batch/v1/namespaces/default/jobs/run-1/status" --data-binary "{\"status\": {
+    \"startTime\": \"$stamp\", \"completionTime\": \"$stamp\", \"succeeded\": 1, \"active\": 0, \"ready\": 0, \"conditions\": [
     {\"type\": \"SuccessCriteriaMet\", \"status\": \"True\", \"reason\": \"CompletionsReached\", \"lastTransitionTime\": \"$stamp\"},
     {\"type\": \"Complete\", \"status\": \"True\", \"reason\": \"CompletionsReached\", \"lastTransitionTime\": \"$stamp\"}]}}" \
     >/dev/null
   expect_eventually 20 "the waiting Job is admitted once run-1 completes" \
-    "k get job wait-1 -o jsonpath='{.spec.suspend}'" false
+    "tk_curl GET /apis/batch/v1/namespaces/default/jobs/wait-1 | jq -r .spec.suspend" false
+  workloads=$(tk_curl GET /apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads)
   for j in run-2 run-3; do
-    got=$(k get workload "job-$j-kueue" -o jsonpath='{.status.admission.clusterQueue}')
+    got=$(jq -r --arg wl "job-$j-kueue" '.items[] | select(.metadata.name == $wl) | .status.admission.clusterQueue' <<<"$workloads")
     expect_eq "job-$j-kueue still admitted" "$got" cq
   done
 }
