@@ -391,5 +391,52 @@ TEST_F(WebhookConversion, ObjectsStoredBeforeTheStorageVersionChangedAreServedIn
   EXPECT_EQ(str(get_ok(std::string(kV1) + "/g1"), "/apiVersion"), "example.com/v1");
 }
 
+
+// A storage migration (kube-storage-version-migrator, `kueuepp takeover`) reads each
+// object and writes it back unchanged: an object stored in the old storage version is
+// then written in the new one, as kube-apiserver writes it (the encoding differs), even
+// through a validating webhook registered for the new version, which sees the old object
+// converted (and answers after the request's handler returned).
+TEST_F(WebhookConversion, AnUnchangedWriteOfAnObjectStoredInTheOldVersionStoresItInTheNewOne) {
+  install("/convert");
+  create(kV1, gizmo_v1("g1", "big"));
+  webhook_.on("/validate", [](const json::value& review) { return TestWebhookServer::allow(review); });
+  json::object hook{{"name", "vgizmos.example.com"},
+                    {"clientConfig", json::object{{"url", webhook_.url("/validate")}, {"caBundle", webhook_.ca_bundle()}}},
+                    {"rules", json::array{json::object{{"operations", json::array{"UPDATE"}},
+                                                       {"apiGroups", json::array{"example.com"}},
+                                                       {"apiVersions", json::array{"v2"}},
+                                                       {"resources", json::array{"gizmos"}}}}},
+                    {"sideEffects", "None"},
+                    {"admissionReviewVersions", json::array{"v1"}}};
+  create("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+         json::object{{"apiVersion", "admissionregistration.k8s.io/v1"},
+                      {"kind", "ValidatingWebhookConfiguration"},
+                      {"metadata", json::object{{"name", "gizmos"}}},
+                      {"webhooks", json::array{std::move(hook)}}});
+  // v2 becomes the storage version; g1 stays stored as v1 until written again.
+  json::value crd = get_ok(kGizmoCrd);
+  json::value next = gizmo_crd(webhook_conversion(webhook_.url("/convert"), webhook_.ca_bundle()));
+  next.as_object()["spec"].as_object()["versions"] = json::array{version("v1", false), version("v2", true)};
+  next.as_object()["metadata"].as_object()["resourceVersion"] = str(crd, "/metadata/resourceVersion");
+  expect(200, api().put(kGizmoCrd, next));
+
+  for (std::string_view through : {kV1, kV2}) {
+    json::value read = get_ok(std::string(through) + "/g1");
+    const std::string before = str(read, "/metadata/resourceVersion");
+    json::value written = expect(200, api().put(std::string(through) + "/g1", read));
+    if (through == kV1) {
+      EXPECT_NE(str(written, "/metadata/resourceVersion"), before) << "an object stored as v1 is written as v2";
+    } else {
+      EXPECT_EQ(str(written, "/metadata/resourceVersion"), before) << "stored as v2 already: nothing to write";
+    }
+  }
+  EXPECT_EQ(webhook_.received("/validate").size(), 2u);
+  // Stored as v2 now: read as v2 without a conversion.
+  const std::size_t conversions = webhook_.received("/convert").size();
+  EXPECT_EQ(str(get_ok(std::string(kV2) + "/g1"), "/spec/dimensions/size"), "big");
+  EXPECT_EQ(webhook_.received("/convert").size(), conversions);
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::server::testing
