@@ -46,7 +46,8 @@ constexpr const char* kUsage =
     "  --timeout SECONDS       how long to wait for Kueue's pods to stop and CRDs to serve (default 300)\n"
     "  --rollback              give the cluster back to Kueue: its CRDs (from --kueue-crds DIR, the\n"
     "                          objects moved to their storage version first), its webhook configurations\n"
-    "                          (saved by the takeover), its controller scaled up. Stop kueuepp first.\n";
+    "                          (saved by the takeover), its controller scaled up. kueuepp's webhook server\n"
+    "                          must run meanwhile (it converts the objects back); stop kueuepp after.\n";
 
 struct Flags {
   std::string kubeconfig;
