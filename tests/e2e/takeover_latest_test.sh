@@ -5,7 +5,8 @@
 #   - a Topology in use is refused, naming it and what to do, and nothing is changed;
 #   - once it is deleted the takeover runs through: kueuepp's CRDs, v1beta2 stored only,
 #     Kueue scaled to zero and its webhooks gone; every admitted Workload keeps its
-#     admission, no Job is suspended, the pending one is admitted once quota frees.
+#     admission, no Job is suspended, the pending one is admitted once quota frees;
+#   - Kueue's selectableFields stay: Workloads are selected by their ClusterQueue.
 #
 # usage: takeover_latest_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
@@ -41,6 +42,10 @@ k delete topology racks >/dev/null
 out=$(tk_takeover) || fail "the takeover failed: $out"
 expect_match "the takeover rewrites every Workload" "$out" 'workloads.kueue.x-k8s.io: 4 objects rewritten as v1beta2'
 tk_expect_kept
+# (A field the CRD does not declare selectable is refused with 400, and curl -f fails.)
+selected() { tk_curl GET "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads?fieldSelector=status.admission.clusterQueue%3D$1" |
+  jq '.items | length'; }
+expect_eq "Kueue's selectable field is kept: Workloads selected by their ClusterQueue" "$(selected cq) $(selected other)" "4 0"
 
 e2e_failed_checks
 e2e_pass "a later Kueue's cluster taken over in place after a refusal; admissions kept, nothing suspended"
