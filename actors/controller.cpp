@@ -33,7 +33,7 @@
 #include "actors/writer_actor.hpp"
 #include "kube/webhook/cert_manager.hpp"
 #include "kube/webhook/webhook_server.hpp"
-#include "kube/visibility/kube_reviews.hpp"
+#include "kube/auth/kube_reviews.hpp"
 #include "kube/visibility/visibility_server.hpp"
 #include "kube/webhook/certificates.hpp"
 
@@ -118,7 +118,7 @@ struct Controller::Impl {
   std::unique_ptr<kube::webhook::WebhookServer> webhook_server;
   std::unique_ptr<kube::webhook::CertManager> cert_manager;
   std::string webhook_url;
-  std::shared_ptr<kube::visibility::ApiServerReviews> reviews;
+  std::shared_ptr<kube::auth::ApiServerReviews> reviews;
   std::shared_ptr<kube::visibility::VisibilityHandler> visibility_handler;
   std::unique_ptr<kube::visibility::VisibilityServer> visibility_server;
   /// The periodic read of the front proxy's trust: its timer is set from the client's
@@ -330,9 +330,9 @@ struct Controller::Impl {
     const VisibilityOptions& v = options.visibility;
     if (!v.enabled) return {};
     namespace vis = kube::visibility;
-    reviews = std::make_shared<vis::ApiServerReviews>(client);
-    std::shared_ptr<vis::Authorizer> asked = v.authorizer ? v.authorizer : std::shared_ptr<vis::Authorizer>(reviews);
-    auto authorizer = std::make_shared<vis::CachingAuthorizer>(std::move(asked), v.authorization_ttl);
+    reviews = std::make_shared<kube::auth::ApiServerReviews>(client);
+    std::shared_ptr<kube::auth::Authorizer> asked = v.authorizer ? v.authorizer : std::shared_ptr<kube::auth::Authorizer>(reviews);
+    auto authorizer = std::make_shared<kube::auth::CachingAuthorizer>(std::move(asked), v.authorization_ttl);
     visibility_handler = std::make_shared<vis::VisibilityHandler>(std::make_shared<SnapshotQueues>(snapshot),
                                                                   std::move(authorizer), reviews);
     vis::VisibilityServerOptions server_options;
@@ -357,7 +357,7 @@ struct Controller::Impl {
 
   static void read_trust(kube::client::Client& client, std::weak_ptr<kube::visibility::VisibilityHandler> weak,
                          std::shared_ptr<TrustRefresh> trust, std::chrono::milliseconds every) {
-    kube::visibility::read_request_header_config(client, [weak, trust](Expected<kube::visibility::RequestHeaderConfig> c) {
+    kube::auth::read_request_header_config(client, [weak, trust](Expected<kube::auth::RequestHeaderConfig> c) {
       auto handler = weak.lock();
       if (!handler) return;
       std::lock_guard lock(trust->mutex);

@@ -19,7 +19,7 @@
 #include "core/model/time.hpp"
 #include "core/metrics/kueue_metrics.hpp"
 #include "core/model/labels.hpp"
-#include "kube/visibility/delegated_auth.hpp"
+#include "kube/auth/delegated_auth.hpp"
 #include "kube/webhook/job_webhook.hpp"
 
 namespace kueuepp::kube::client {
@@ -131,7 +131,7 @@ struct VisibilityOptions {
   /// How often ConfigMap kube-system/extension-apiserver-authentication is read again.
   std::chrono::milliseconds trust_refresh{60'000};
   /// Tests: answers authorization instead of SubjectAccessReviews (null: the API server's).
-  std::shared_ptr<kube::visibility::Authorizer> authorizer;
+  std::shared_ptr<kube::auth::Authorizer> authorizer;
 };
 
 struct ControllerOptions {

@@ -39,6 +39,7 @@ namespace {
 
 using namespace kueuepp;
 namespace vis = kube::visibility;
+namespace auth = kube::auth;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kPending = 50'000;
@@ -175,9 +176,9 @@ void BM_WhatIf(benchmark::State& bs) {
 }
 BENCHMARK(BM_WhatIf)->Arg(0)->Arg(1)->Arg(2)->ArgName("part")->Iterations(40)->Unit(benchmark::kMicrosecond);
 
-class AllowAll : public vis::Authorizer {
+class AllowAll : public auth::Authorizer {
  public:
-  void authorize(const vis::ResourceAttributes&, Callback done) override { done(vis::AuthorizationDecision{true, ""}); }
+  void authorize(const auth::ResourceAttributes&, Callback done) override { done(auth::AuthorizationDecision{true, ""}); }
 };
 
 class EngineQueues : public vis::PendingWorkloadsSource {
@@ -193,8 +194,8 @@ void BM_Https(benchmark::State& bs) {
   auto proxy = proxy_ca.issue("front-proxy-client");
   auto handler = std::make_shared<vis::VisibilityHandler>(
       std::make_shared<EngineQueues>(),
-      std::make_shared<vis::CachingAuthorizer>(std::make_shared<AllowAll>(), std::chrono::seconds(10)), nullptr);
-  vis::RequestHeaderConfig config;
+      std::make_shared<auth::CachingAuthorizer>(std::make_shared<AllowAll>(), std::chrono::seconds(10)), nullptr);
+  auth::RequestHeaderConfig config;
   config.client_ca_pem = proxy_ca.pem();
   handler->set_request_header_config(config);
   vis::VisibilityServerOptions options;

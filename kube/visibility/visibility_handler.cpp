@@ -16,7 +16,7 @@ std::string_view query_of(std::string_view target) {
 }
 
 /// The identity of the front proxy's user, if the request came through a trusted proxy.
-std::optional<UserInfo> front_proxy_user(const IncomingRequest& request, const RequestHeaderConfig* config) {
+std::optional<auth::UserInfo> front_proxy_user(const IncomingRequest& request, const auth::RequestHeaderConfig* config) {
   if (request.peer_chain_der.empty() || config == nullptr) return std::nullopt;
   auto subject = tls::verify_client_certificate(request.peer_chain_der, config->client_ca_pem,
                                                "the front-proxy CA (requestheader-client-ca-file)");
@@ -24,23 +24,23 @@ std::optional<UserInfo> front_proxy_user(const IncomingRequest& request, const R
     spdlog::debug("visibility: client certificate refused: {}", subject.error().message);
     return std::nullopt;
   }
-  if (!proxy_name_allowed(*config, subject->common_name)) {
+  if (!auth::proxy_name_allowed(*config, subject->common_name)) {
     spdlog::debug("visibility: front proxy {} is not in requestheader-allowed-names", subject->common_name);
     return std::nullopt;
   }
-  return user_from_request_headers(request.headers, *config);
+  return auth::user_from_request_headers(request.headers, *config);
 }
 
 }  // namespace
 
 VisibilityHandler::VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source,
-                                     std::shared_ptr<Authorizer> authorizer,
-                                     std::shared_ptr<TokenAuthenticator> tokens)
+                                     std::shared_ptr<auth::Authorizer> authorizer,
+                                     std::shared_ptr<auth::TokenAuthenticator> tokens)
     : source_(std::move(source)), authorizer_(std::move(authorizer)), tokens_(std::move(tokens)) {}
 
-void VisibilityHandler::set_request_header_config(std::optional<RequestHeaderConfig> config) {
+void VisibilityHandler::set_request_header_config(std::optional<auth::RequestHeaderConfig> config) {
   std::lock_guard lock(mutex_);
-  request_header_ = config ? std::make_shared<const RequestHeaderConfig>(std::move(*config)) : nullptr;
+  request_header_ = config ? std::make_shared<const auth::RequestHeaderConfig>(std::move(*config)) : nullptr;
 }
 
 void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
@@ -61,7 +61,7 @@ void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
     return;
   }
   Expected<core::PageBounds> page = parse_page_query(query_of(request.target));
-  std::shared_ptr<const RequestHeaderConfig> config;
+  std::shared_ptr<const auth::RequestHeaderConfig> config;
   {
     std::lock_guard lock(mutex_);
     config = request_header_;
@@ -70,13 +70,13 @@ void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
     authorize(route, std::move(page), std::move(request.body), *user, std::move(reply));
     return;
   }
-  auto token = bearer_token(request.headers);
+  auto token = auth::bearer_token(request.headers);
   if (!token || !tokens_) {
     reply(Answer{401, status_unauthorized()});
     return;
   }
   tokens_->authenticate(*token, [this, route, page = std::move(page), body = std::move(request.body),
-                                 reply](Expected<std::optional<UserInfo>> user) mutable {
+                                 reply](Expected<std::optional<auth::UserInfo>> user) mutable {
     if (!user) spdlog::warn("visibility: TokenReview failed: {}", user.error().message);
     if (!user || !*user) {
       reply(Answer{401, status_unauthorized()});
@@ -87,8 +87,8 @@ void VisibilityHandler::handle(IncomingRequest request, Reply reply) {
 }
 
 void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds> page, std::string body,
-                                  const UserInfo& user, Reply reply) {
-  ResourceAttributes a;
+                                  const auth::UserInfo& user, Reply reply) {
+  auth::ResourceAttributes a;
   a.user = user;
   // A what-if question reveals what the LocalQueue's pending list does (positions,
   // reasons) and writes nothing: whoever may read that list may ask it, by the roles
@@ -101,7 +101,7 @@ void VisibilityHandler::authorize(const Route& route, Expected<core::PageBounds>
   a.name = route.name;
   a.ns = route.ns;
   authorizer_->authorize(a, [this, a, route, page = std::move(page), body = std::move(body),
-                             reply](Expected<AuthorizationDecision> d) mutable {
+                             reply](Expected<auth::AuthorizationDecision> d) mutable {
     if (!d) {
       spdlog::warn("visibility: SubjectAccessReview failed: {}", d.error().message);
       reply(Answer{500, status_internal("authorization failed: " + d.error().message)});

@@ -17,7 +17,7 @@
 #include "core/engine/pending_page.hpp"
 #include "core/expected.hpp"
 #include "kube/http/headers.hpp"
-#include "kube/visibility/delegated_auth.hpp"
+#include "kube/auth/delegated_auth.hpp"
 #include "kube/visibility/visibility_api.hpp"
 #include "kube/visibility/what_if_api.hpp"
 
@@ -69,12 +69,12 @@ class PendingWorkloadsSource {
 class VisibilityHandler {
  public:
   /// `tokens` may be null: bearer tokens are then refused (401).
-  VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source, std::shared_ptr<Authorizer> authorizer,
-                    std::shared_ptr<TokenAuthenticator> tokens);
+  VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source, std::shared_ptr<auth::Authorizer> authorizer,
+                    std::shared_ptr<auth::TokenAuthenticator> tokens);
 
   /// The front proxy's trust (from ConfigMap extension-apiserver-authentication);
   /// nullopt until it is read: front-proxy requests are refused meanwhile.
-  void set_request_header_config(std::optional<RequestHeaderConfig> config);
+  void set_request_header_config(std::optional<auth::RequestHeaderConfig> config);
 
   /// Answers through `reply` exactly once, on any thread. The handler must outlive the
   /// answers of the reviews and the source it asked.
@@ -82,16 +82,16 @@ class VisibilityHandler {
 
  private:
   /// `body`: a what-if question's object (other routes: empty).
-  void authorize(const Route& route, Expected<core::PageBounds> page, std::string body, const UserInfo& user,
+  void authorize(const Route& route, Expected<core::PageBounds> page, std::string body, const auth::UserInfo& user,
                  Reply reply);
   void serve(const Route& route, core::PageBounds page, Reply reply);
   void serve_what_if(const Route& route, std::string body, Reply reply);
 
   std::shared_ptr<PendingWorkloadsSource> source_;
-  std::shared_ptr<Authorizer> authorizer_;
-  std::shared_ptr<TokenAuthenticator> tokens_;
+  std::shared_ptr<auth::Authorizer> authorizer_;
+  std::shared_ptr<auth::TokenAuthenticator> tokens_;
   mutable std::mutex mutex_;
-  std::shared_ptr<const RequestHeaderConfig> request_header_;
+  std::shared_ptr<const auth::RequestHeaderConfig> request_header_;
 };
 
 }  // namespace kueuepp::kube::visibility

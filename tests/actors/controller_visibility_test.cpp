@@ -31,7 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace kc = kube::client;
-namespace vis = kube::visibility;
+namespace auth = kube::auth;
 namespace asio = boost::asio;
 namespace ssl = asio::ssl;
 namespace bhttp = boost::beast::http;
@@ -46,14 +46,14 @@ bool eventually(const std::function<bool()>& done, std::chrono::milliseconds lim
 }
 
 /// Allows everything, remembering who asked.
-class AllowAll : public vis::Authorizer {
+class AllowAll : public auth::Authorizer {
  public:
-  void authorize(const vis::ResourceAttributes& a, Callback done) override {
+  void authorize(const auth::ResourceAttributes& a, Callback done) override {
     {
       std::lock_guard lock(mutex);
       users.insert(a.user.name);
     }
-    done(vis::AuthorizationDecision{true, ""});
+    done(auth::AuthorizationDecision{true, ""});
   }
   std::mutex mutex;
   std::set<std::string> users;

@@ -26,35 +26,35 @@ namespace bhttp = boost::beast::http;
 using tcp = asio::ip::tcp;
 
 /// Allows the users it was told to, for the questions it was told to.
-class FakeAuthorizer : public Authorizer {
+class FakeAuthorizer : public auth::Authorizer {
  public:
   void allow(const std::string& user, const std::string& resource) {
     std::lock_guard lock(mutex_);
     allowed_[user].push_back(resource);
   }
-  void authorize(const ResourceAttributes& a, Callback done) override {
+  void authorize(const auth::ResourceAttributes& a, Callback done) override {
     bool ok = false;
     {
       std::lock_guard lock(mutex_);
       asked.push_back(a);
       for (const auto& r : allowed_[a.user.name]) ok = ok || r == a.resource + "/" + a.subresource;
     }
-    done(AuthorizationDecision{ok, ""});
+    done(auth::AuthorizationDecision{ok, ""});
   }
-  std::vector<ResourceAttributes> asked;
+  std::vector<auth::ResourceAttributes> asked;
 
  private:
   std::mutex mutex_;
   std::map<std::string, std::vector<std::string>> allowed_;
 };
 
-class FakeTokens : public TokenAuthenticator {
+class FakeTokens : public auth::TokenAuthenticator {
  public:
   void authenticate(const std::string& token, Callback done) override {
     if (token == "good-token") {
-      done(std::optional<UserInfo>(UserInfo{"token-user", "", {"system:authenticated"}, {}}));
+      done(std::optional<auth::UserInfo>(auth::UserInfo{"token-user", "", {"system:authenticated"}, {}}));
     } else {
-      done(std::optional<UserInfo>{});
+      done(std::optional<auth::UserInfo>{});
     }
   }
 };
@@ -118,7 +118,7 @@ class VisibilityServerTest : public ::testing::Test {
     queues_ = std::make_shared<FakeQueues>();
     handler_ = std::make_shared<VisibilityHandler>(queues_, authorizer_,
                                                    std::make_shared<FakeTokens>());
-    RequestHeaderConfig config;
+    auth::RequestHeaderConfig config;
     config.client_ca_pem = proxy_ca_.pem();
     config.allowed_names = {"front-proxy-client"};
     handler_->set_request_header_config(config);
@@ -200,7 +200,7 @@ TEST_F(VisibilityServerTest, TheFrontProxysUserIsAuthorizedAndServed) {
   ASSERT_EQ(items.size(), 3u);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(items[static_cast<std::size_t>(i)].at("positionInClusterQueue"), i);
   ASSERT_EQ(authorizer_->asked.size(), 1u);
-  const ResourceAttributes& a = authorizer_->asked[0];
+  const auth::ResourceAttributes& a = authorizer_->asked[0];
   EXPECT_EQ(a.user.name, "alice");
   EXPECT_EQ(a.user.groups, std::vector<std::string>{"team-a"});
   EXPECT_EQ(a.verb, "get");

@@ -1,8 +1,8 @@
-#include "kube/visibility/kube_reviews.hpp"
+#include "kube/auth/kube_reviews.hpp"
 
 #include <string>
 
-namespace kueuepp::kube::visibility {
+namespace kueuepp::kube::auth {
 
 namespace {
 
@@ -21,7 +21,7 @@ Expected<std::string> created(std::string_view what, client::Result<client::Http
   if (!r) return fail(std::string(what) + ": " + r.error().describe());
   if (r->status != 201 && r->status != 200) {
     return fail(std::string(what) + ": the API server answered " + std::to_string(r->status) + ": " + r->body +
-                " (the controller's ServiceAccount needs create on it: deploy/visibility/rbac.yaml)");
+                " (the controller's ServiceAccount needs create on it: deploy/metrics/auth_delegation.yaml)");
   }
   return std::move(r->body);
 }
@@ -81,4 +81,4 @@ void read_request_header_config(client::Client& client, std::function<void(Expec
              client::RawOptions{true, {}});
 }
 
-}  // namespace kueuepp::kube::visibility
+}  // namespace kueuepp::kube::auth

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "kube/json/json.hpp"
-#include "kube/visibility/delegated_auth.hpp"
+#include "kube/auth/delegated_auth.hpp"
 
-namespace kueuepp::kube::visibility {
+namespace kueuepp::kube::auth {
 namespace {
 
 constexpr const char* kConfigMap = R"({
@@ -102,6 +102,19 @@ TEST(DelegatedAuth, SubjectAccessReviewOnTheWire) {
   EXPECT_FALSE(decode_subject_access_review("not json").has_value());
 }
 
+TEST(DelegatedAuth, NonResourceSubjectAccessReviewOnTheWire) {
+  ResourceAttributes a;
+  a.user = UserInfo{"prometheus", "", {"system:authenticated"}, {}};
+  a.verb = "get";
+  a.path = "/metrics";
+  auto doc = json::parse(encode_subject_access_review(a));
+  ASSERT_TRUE(doc.has_value());
+  const auto& spec = doc->at("spec").as_object();
+  EXPECT_EQ(spec.at("nonResourceAttributes"), (json::object{{"path", "/metrics"}, {"verb", "get"}}));
+  EXPECT_FALSE(spec.contains("resourceAttributes"));
+  EXPECT_EQ(spec.at("user"), "prometheus");
+}
+
 TEST(DelegatedAuth, TokenReviewOnTheWire) {
   auto doc = json::parse(encode_token_review("t0k"));
   ASSERT_TRUE(doc.has_value());
@@ -175,4 +188,4 @@ TEST(DelegatedAuth, CachesAnswersForTheirTimeToLive) {
 }
 
 }  // namespace
-}  // namespace kueuepp::kube::visibility
+}  // namespace kueuepp::kube::auth

@@ -4,15 +4,16 @@
 // SubjectAccessReview created on the API server (authentication.k8s.io/v1,
 // authorization.k8s.io/v1), and the front proxy's trust read from ConfigMap
 // kube-system/extension-apiserver-authentication. The controller's ServiceAccount
-// needs create on both reviews and the extension-apiserver-authentication-reader Role
+// needs create on both reviews (deploy/metrics/auth_delegation.yaml) and, for the
+// visibility API's front proxy, the extension-apiserver-authentication-reader Role
 // (deploy/visibility/rbac.yaml).
 
 #include <functional>
 
 #include "kube/client/client.hpp"
-#include "kube/visibility/delegated_auth.hpp"
+#include "kube/auth/delegated_auth.hpp"
 
-namespace kueuepp::kube::visibility {
+namespace kueuepp::kube::auth {
 
 class ApiServerReviews final : public Authorizer, public TokenAuthenticator {
  public:
@@ -30,4 +31,4 @@ class ApiServerReviews final : public Authorizer, public TokenAuthenticator {
 void read_request_header_config(client::Client& client,
                                 std::function<void(Expected<RequestHeaderConfig>)> done);
 
-}  // namespace kueuepp::kube::visibility
+}  // namespace kueuepp::kube::auth

@@ -25,7 +25,7 @@
 #include "core/expected.hpp"
 #include "kube/http/headers.hpp"
 
-namespace kueuepp::kube::visibility {
+namespace kueuepp::kube::auth {
 
 struct UserInfo {
   std::string name;
@@ -56,10 +56,13 @@ std::optional<UserInfo> user_from_request_headers(const http::Headers& headers, 
 /// The bearer token of an Authorization header, if any.
 std::optional<std::string> bearer_token(const http::Headers& headers);
 
-/// What a request asks to do, as a SubjectAccessReview's resourceAttributes say it.
+/// What a request asks to do, as a SubjectAccessReview says it: its resourceAttributes,
+/// or its nonResourceAttributes when `path` is set (a URL such as /metrics that names no
+/// API object; RBAC matches it against nonResourceURLs).
 struct ResourceAttributes {
   UserInfo user;
   std::string verb = "get";
+  std::string path;  ///< a non-resource request's URL path; the fields below are then unused
   std::string group;
   std::string version;
   std::string resource;
@@ -119,4 +122,4 @@ class CachingAuthorizer final : public Authorizer {
   std::map<std::string, Entry> cache_;
 };
 
-}  // namespace kueuepp::kube::visibility
+}  // namespace kueuepp::kube::auth

@@ -1,8 +1,8 @@
-#include "kube/visibility/delegated_auth.hpp"
+#include "kube/auth/delegated_auth.hpp"
 
 #include "kube/json/json.hpp"
 
-namespace kueuepp::kube::visibility {
+namespace kueuepp::kube::auth {
 
 namespace {
 
@@ -44,6 +44,18 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+json::object resource_attributes(const ResourceAttributes& a) {
+  json::object ra;
+  if (!a.ns.empty()) ra["namespace"] = a.ns;
+  ra["verb"] = a.verb;
+  ra["group"] = a.group;
+  ra["version"] = a.version;
+  ra["resource"] = a.resource;
+  if (!a.subresource.empty()) ra["subresource"] = a.subresource;
+  if (!a.name.empty()) ra["name"] = a.name;
+  return ra;
+}
+
 std::string cache_key(const ResourceAttributes& a) {
   // Everything the decision depends on, each part quoted so no two questions collide.
   json::object o;
@@ -54,7 +66,7 @@ std::string cache_key(const ResourceAttributes& a) {
   for (const auto& [k, v] : a.user.extra) extra[k] = strings(v);
   o["e"] = std::move(extra);
   o["a"] = json::array{json::value(a.verb), json::value(a.group), json::value(a.version), json::value(a.resource),
-                       json::value(a.subresource), json::value(a.name), json::value(a.ns)};
+                       json::value(a.subresource), json::value(a.name), json::value(a.ns), json::value(a.path)};
   return json::dump(o);
 }
 
@@ -135,16 +147,12 @@ std::optional<std::string> bearer_token(const http::Headers& headers) {
 }
 
 std::string encode_subject_access_review(const ResourceAttributes& a) {
-  json::object ra;
-  if (!a.ns.empty()) ra["namespace"] = a.ns;
-  ra["verb"] = a.verb;
-  ra["group"] = a.group;
-  ra["version"] = a.version;
-  ra["resource"] = a.resource;
-  if (!a.subresource.empty()) ra["subresource"] = a.subresource;
-  if (!a.name.empty()) ra["name"] = a.name;
   json::object spec;
-  spec["resourceAttributes"] = std::move(ra);
+  if (!a.path.empty()) {
+    spec["nonResourceAttributes"] = json::object{{"path", a.path}, {"verb", a.verb}};
+  } else {
+    spec["resourceAttributes"] = resource_attributes(a);
+  }
   spec["user"] = a.user.name;
   if (!a.user.uid.empty()) spec["uid"] = a.user.uid;
   spec["groups"] = strings(a.user.groups);
@@ -242,4 +250,4 @@ void CachingAuthorizer::authorize(const ResourceAttributes& attributes, Callback
   });
 }
 
-}  // namespace kueuepp::kube::visibility
+}  // namespace kueuepp::kube::auth
