@@ -2,6 +2,8 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -17,12 +19,123 @@
 #include <thread>
 
 #include "cmd/standalone/server_sent_events.hpp"
+#include "kube/tls/client_certificate.hpp"
 
 namespace kueuepp::cmd {
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
+
+namespace {
+
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+/// One client connection, plain or TLS: what serving a request and a stream needs of it.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  virtual error_code read(boost::beast::flat_buffer& buffer, http::request_parser<http::string_body>& parser) = 0;
+  virtual error_code write(const std::string& bytes) = 0;
+  virtual error_code write(Response& response) = 0;
+  virtual std::vector<std::string> peer_chain() { return {}; }
+  virtual void close() = 0;
+};
+
+/// Plain HTTP on the accepting thread's blocking socket (loopback by default).
+class PlainConnection final : public Connection {
+ public:
+  explicit PlainConnection(tcp::socket socket) : socket_(std::move(socket)) {}
+  error_code read(boost::beast::flat_buffer& buffer, http::request_parser<http::string_body>& parser) override {
+    error_code ec;
+    http::read(socket_, buffer, parser, ec);
+    return ec;
+  }
+  error_code write(const std::string& bytes) override {
+    error_code ec;
+    asio::write(socket_, asio::buffer(bytes), ec);
+    return ec;
+  }
+  error_code write(Response& response) override {
+    error_code ec;
+    http::write(socket_, response, ec);
+    return ec;
+  }
+  void close() override {
+    error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+  }
+
+ private:
+  tcp::socket socket_;
+};
+
+/// HTTPS on a thread of its own: each step runs on the connection's own io_context for
+/// at most `timeout`, so a client that stalls (in the handshake, mid-request, or not
+/// reading a stream) costs its slot for that long, never the server.
+class TlsConnection final : public Connection {
+ public:
+  TlsConnection(tcp::socket accepted, std::shared_ptr<asio::ssl::context> context, std::chrono::milliseconds timeout)
+      : context_(std::move(context)), stream_(tcp::socket(io_), *context_), timeout_(timeout) {
+    error_code ec;
+    const auto protocol = accepted.local_endpoint(ec).protocol();
+    stream_.next_layer().assign(protocol, accepted.release(), ec);
+  }
+  error_code handshake() {
+    error_code ec = within([&](auto done) { stream_.async_handshake(asio::ssl::stream_base::server, done); });
+    if (!ec) chain_ = kube::tls::peer_chain_der(stream_.native_handle());
+    return ec;
+  }
+  error_code read(boost::beast::flat_buffer& buffer, http::request_parser<http::string_body>& parser) override {
+    return within([&](auto done) { http::async_read(stream_, buffer, parser, done); });
+  }
+  error_code write(const std::string& bytes) override {
+    return within([&](auto done) { asio::async_write(stream_, asio::buffer(bytes), done); });
+  }
+  error_code write(Response& response) override {
+    return within([&](auto done) { http::async_write(stream_, response, done); });
+  }
+  std::vector<std::string> peer_chain() override { return chain_; }
+  void close() override {
+    error_code ec;
+    stream_.next_layer().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.next_layer().close(ec);
+  }
+  /// Ends the step under way now (the server stops); safe from any thread.
+  void interrupt() { io_.stop(); }
+
+ private:
+  /// Runs the asynchronous step `start` begins until it completes or `timeout_` passes;
+  /// then the connection is closed and the step's error is timed_out.
+  template <class Start>
+  error_code within(Start start) {
+    error_code result = asio::error::timed_out;
+    bool done = false;
+    start([&result, &done](error_code ec, auto&&...) {
+      result = ec;
+      done = true;
+    });
+    io_.restart();
+    io_.run_for(timeout_);
+    if (!done) {
+      close();  // the pending step completes with an error, then the context is idle again
+      io_.restart();
+      io_.run();
+      return asio::error::timed_out;
+    }
+    return result;
+  }
+
+  asio::io_context io_;
+  std::shared_ptr<asio::ssl::context> context_;
+  asio::ssl::stream<tcp::socket> stream_;
+  std::chrono::milliseconds timeout_;
+  std::vector<std::string> chain_;
+};
+
+}  // namespace
 
 struct ProbeServer::Impl {
   asio::io_context io;
@@ -35,6 +148,7 @@ struct ProbeServer::Impl {
   struct Stream {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    std::shared_ptr<TlsConnection> tls;  ///< interrupted when the server stops
   };
   std::mutex streams_mutex;
   std::condition_variable streams_wake;  ///< wakes the streams when the server stops
@@ -86,9 +200,8 @@ struct ProbeServer::Impl {
   }
 
   /// Serves one event stream until the client goes or the server stops.
-  void run_stream(tcp::socket socket, const ProbeStream& stream) {
-    boost::system::error_code ec;
-    asio::write(socket, asio::buffer(sse_response_head()), ec);
+  void run_stream(Connection& connection, const ProbeStream& stream) {
+    error_code ec = connection.write(sse_response_head());
     std::string last;
     auto last_write = std::chrono::steady_clock::now();
     while (!ec && !stopping) {
@@ -96,21 +209,20 @@ struct ProbeServer::Impl {
       const auto now = std::chrono::steady_clock::now();
       if (answer && std::get<0>(*answer) == 200 && std::get<2>(*answer) != last) {
         last = std::move(std::get<2>(*answer));
-        asio::write(socket, asio::buffer(sse_event(stream.event, last)), ec);
+        ec = connection.write(sse_event(stream.event, last));
         last_write = now;
       } else if (now - last_write >= options.keepalive) {
-        asio::write(socket, asio::buffer(sse_comment("keepalive")), ec);
+        ec = connection.write(sse_comment("keepalive"));
         last_write = now;
       }
       std::unique_lock lock(streams_mutex);
       streams_wake.wait_for(lock, stream.period, [this] { return stopping.load(); });
     }
-    socket.shutdown(tcp::socket::shutdown_both, ec);
+    connection.close();
   }
 
-  /// Hands `socket` to a thread of its own, or refuses it when `max_streams` run.
-  void start_stream(tcp::socket socket, const ProbeStream& stream) {
-    std::lock_guard lock(streams_mutex);
+  /// Joins the threads whose work is over; the caller holds streams_mutex.
+  void reap_streams() {
     for (auto it = streams.begin(); it != streams.end();) {
       if (*it->done) {
         it->thread.join();
@@ -119,22 +231,60 @@ struct ProbeServer::Impl {
         ++it;
       }
     }
+  }
+
+  static void refuse_busy(Connection& connection, std::string_view what) {
+    const std::string body = "too many " + std::string(what) + "; try again later\n";
+    connection.write("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 5\r\n"
+                     "Connection: close\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n" + body);
+    connection.close();
+  }
+
+  /// Hands a plain connection's stream to a thread of its own, or refuses it when
+  /// `max_streams` run.
+  void start_stream(std::unique_ptr<Connection> connection, const ProbeStream& stream) {
+    std::lock_guard lock(streams_mutex);
+    reap_streams();
     if (streams.size() >= options.max_streams) {
-      boost::system::error_code ec;
-      const std::string busy =
-          "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 5\r\nConnection: close\r\n"
-          "Content-Length: 40\r\n\r\ntoo many event streams; try again later\n";
-      asio::write(socket, asio::buffer(busy), ec);
-      socket.shutdown(tcp::socket::shutdown_both, ec);
+      refuse_busy(*connection, "event streams");
       return;
     }
     auto done = std::make_shared<std::atomic<bool>>(false);
-    auto shared_socket = std::make_shared<tcp::socket>(std::move(socket));
-    streams.push_back(Stream{std::thread([this, shared_socket, &stream, done] {
-                               run_stream(std::move(*shared_socket), stream);
+    std::shared_ptr<Connection> shared(std::move(connection));
+    streams.push_back(Stream{std::thread([this, shared, &stream, done] {
+                               run_stream(*shared, stream);
                                *done = true;
                              }),
-                             done});
+                             done, nullptr});
+  }
+
+  /// Serves an HTTPS connection on a thread of its own, or refuses it when `max_streams`
+  /// threads run (its handshake is then not even tried).
+  void start_tls(tcp::socket socket) {
+    auto context = options.tls();
+    if (!context) {
+      spdlog::warn("probe server: no serving certificate yet; connection refused");
+      return;
+    }
+    auto connection = std::make_shared<TlsConnection>(std::move(socket), std::move(context), options.io_timeout);
+    std::lock_guard lock(streams_mutex);
+    reap_streams();
+    if (streams.size() >= options.max_streams) {
+      connection->close();
+      return;
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    streams.push_back(Stream{std::thread([this, connection, done] {
+                               if (error_code ec = connection->handshake(); ec) {
+                                 spdlog::debug("probe server: TLS handshake failed: {}", ec.message());
+                               } else {
+                                 serve(*connection, true);
+                               }
+                               connection->close();
+                               *done = true;
+                             }),
+                             done, connection});
   }
 
   void stop_streams() {
@@ -148,47 +298,85 @@ struct ProbeServer::Impl {
       running.swap(streams);
     }
     for (auto& s : running) {
+      if (s.tls) s.tls->interrupt();
+    }
+    for (auto& s : running) {
       if (s.thread.joinable()) s.thread.join();
     }
   }
 
-  void serve(tcp::socket socket) {
+  /// The gate's decision on `request`: nullopt to serve it, else the refusal (a 503 when
+  /// the gate does not answer within the timeout).
+  std::optional<ProbeRefusal> pass_gate(Connection& connection, const Request& request) {
+    if (!options.gate) return std::nullopt;
+    ProbeRequest asked;
+    asked.method = std::string(request.method_string());
+    asked.target = std::string(request.target());
+    for (const auto& field : request) asked.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    asked.peer_chain_der = connection.peer_chain();
+    auto promise = std::make_shared<std::promise<std::optional<ProbeRefusal>>>();
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    auto future = promise->get_future();
+    options.gate(asked, [promise, answered](std::optional<ProbeRefusal> refusal) {
+      if (answered->exchange(true)) return;
+      promise->set_value(std::move(refusal));
+    });
+    if (future.wait_for(options.timeout) != std::future_status::ready) {
+      return ProbeRefusal{503, "text/plain", "authentication or authorization did not answer within the timeout\n"};
+    }
+    return future.get();
+  }
+
+  /// Answers one plain request on the accepting thread; a stream gets a thread of its own.
+  void serve(std::unique_ptr<Connection> connection) {
+    if (const ProbeStream* stream = serve(*connection, false)) start_stream(std::move(connection), *stream);
+  }
+
+  /// Answers one request on `connection`. `own_thread`: the connection has a thread of
+  /// its own (HTTPS), so a stream it opens runs here; else the stream is returned, the
+  /// connection left open for it.
+  const ProbeStream* serve(Connection& connection, bool own_thread) {
     boost::beast::flat_buffer buffer;
     http::request_parser<http::string_body> parser;
     parser.body_limit(64 * 1024);
-    boost::system::error_code ec;
-    http::read(socket, buffer, parser, ec);
-    http::response<http::string_body> res;
+    error_code ec = connection.read(buffer, parser);
+    Response res;
     res.version(11);
     res.keep_alive(false);
+    auto answer = [&res](unsigned status, std::string type, std::string body) {
+      res.result(status);
+      res.set(http::field::content_type, type);
+      res.body() = std::move(body);
+    };
     if (ec) {
-      res.result(http::status::bad_request);
-      res.set(http::field::content_type, "text/plain");
-      res.body() = "malformed request: " + ec.message() + "\n";
+      if (ec == asio::error::timed_out || ec == http::error::end_of_stream) {
+        connection.close();
+        return nullptr;
+      }
+      answer(400, "text/plain", "malformed request: " + ec.message() + "\n");
     } else if (parser.get().method() != http::verb::get) {
-      res.result(http::status::method_not_allowed);
-      res.set(http::field::content_type, "text/plain");
-      res.body() = "only GET is served here\n";
+      answer(405, "text/plain", "only GET is served here\n");
+    } else if (auto refusal = pass_gate(connection, parser.get())) {
+      answer(static_cast<unsigned>(refusal->status), std::move(refusal->content_type), std::move(refusal->body));
+      if (refusal->status == 401) res.set(http::field::www_authenticate, "Bearer");
     } else {
       std::string target(parser.get().target());
       if (const ProbeStream* stream = stream_at(target.substr(0, target.find('?')))) {
-        start_stream(std::move(socket), *stream);
-        return;
+        if (!own_thread) return stream;
+        run_stream(connection, *stream);
+        return nullptr;
       }
-      if (auto answer = ask(target)) {
-        auto [status, type, body] = std::move(*answer);
-        res.result(static_cast<unsigned>(status));
-        res.set(http::field::content_type, type);
-        res.body() = std::move(body);
+      if (auto reply = ask(target)) {
+        auto [status, type, body] = std::move(*reply);
+        answer(static_cast<unsigned>(status), std::move(type), std::move(body));
       } else {
-        res.result(http::status::service_unavailable);
-        res.set(http::field::content_type, "text/plain");
-        res.body() = "no answer within the timeout\n";
+        answer(503, "text/plain", "no answer within the timeout\n");
       }
     }
     res.prepare_payload();
-    http::write(socket, res, ec);
-    socket.shutdown(tcp::socket::shutdown_both, ec);
+    connection.write(res);
+    connection.close();
+    return nullptr;
   }
 
   void run() {
@@ -200,7 +388,12 @@ struct ProbeServer::Impl {
         if (stopping) return;
         continue;
       }
-      serve(std::move(socket));
+      if (stopping) return;  // the connection stop() makes to wake this thread
+      if (options.tls) {
+        start_tls(std::move(socket));
+      } else {
+        serve(std::make_unique<PlainConnection>(std::move(socket)));
+      }
     }
   }
 };
@@ -218,18 +411,18 @@ Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& lis
 Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& listen, ProbeHandler handler,
                                                           ProbeServerOptions options) {
   auto colon = listen.rfind(':');
-  if (colon == std::string::npos) return fail("--probe-listen \"" + listen + "\" is not ADDR:PORT");
+  if (colon == std::string::npos) return fail("\"" + listen + "\" is not ADDR:PORT");
   auto impl = std::make_unique<Impl>();
   impl->handler = std::move(handler);
   impl->options = std::move(options);
   boost::system::error_code ec;
   auto address = asio::ip::make_address(listen.substr(0, colon), ec);
-  if (ec) return fail("--probe-listen \"" + listen + "\": bad address: " + ec.message());
+  if (ec) return fail("\"" + listen + "\": bad address: " + ec.message());
   int port = 0;
   try {
     port = std::stoi(listen.substr(colon + 1));
   } catch (const std::exception&) {
-    return fail("--probe-listen \"" + listen + "\": bad port");
+    return fail("\"" + listen + "\": bad port");
   }
   tcp::endpoint endpoint(address, static_cast<std::uint16_t>(port));
   impl->acceptor.open(endpoint.protocol(), ec);

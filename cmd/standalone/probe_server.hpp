@@ -11,14 +11,26 @@
 // and sends the answer as an event when it changed, and a comment when nothing was sent
 // for `keepalive`, which also finds a closed connection. Streams of one source share its
 // answer for a period, so open pages do not multiply the queries.
+//
+// Over HTTPS (options.tls set), as the secure metrics and introspection listener: every
+// connection is served on a thread of its own (at most `max_streams` at once, streams
+// included), its TLS handshake, request and writes each bounded by `io_timeout`, and
+// every request passes the gate (options.gate) before anything is answered, streams
+// included. The client's certificate is asked for, not required; the gate decides.
 
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/expected.hpp"
+#include "kube/http/headers.hpp"
+
+namespace boost::asio::ssl {
+class context;
+}
 
 namespace kueuepp::cmd {
 
@@ -32,11 +44,37 @@ struct ProbeStream {
   std::chrono::milliseconds period{1000};
 };
 
+/// A request as the gate sees it, before anything is answered.
+struct ProbeRequest {
+  std::string method;
+  std::string target;  ///< path and query
+  ::kueuepp::http::Headers headers;
+  std::vector<std::string> peer_chain_der;  ///< the client's certificates (DER), if it presented any
+};
+
+/// Why a request is refused, as it is answered.
+struct ProbeRefusal {
+  int status = 403;
+  std::string content_type = "application/json";
+  std::string body;
+};
+
+/// Answers nullopt to let the request through, or the refusal; once, on any thread.
+using ProbeGate =
+    std::function<void(const ProbeRequest& request, std::function<void(std::optional<ProbeRefusal>)> decide)>;
+
 struct ProbeServerOptions {
   std::chrono::milliseconds timeout{5000};
   std::vector<ProbeStream> streams;
   std::size_t max_streams = 16;
   std::chrono::milliseconds keepalive{5000};
+  /// HTTPS when set: the TLS context of each new connection (so a renewed certificate is
+  /// used from the next one); a null context refuses the connection.
+  std::function<std::shared_ptr<boost::asio::ssl::context>()> tls;
+  /// Asked of every request before it is answered (null: every request is served).
+  ProbeGate gate;
+  /// HTTPS: the bound of a TLS handshake, of reading a request and of each write.
+  std::chrono::milliseconds io_timeout{10000};
 };
 
 class ProbeServer {
