@@ -161,8 +161,16 @@ struct TlsClient {
     }
     stream = std::make_unique<asio::ssl::stream<tcp::socket>>(io, context);
     stream->next_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-    stream->handshake(asio::ssl::stream_base::client);
+    // Bounded (a generous 10 s), so a server that does not get to us fails the test.
+    handshake_error = asio::error::timed_out;
+    stream->async_handshake(asio::ssl::stream_base::client, [this](boost::system::error_code e) { handshake_error = e; });
+    if (io.run_for(std::chrono::seconds(10)) == 0 || handshake_error == asio::error::timed_out) {
+      stream->next_layer().close();
+      io.restart();
+      io.run();
+    }
   }
+  boost::system::error_code handshake_error;
   void send_get(const std::string& target, const std::string& token = "") {
     std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\n";
     if (!token.empty()) request += "Authorization: Bearer " + token + "\r\n";
@@ -199,8 +207,10 @@ struct GateLog {
 };
 
 /// An HTTPS server whose gate lets through the bearer token "let-me-in" only.
-std::unique_ptr<ProbeServer> start_tls(Source& source, GateLog& log, const kube::tls::testing::TestCa& ca) {
+std::unique_ptr<ProbeServer> start_tls(Source& source, GateLog& log, const kube::tls::testing::TestCa& ca,
+                                       std::chrono::milliseconds io_timeout = std::chrono::seconds(10)) {
   ProbeServerOptions options;
+  options.io_timeout = io_timeout;
   options.streams.push_back(ProbeStream{"/stream", "state", "/state", std::chrono::milliseconds(20)});
   auto serving = ca.issue("127.0.0.1", true);
   auto context = kube::tls::make_server_context(serving.cert_pem, serving.key_pem, "the test server");
@@ -305,12 +315,15 @@ TEST(ProbeServerOverTls, AClientThatNeverSpeaksDoesNotHoldTheServer) {
   Source source;
   GateLog log;
   kube::tls::testing::TestCa ca("probe-test-ca");
-  auto server = start_tls(source, log, ca);
+  // Longer than the client waits: a server that served connections one after the other
+  // would still be waiting for the silent one's handshake.
+  auto server = start_tls(source, log, ca, std::chrono::seconds(60));
   // Connected, no handshake: the next client is served meanwhile.
   asio::io_context io;
   tcp::socket silent(io);
   silent.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
   TlsClient c(server->port());
+  ASSERT_FALSE(c.handshake_error) << c.handshake_error.message();
   c.send_get("/metrics", "let-me-in");
   EXPECT_NE(c.read_until("\r\n\r\n").find("200 OK"), std::string::npos);
 }
