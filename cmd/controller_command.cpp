@@ -24,6 +24,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/standalone/job_runner.hpp"
 #include "cmd/standalone/jobset_runner.hpp"
+#include "cmd/secure_listener.hpp"
 #include "cmd/standalone/kubeflow_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
 #include "cmd/web/web_assets.hpp"
@@ -46,6 +47,8 @@ constexpr const char* kControllerUsage =
     "                          [--io-batch-interval MS] [--log-level LEVEL] [--allow-unsupported]\n"
     "                          [--webhook-listen ADDR:PORT] [--webhook-cert-dir DIR] [--webhook-url-base URL]\n"
     "                          [--webhook-service NAME] [--webhook-secret NAME] [--visibility-listen ADDR:PORT]\n"
+    "                          [--health-listen ADDR:PORT] [--secure-listen ADDR:PORT] [--secure-cert-dir DIR]\n"
+    "                          [--secure-client-ca-file FILE]\n"
     "\n"
     "Runs the controller against a Kubernetes cluster (the kubeconfig, or in-cluster configuration).\n"
     "  --kubeconfig FILE        cluster to use (default: KUBECONFIG, ~/.kube/config, or in-cluster)\n"
@@ -53,9 +56,23 @@ constexpr const char* kControllerUsage =
     "                           does not implement is refused, with its name\n"
     "  --allow-unsupported      start anyway without those settings: each is logged and exported as\n"
     "                           kueuepp_configuration_ignored_fields{field=...}\n"
-    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics, /debug/... and the web view at / (default: the Configuration's\n"
-    "                           health.healthProbeBindAddress when set, else 127.0.0.1:8082; /metrics also\n"
-    "                           on its metrics.bindAddress when that is set, in plain HTTP)\n"
+    "  --probe-listen ADDR:PORT /healthz, /readyz, /metrics, /debug/... and the web view at /, plain HTTP without\n"
+    "                           authentication: keep it on loopback (default 127.0.0.1:8082; `kubectl\n"
+    "                           port-forward` reaches it in a pod)\n"
+    "  --health-listen ADDR:PORT\n"
+    "                           /healthz, /readyz and /livez only, plain, for the kubelet (default: the\n"
+    "                           Configuration's health.healthProbeBindAddress; none when unset)\n"
+    "  --secure-listen ADDR:PORT\n"
+    "                           /metrics, /debug/..., the web view and its stream over HTTPS, every request\n"
+    "                           authenticated (TokenReview of a bearer token, or a client certificate) and\n"
+    "                           authorized (SubjectAccessReview: verb get on the non-resource URL, e.g.\n"
+    "                           /metrics), as Kueue serves its metrics (default: the Configuration's\n"
+    "                           metrics.bindAddress, Kueue's :8443; \"0\" or unset: none)\n"
+    "  --secure-cert-dir DIR    its certificate from DIR/tls.crt and DIR/tls.key, reloaded when they change\n"
+    "                           (default: a self-signed one made at start for the Service kueuepp-metrics)\n"
+    "  --secure-client-ca-file FILE\n"
+    "                           client certificates signed by a CA in FILE (PEM) authenticate there as\n"
+    "                           their CN, in the groups of their O entries (default: bearer tokens only)\n"
     "  --leader-elect BOOL      elect on coordination.k8s.io Leases (default: the Configuration's\n"
     "                           leaderElection.leaderElect, true); false: act on every cohort tree at once\n"
     "  --shards N               cohort trees are spread over N shards, each with its own Lease, shared\n"
@@ -115,6 +132,10 @@ constexpr const char* kStandaloneUsage =
     "  --config FILE             Kueue's Configuration (config.kueue.x-k8s.io/v1beta2)\n"
     "  --allow-unsupported       start even if it asks for what kueuepp does not implement (see controller)\n"
     "  --probe-listen ADDR:PORT  /healthz, /readyz, /metrics, /debug/... and the web view at / (default 127.0.0.1:8082)\n"
+    "  --health-listen ADDR:PORT, --secure-listen ADDR:PORT, --secure-cert-dir DIR, --secure-client-ca-file FILE\n"
+    "                            as for `kueuepp controller` (the secure listener's reviews go to the\n"
+    "                            embedded API server; the Configuration's metrics.bindAddress stays plain\n"
+    "                            /metrics here)\n"
     "  --job-time-scale X        run jobs X times faster (default 1)\n"
     "  --io-batch-interval MS    the controller's API clients look at their connections at most this\n"
     "                            often when busy (default 20; 0: at every event)\n";
@@ -142,7 +163,10 @@ struct Flags {
   std::string config_file;
   bool allow_unsupported = false;
   std::string probe_listen = "127.0.0.1:8082";
-  bool probe_listen_set = false;
+  std::string health_listen;  ///< probes only; empty: the Configuration's, else none
+  std::string secure_listen;  ///< HTTPS with delegated auth; empty: the Configuration's (controller), else none
+  std::string secure_cert_dir;
+  std::string secure_client_ca_file;
   std::size_t threads = 2;
   std::string log_level = "info";
   // 0: every change of a pending workload's message is written, as Kueue does. Pacing
@@ -181,7 +205,6 @@ std::string parse(Args args, Flags& f, bool standalone) {
       if (!value(f.config_file)) return "--config needs a file";
     } else if (a == "--probe-listen") {
       if (!value(f.probe_listen)) return "--probe-listen needs ADDR:PORT";
-      f.probe_listen_set = true;
     } else if (a == "--allow-unsupported") {
       f.allow_unsupported = true;
     } else if (a == "--log-level") {
@@ -227,6 +250,13 @@ std::string parse(Args args, Flags& f, bool standalone) {
       if (!value(f.webhook_service) || f.webhook_service.empty()) return "--webhook-service needs a name";
     } else if (!standalone && a == "--webhook-secret") {
       if (!value(f.webhook_secret) || f.webhook_secret.empty()) return "--webhook-secret needs a name";
+    } else if (a == "--health-listen" || a == "--secure-listen") {
+      std::string& out = a == "--health-listen" ? f.health_listen : f.secure_listen;
+      if (!value(out) || out.rfind(':') == std::string::npos) return std::string(a) + " needs ADDR:PORT";
+    } else if (a == "--secure-cert-dir") {
+      if (!value(f.secure_cert_dir) || f.secure_cert_dir.empty()) return "--secure-cert-dir needs a directory";
+    } else if (a == "--secure-client-ca-file") {
+      if (!value(f.secure_client_ca_file) || f.secure_client_ca_file.empty()) return "--secure-client-ca-file needs a file";
     } else if (a == "--visibility-listen") {
       if (!value(f.visibility_listen) || f.visibility_listen.rfind(':') == std::string::npos) {
         return "--visibility-listen needs ADDR:PORT";
@@ -283,9 +313,21 @@ std::string listen_address(const std::string& bind_address) {
   return bind_address.starts_with(":") ? "0.0.0.0" + bind_address : bind_address;
 }
 
-/// Where the probes are served: the flag, else the Configuration's health address.
-void apply_configured_addresses(const config::KueueConfiguration& cfg, Flags& f) {
-  if (!f.probe_listen_set && cfg.health_probe_bind_address) f.probe_listen = listen_address(*cfg.health_probe_bind_address);
+/// Where the kubelet's probes are served: the flag, else the Configuration's health
+/// address (probes only, as Kueue's health port). In a cluster (`controller`), the
+/// Configuration's metrics address is the secure listener's, as Kueue's is.
+void apply_configured_addresses(const config::KueueConfiguration& cfg, Flags& f, bool standalone) {
+  if (f.health_listen.empty() && cfg.health_probe_bind_address) {
+    f.health_listen = listen_address(*cfg.health_probe_bind_address);
+  }
+  if (!standalone && f.secure_listen.empty() && cfg.metrics_bind_address && *cfg.metrics_bind_address != "0") {
+    f.secure_listen = listen_address(*cfg.metrics_bind_address);
+  }
+}
+
+bool is_loopback(const std::string& listen) {
+  const std::string host = listen.substr(0, listen.rfind(':'));
+  return host == "localhost" || host.starts_with("127.") || host == "[::1]" || host == "::1";
 }
 
 /// How many writes a client's users keep in flight to use `shares` times its budget. A
@@ -490,6 +532,20 @@ ProbeHandler probe_handler(actors::Controller& controller) {
   };
 }
 
+/// /healthz, /readyz and /livez only, for the kubelet on a non-loopback address.
+ProbeHandler health_handler(actors::Controller& controller) {
+  return [all = probe_handler(controller)](const std::string& target, ProbeResponder respond) {
+    const std::string path = target.substr(0, target.find('?'));
+    if (path == "/healthz" || path == "/livez" || path == "/readyz") {
+      all(target, std::move(respond));
+    } else {
+      respond(404, "text/plain",
+              "this address serves the probes only (/healthz, /readyz, /livez); metrics and introspection are on "
+              "--secure-listen (HTTPS, authenticated) and --probe-listen (loopback)\n");
+    }
+  };
+}
+
 /// The probe server's options: the web view's event stream carries the cohort trees.
 ProbeServerOptions probe_options() {
   ProbeServerOptions o;
@@ -514,10 +570,52 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
   }
   spdlog::info("controller running; probes and introspection on http://{}/debug/actors, the web view on http://{}/",
                f.probe_listen, f.probe_listen);
-  // metrics.bindAddress ("0" turns Kueue's metrics server off): /metrics there too.
-  std::unique_ptr<ProbeServer> metrics_server;
-  if (cfg.metrics_bind_address && *cfg.metrics_bind_address != "0" &&
-      listen_address(*cfg.metrics_bind_address) != f.probe_listen) {
+  if (!is_loopback(f.probe_listen)) {
+    spdlog::warn("--probe-listen {} is not a loopback address: /metrics and /debug/... (which name every workload and "
+                 "namespace) are served there to anyone, without authentication; serve them with --secure-listen and "
+                 "the kubelet's probes with --health-listen",
+                 f.probe_listen);
+  }
+  auto stop_all = [&](std::vector<std::unique_ptr<ProbeServer>>& servers) {
+    for (auto& s : servers) s->stop();
+    (*probes)->stop();
+    (*controller)->stop();
+  };
+  std::vector<std::unique_ptr<ProbeServer>> listeners;
+  if (!f.health_listen.empty() && f.health_listen != f.probe_listen) {
+    auto started = ProbeServer::start(f.health_listen, health_handler(**controller));
+    if (!started) {
+      spdlog::error("--health-listen {}: {}", f.health_listen, started.error().message);
+      stop_all(listeners);
+      return 1;
+    }
+    listeners.push_back(std::move(*started));
+    spdlog::info("probes (/healthz, /readyz) also on http://{}", f.health_listen);
+  }
+  if (!f.secure_listen.empty()) {
+    SecureListenerOptions secure;
+    secure.listen = f.secure_listen;
+    secure.cert_dir = f.secure_cert_dir;
+    secure.client_ca_file = f.secure_client_ca_file;
+    const std::string ns = options.sharding.lease_namespace.empty() ? cfg.ns : options.sharding.lease_namespace;
+    secure.hosts = {"kueuepp-metrics", "kueuepp-metrics." + ns, "kueuepp-metrics." + ns + ".svc", "localhost", "127.0.0.1"};
+    auto started = start_secure_listener(secure, client, probe_handler(**controller), probe_options());
+    if (!started) {
+      spdlog::error("{}", started.error().message);
+      stop_all(listeners);
+      return 1;
+    }
+    listeners.push_back(std::move(*started));
+    spdlog::info("metrics and introspection over HTTPS on {} (port {}), authenticated and authorized by the cluster "
+                 "(TokenReview, SubjectAccessReview on the path)",
+                 f.secure_listen, listeners.back()->port());
+  }
+  // Standalone: the Configuration's metrics.bindAddress ("0" turns Kueue's metrics server
+  // off) serves plain /metrics as before (in a cluster it is the secure listener's).
+  const bool plain_metrics = f.secure_listen.empty() && cfg.metrics_bind_address &&
+                             *cfg.metrics_bind_address != "0" &&
+                             listen_address(*cfg.metrics_bind_address) != f.probe_listen;
+  if (plain_metrics) {
     const std::string address = listen_address(*cfg.metrics_bind_address);
     actors::Controller* c = controller->get();
     auto started = ProbeServer::start(address, [c](const std::string& target, ProbeResponder respond) {
@@ -529,11 +627,10 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     });
     if (!started) {
       spdlog::error("metrics.bindAddress {}: {}", address, started.error().message);
-      (*probes)->stop();
-      (*controller)->stop();
+      stop_all(listeners);
       return 1;
     }
-    metrics_server = std::move(*started);
+    listeners.push_back(std::move(*started));
     spdlog::info("metrics also on http://{}/metrics (the Configuration's metrics.bindAddress)", address);
   }
   if (options.webhooks.enabled) spdlog::info("admission webhooks served at {}", (*controller)->webhook_url());
@@ -552,9 +649,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
   int signal = 0;
   sigwait(&signals, &signal);
   spdlog::info("received {}, stopping", signal == SIGINT ? "SIGINT" : "SIGTERM");
-  if (metrics_server) metrics_server->stop();
-  (*probes)->stop();
-  (*controller)->stop();
+  stop_all(listeners);
   return 0;
 }
 
@@ -622,7 +717,7 @@ int run_controller(Args args) {
     std::fprintf(stderr, "kueuepp controller: %s\n", cfg.error().message.c_str());
     return 2;
   }
-  apply_configured_addresses(*cfg, f);
+  apply_configured_addresses(*cfg, f, false);
   sigset_t signals = block_stop_signals();
   auto options = controller_options(*cfg, f);
   options.share_one_cpu_when_light = f.share_one_cpu_when_light;  // the process is the controller alone
@@ -682,7 +777,7 @@ int run_standalone(Args args) {
     std::fprintf(stderr, "kueuepp standalone: %s\n", cfg.error().message.c_str());
     return 2;
   }
-  apply_configured_addresses(*cfg, f);
+  apply_configured_addresses(*cfg, f, true);
   if (f.server.crd_paths.empty()) f.server.crd_paths = default_crds();
   if (f.server.crd_paths.empty()) {
     std::fprintf(stderr, "kueuepp standalone: no CRDs found (looked for deploy/crds and ../shared/kueue-crds); "
