@@ -11,7 +11,8 @@
 #     it (its args and environment, its ConfigMap as /etc/kueuepp), becomes ready
 #     (/healthz, /readyz), takes its shards' Leases in kueuepp-system, fills the webhook
 #     Secret and serves the webhooks with its certificate, and acts: a ClusterQueue
-#     becomes Active and /metrics reports it.
+#     becomes Active and /metrics reports it, over HTTPS to an authenticated reader only
+#     (no plain /metrics or /debug on a non-loopback address).
 # A server that does not serve admissionregistration.k8s.io gets deploy/ without the two
 # webhook configurations (the test says so); everything else is checked the same.
 #
@@ -47,10 +48,10 @@ ns=kueuepp-system
 # -- what kustomize renders ------------------------------------------------------------
 kubectl kustomize "$deploy" >"$tmp/rendered.yaml" || fail "kubectl kustomize $deploy"
 got=$(grep -E '^kind: ' "$tmp/rendered.yaml" | sed 's/^kind: //' | LC_ALL=C sort | paste -sd' ' -)
-want="ClusterRole ClusterRoleBinding ConfigMap CustomResourceDefinition CustomResourceDefinition \
+want="ClusterRole ClusterRole ClusterRole ClusterRole ClusterRoleBinding ClusterRoleBinding ConfigMap CustomResourceDefinition CustomResourceDefinition \
 CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition \
 CustomResourceDefinition Deployment MutatingWebhookConfiguration Namespace PodDisruptionBudget Role RoleBinding \
-Secret Service Service Service ServiceAccount ValidatingWebhookConfiguration"
+Secret Service Service ServiceAccount ValidatingWebhookConfiguration"
 [ "$got" = "$want" ] || fail "kustomize renders: $got; want: $want"
 echo "ok - kubectl kustomize renders $(wc -w <<<"$want") objects"
 
@@ -66,10 +67,10 @@ k get ns default >/dev/null || fail "the API server did not come up"
 # What is applied: deploy/ itself, or, on a server without admissionregistration.k8s.io,
 # deploy/ less its two webhook configurations.
 apply_dir=$deploy
-objects=22
+objects=25
 if [ -z "$(k api-resources --api-group=admissionregistration.k8s.io -o name 2>/dev/null)" ]; then
   apply_dir=$tmp/without-webhook-configurations
-  objects=20
+  objects=23
   mkdir "$apply_dir"
   cat >"$apply_dir/kustomization.yaml" <<EOF2
 apiVersion: kustomize.config.k8s.io/v1beta1
@@ -148,11 +149,13 @@ pod_labels=$(jq -c '.spec.template.metadata.labels' <<<"$deployment")
 sa=$(obj ServiceAccount | jq -r '.[0].metadata.name')
 [ "$(jq -r .spec.template.spec.serviceAccountName <<<"$deployment")" = "$sa" ] || fail "the Deployment does not run as $sa"
 for binding in ClusterRoleBinding RoleBinding; do
-  b=$(obj "$binding" | jq -c '.[0]')
-  [ "$(jq -r '.subjects[0].name + "/" + .subjects[0].namespace' <<<"$b")" = "$sa/$ns" ] || fail "$binding subject: $b"
   role_kind=${binding%Binding}
-  [ "$(jq -r .roleRef.kind <<<"$b")/$(jq -r .roleRef.name <<<"$b")" = "$role_kind/$(obj "$role_kind" | jq -r '.[0].metadata.name')" ] ||
-    fail "$binding does not bind the $role_kind: $b"
+  for b in $(obj "$binding" | jq -c '.[]'); do
+    [ "$(jq -r '.subjects[0].name + "/" + .subjects[0].namespace' <<<"$b")" = "$sa/$ns" ] || fail "$binding subject: $b"
+    [ "$(jq -r .roleRef.kind <<<"$b")" = "$role_kind" ] &&
+      obj "$role_kind" | jq -e --arg n "$(jq -r .roleRef.name <<<"$b")" 'any(.[]; .metadata.name == $n)' >/dev/null ||
+      fail "$binding binds no $role_kind of deploy/: $b"
+  done
 done
 cm=$(obj ConfigMap | jq -r '.[0].metadata.name')
 [ "$(jq -r '.spec.template.spec.volumes[] | select(.configMap) | .configMap.name' <<<"$deployment")" = "$cm" ] ||
@@ -200,18 +203,35 @@ while IFS= read -r a; do
   args+=("$a")
 done < <(jq -r '.args[]' <<<"$container")
 echo "  running: kueuepp ${args[*]} (probes and webhooks moved to free loopback ports)"
+# Nothing plain but the probes on a non-loopback address: /metrics and /debug/... name
+# every workload and namespace.
+flag() { jq -r --arg f "$1" '.args | index($f) as $i | if $i then .[$i + 1] else "" end' <<<"$container"; }
+[[ $(flag --probe-listen) == 127.0.0.1:* ]] || fail "--probe-listen is not on loopback: $(flag --probe-listen)"
+[ -n "$(flag --secure-listen)" ] || fail "the Deployment serves no metrics over HTTPS (--secure-listen)"
+[ "$(jq -r '.livenessProbe.httpGet.port' <<<"$container")" = "$(jq -r '.ports[] | select(.containerPort == '"$(flag --health-listen | sed 's/.*://')"') | .name' <<<"$container")" ] ||
+  fail "the probes are not on --health-listen's port"
+echo "ok - plain HTTP on the pod's address serves the probes only; metrics over HTTPS"
 POD_NAME=$pod_name POD_NAMESPACE=$ns "$bin" "${args[@]}" --kubeconfig "$tmp/kc" --probe-listen 127.0.0.1:0 \
-  --webhook-listen 127.0.0.1:0 >"$tmp/controller.log" 2>&1 &
+  --webhook-listen 127.0.0.1:0 --health-listen 127.0.0.1:0 --secure-listen 127.0.0.1:0 >"$tmp/controller.log" 2>&1 &
 controller=$!
 pids+=("$controller")
 api_port=$(sed -n 's|.*server: http://127.0.0.1:\([0-9]*\).*|\1|p' "$tmp/kc")
-# Two ports besides the API server's: the probes (HTTP) and the webhooks (HTTPS).
+# Four ports besides the API server's: the probes and introspection (HTTP, loopback), the
+# kubelet's probes (HTTP, nothing else), the secure listener (HTTPS, 401 without a token)
+# and the webhooks (HTTPS).
 probe=
 webhook=
+secure=
 for _ in $(seq 100); do
   kill -0 "$controller" 2>/dev/null || fail "the controller exited"
   for p in $(ss -Hltnp 2>/dev/null | grep "pid=$controller," | awk '{print $4}' | grep -v ":$api_port\$"); do
-    if curl -fsS --max-time 5 "http://$p/healthz" >/dev/null 2>&1; then probe=$p; else webhook=$p; fi
+    if curl -fsS --max-time 5 "http://$p/healthz" >/dev/null 2>&1; then
+      if curl -fsS --max-time 5 "http://$p/metrics" >/dev/null 2>&1; then probe=$p; fi
+    elif [ "$(curl -ksS --max-time 5 -o /dev/null -w '%{http_code}' "https://$p/metrics" 2>/dev/null)" = 401 ]; then
+      secure=$p
+    else
+      webhook=$p
+    fi
   done
   [ -n "$probe" ] && [ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] && break
   sleep 0.2
@@ -280,5 +300,9 @@ done
 metrics=$(curl -fsS --max-time 5 "http://$probe/metrics") || fail "/metrics"
 grep -q '^kueue_cluster_queue_status{.*cluster_queue="cluster-queue"' <<<"$metrics" ||
   fail "/metrics does not report the ClusterQueue: $(grep kueue_cluster_queue_status <<<"$metrics")"
-echo "ok - it acts: the ClusterQueue is Active and /metrics reports it"
+echo "ok - it acts: the ClusterQueue is Active and /metrics (loopback) reports it"
+# The secure listener refuses whom the cluster does not authenticate (tests/e2e/metrics_auth
+# covers readers allowed and refused).
+[ -n "$secure" ] || fail "the secure listener (--secure-listen) does not answer 401 without a token"
+echo "ok - over HTTPS, /metrics without a token is 401"
 echo "PASS: kubectl apply -k deploy/"
