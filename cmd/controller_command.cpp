@@ -564,7 +564,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
   }
   auto probes = ProbeServer::start(f.probe_listen, probe_handler(**controller), probe_options());
   if (!probes) {
-    spdlog::error("{}", probes.error().message);
+    spdlog::error("--probe-listen {}: {}", f.probe_listen, probes.error().message);
     (*controller)->stop();
     return 1;
   }
