@@ -1,6 +1,7 @@
 // `kueuepp apiserver`: runs the embedded Kubernetes-compatible API server alone, writes a
 // kubeconfig for kubectl, and stops cleanly on SIGINT/SIGTERM.
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -22,6 +23,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: kueuepp apiserver [--listen ADDR:PORT] [--data-dir DIR] [--kubeconfig-out FILE]\n"
     "                         [--crds PATH]... [--tls] [--token TOKEN] [--token-auth-file FILE]\n"
+    "                         [--service-account-issuer URL] [--api-audiences A,B]\n"
+    "                         [--service-account-signing-key-file FILE] [--service-account-key-file FILE]...\n"
     "                         [--no-fsync]\n"
     "                         [--watch-history N] [--max-requests-inflight N] [--max-mutating-requests-inflight N]\n"
     "                         [--audit-log FILE] [--log-level LEVEL]\n"
@@ -37,6 +40,16 @@ constexpr const char* kUsage =
     "                         RBAC authorizes their requests (Roles, ClusterRoles and their bindings)\n"
     "  --client-ca-file FILE  with --tls: a client certificate signed by a CA in FILE (PEM) authenticates\n"
     "                         as its subject's CN, in the groups of its O entries; RBAC authorizes them\n"
+    "  --service-account-issuer URL\n"
+    "                         the iss of ServiceAccount tokens (`kubectl create token`; default\n"
+    "                         https://kubernetes.default.svc.cluster.local)\n"
+    "  --api-audiences A,B    audiences a ServiceAccount token must name to authenticate (default: the issuer)\n"
+    "  --service-account-signing-key-file FILE\n"
+    "                         PEM private key (RSA: RS256, EC P-256: ES256) that signs ServiceAccount tokens\n"
+    "                         (default: DIR/pki/service-account.key with --data-dir, made on first start;\n"
+    "                         else one made at start)\n"
+    "  --service-account-key-file FILE\n"
+    "                         PEM keys or certificates that also verify ServiceAccount tokens (repeatable)\n"
     "  --no-fsync             do not fsync the data directory (throwaway data only)\n"
     "  --watch-history N      changes kept for watches and consistent lists (default 25000)\n"
     "  --max-requests-inflight N, --max-mutating-requests-inflight N\n"
@@ -80,6 +93,23 @@ std::string parse(Args args, Flags& flags) {
       if (!value(flags.options.token_auth_file)) return "--token-auth-file needs a file";
     } else if (a == "--client-ca-file") {
       if (!value(flags.options.client_ca_file)) return "--client-ca-file needs a file";
+    } else if (a == "--service-account-issuer") {
+      if (!value(flags.options.service_account_issuer) || flags.options.service_account_issuer.empty()) {
+        return "--service-account-issuer needs a URL";
+      }
+    } else if (a == "--api-audiences") {
+      if (!value(v)) return "--api-audiences needs a comma-separated list";
+      flags.options.api_audiences.clear();
+      for (std::size_t start = 0; start <= v.size();) {
+        std::size_t comma = std::min(v.find(',', start), v.size());
+        if (comma > start) flags.options.api_audiences.push_back(v.substr(start, comma - start));
+        start = comma + 1;
+      }
+    } else if (a == "--service-account-signing-key-file") {
+      if (!value(flags.options.service_account_signing_key_file)) return "--service-account-signing-key-file needs a file";
+    } else if (a == "--service-account-key-file") {
+      if (!value(v)) return "--service-account-key-file needs a file";
+      flags.options.service_account_key_files.push_back(v);
     } else if (a == "--no-fsync") {
       flags.options.fsync = false;
     } else if (a == "--watch-history") {

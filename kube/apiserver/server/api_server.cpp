@@ -32,6 +32,8 @@
 #include "kube/apiserver/server/net/listener.hpp"
 #include "kube/apiserver/server/net/session_registry.hpp"
 #include "kube/apiserver/server/persist/durable_store.hpp"
+#include "kube/apiserver/server/api/token_request.hpp"
+#include "kube/apiserver/server/service_account_keys.hpp"
 #include "kube/apiserver/server/strategy/builtin_kinds.hpp"
 #include "kube/apiserver/server/tls/tls_setup.hpp"
 #include "kube/apiserver/server/util/ids.hpp"
@@ -118,16 +120,19 @@ class ApiServerImpl final : public ApiServer {
     // Static users need the server's own token beside them: its kubeconfig and the
     // standalone controller hold it.
     if (token_.empty() && (!options_.token_auth_file.empty() || certificates)) token_ = random_hex(24);
+    auto service_accounts = make_service_account_tokens();
+    if (!service_accounts) return fail(service_accounts.error().message);
     std::shared_ptr<auth::TokenAuthenticator> authenticator;
     if (!token_.empty()) {
       authenticator = std::make_shared<auth::TokenAuthenticator>(token_);
       if (!options_.token_auth_file.empty()) {
         if (auto st = authenticator->load_token_file(options_.token_auth_file); !st) return st;
       }
+      authenticator->set_service_account_tokens(*service_accounts);
     }
-    handler_ = std::make_unique<ApiHandler>(ctx_, ApiHandlerOptions{authenticator, certificates, "", options_.request_observer,
-                                                                     options_.max_requests_inflight,
-                                                                     options_.max_mutating_requests_inflight});
+    ApiHandlerOptions handler_options{authenticator, certificates, *service_accounts, "", options_.request_observer,
+                                      options_.max_requests_inflight, options_.max_mutating_requests_inflight};
+    handler_ = std::make_unique<ApiHandler>(ctx_, std::move(handler_options));
     auto listener = Listener::bind(io_, options_.listen, *handler_, limits, sessions_, tls_.get());
     if (!listener) return fail(listener.error().message);
     listener_ = std::move(*listener);
@@ -202,6 +207,26 @@ class ApiServerImpl final : public ApiServer {
     ctx_.aggregated = aggregator_.get();
     ctx_.observe([this](const Change& c) { aggregator_->observe(c); });
     return {};
+  }
+
+  /// Issues and checks ServiceAccount tokens; they are checked against the store, on
+  /// the io thread where requests are handled.
+  Expected<std::shared_ptr<const auth::ServiceAccountTokens>> make_service_account_tokens() {
+    auto keys = load_service_account_keys(options_.service_account_signing_key_file, options_.service_account_key_files,
+                                          options_.data_dir);
+    if (!keys) return unexpected(keys.error());
+    auth::ServiceAccountTokenOptions o;
+    o.issuer = options_.service_account_issuer;
+    o.api_audiences = options_.api_audiences;
+    o.signing_key = std::move(keys->signing_key);
+    o.verification_keys = std::move(keys->verification_keys);
+    o.live_uid = [this](std::string_view kind, std::string_view ns, std::string_view name) {
+      return live_object_uid(ctx_, kind, ns, name);
+    };
+    o.now = [] {
+      return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    };
+    return std::make_shared<const auth::ServiceAccountTokens>(std::move(o));
   }
 
   /// ConfigMap kube-system/extension-apiserver-authentication: where aggregated API

@@ -58,6 +58,16 @@ struct ApiServerOptions {
   /// turns authentication on even without a bearer token.
   std::string client_ca_file;
 
+  /// ServiceAccount tokens (the TokenRequest subresource, `kubectl create token`), as
+  /// kube-apiserver's flags of the same names: the tokens' issuer (iss), the audiences a
+  /// token must name to authenticate requests (empty: the issuer), the PEM private key
+  /// that signs them (empty: the data directory's, made on first start, or one made at
+  /// start without a data directory), and PEM files of more keys that verify them.
+  std::string service_account_issuer = "https://kubernetes.default.svc.cluster.local";
+  std::vector<std::string> api_audiences;
+  std::string service_account_signing_key_file;
+  std::vector<std::string> service_account_key_files;
+
   /// kube-apiserver's --max-requests-inflight and --max-mutating-requests-inflight:
   /// requests of users outside system:masters in flight at once (reads, and writes,
   /// apart) before more are answered 429; watches are not counted. 0: no limit.

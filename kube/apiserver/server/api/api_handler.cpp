@@ -1,6 +1,7 @@
 #include "kube/apiserver/server/api/api_handler.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "kube/apiserver/server/api/authorization.hpp"
 #include "kube/apiserver/server/api/aggregated_apis.hpp"
@@ -10,6 +11,7 @@
 #include "kube/apiserver/server/api/request_info.hpp"
 #include "kube/apiserver/server/api/request_user.hpp"
 #include "kube/apiserver/server/api/resource_request.hpp"
+#include "kube/apiserver/server/api/token_request.hpp"
 #include "kube/apiserver/server/util/time.hpp"
 #include "kube/apiserver/server/util/yaml_emit.hpp"
 
@@ -124,9 +126,14 @@ std::optional<auth::UserInfo> ApiHandler::authenticate(const HttpRequest& reques
   if (options_.certificates && request.peer_certificates) {
     if (auto user = options_.certificates->authenticate(*request.peer_certificates)) return user;
   }
-  std::optional<auth::UserInfo> user = options_.authenticator->authenticate_header(request.header("authorization"));
-  if (!user) respond_error(responder, unauthorized());
-  return user;
+  auth::TokenCheck check = options_.authenticator->check_header(request.header("authorization"));
+  if (check.outcome == auth::TokenCheck::Outcome::Authenticated) return std::move(check.user);
+  // The client is told only 401, as kube-apiserver tells it; why is for the server's log.
+  if (check.outcome == auth::TokenCheck::Outcome::Rejected) {
+    spdlog::warn("ServiceAccount token refused on {} {}: {}", request.method, request.target, check.reason);
+  }
+  respond_error(responder, unauthorized());
+  return std::nullopt;
 }
 
 void ApiHandler::handle_non_resource(const HttpRequest& request, const std::string& path,
@@ -200,6 +207,16 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
   if (!type || (!info.ns.empty() && !type->namespaced) ||
       (type->namespaced && info.ns.empty() && !info.name.empty())) {
     return respond_error(*responder, unknown_resource());
+  }
+  if (info.subresource == "token" && type->group.empty() && type->plural == "serviceaccounts" &&
+      options_.service_account_tokens) {
+    if (request.method != "POST" || info.name.empty()) return respond_error(*responder, method_not_allowed());
+    auto answer = create_token_request(ctx_, *options_.service_account_tokens, info.ns, info.name, request.body);
+    if (!answer) return respond_error(*responder, answer.error());
+    HttpResponse res;
+    res.status = 201;
+    res.body = json::dump(*answer);
+    return responder->respond(std::move(res));
   }
   if (!info.subresource.empty() && (info.subresource != "status" || !type->status_subresource)) {
     return respond_error(*responder, unknown_resource());

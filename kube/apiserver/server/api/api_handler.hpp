@@ -29,6 +29,8 @@ struct ApiHandlerOptions {
   /// With authentication on: TLS clients whose certificate verifies against the client CA
   /// are the user it names, tried before the bearer token as kube-apiserver tries them.
   std::shared_ptr<const auth::CertificateAuthenticator> certificates;
+  /// Issues tokens for the serviceaccounts/token subresource (null: it answers 404).
+  std::shared_ptr<const auth::ServiceAccountTokens> service_account_tokens;
   /// host:port reported in serverAddressByClientCIDRs.
   std::string server_address;
   /// Told about every resource request once it is answered (ApiServerOptions).

@@ -227,10 +227,19 @@ ApiResult<json::value> token_review(json::object review, const auth::TokenAuthen
   const json::object* spec = field_object(review, "spec");
   std::string token = spec != nullptr ? field_text(*spec, "token") : std::string();
   if (token.empty()) return api_fail(bad_request("token is required for TokenReview in authentication"));
-  std::optional<auth::UserInfo> user = tokens != nullptr ? tokens->authenticate_token(token) : std::nullopt;
+  std::vector<std::string> audiences;
+  if (const json::value* wanted = spec->if_contains("audiences"); wanted != nullptr && wanted->is_array()) {
+    for (const auto& a : wanted->get_array()) {
+      if (a.is_string()) audiences.emplace_back(a.get_string());
+    }
+  }
+  auth::TokenCheck check = tokens != nullptr ? tokens->check_token(token, audiences) : auth::TokenCheck{};
+  bool authenticated = check.outcome == auth::TokenCheck::Outcome::Authenticated;
   json::object status;
-  if (user) status["authenticated"] = true;
-  status["user"] = user ? user_info_of(*user) : json::object{};
+  if (authenticated) status["authenticated"] = true;
+  status["user"] = authenticated ? user_info_of(check.user) : json::object{};
+  if (authenticated && !check.audiences.empty()) status["audiences"] = strings(check.audiences);
+  if (check.outcome == auth::TokenCheck::Outcome::Rejected) status["error"] = "[invalid bearer token, " + check.reason + "]";
   return answer(std::move(review), kAuthenticationGroup, "TokenReview", std::move(status));
 }
 

@@ -94,28 +94,45 @@ Status TokenAuthenticator::load_token_file(const std::string& path) {
   return {};
 }
 
+TokenCheck TokenAuthenticator::check_token(std::string_view token, const std::vector<std::string>& audiences) const {
+  if (auto it = tokens_.find(std::string(token)); it != tokens_.end()) {
+    TokenCheck check;
+    check.outcome = TokenCheck::Outcome::Authenticated;
+    check.user = it->second;
+    return check;
+  }
+  if (service_accounts_ && !token.empty()) return service_accounts_->authenticate(token, audiences);
+  return {};
+}
+
 std::optional<UserInfo> TokenAuthenticator::authenticate_token(std::string_view token) const {
-  auto it = tokens_.find(std::string(token));
-  if (it == tokens_.end()) return std::nullopt;
-  return it->second;
+  TokenCheck check = check_token(token);
+  if (check.outcome != TokenCheck::Outcome::Authenticated) return std::nullopt;
+  return std::move(check.user);
+}
+
+std::optional<UserInfo> TokenAuthenticator::authenticate_header(std::string_view authorization) const {
+  TokenCheck check = check_header(authorization);
+  if (check.outcome != TokenCheck::Outcome::Authenticated) return std::nullopt;
+  return std::move(check.user);
 }
 
 // As kube-apiserver's bearer-token authenticator reads the header: trimmed, split on
 // single spaces, the scheme "bearer" in any case, the token the second part (so
 // "Bearer  t", with two spaces, has an empty token).
-std::optional<UserInfo> TokenAuthenticator::authenticate_header(std::string_view authorization) const {
+TokenCheck TokenAuthenticator::check_header(std::string_view authorization) const {
   auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   while (!authorization.empty() && space(authorization.front())) authorization.remove_prefix(1);
   while (!authorization.empty() && space(authorization.back())) authorization.remove_suffix(1);
   std::size_t first = authorization.find(' ');
-  if (first == std::string_view::npos) return std::nullopt;
+  if (first == std::string_view::npos) return {};
   std::string scheme(authorization.substr(0, first));
   for (char& c : scheme) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (scheme != "bearer") return std::nullopt;
+  if (scheme != "bearer") return {};
   std::string_view rest = authorization.substr(first + 1);
   std::string_view token = rest.substr(0, rest.find(' '));
-  if (token.empty()) return std::nullopt;
-  return authenticate_token(token);
+  if (token.empty()) return {};
+  return check_token(token);
 }
 
 }  // namespace kueuepp::kube::server::auth
