@@ -165,6 +165,20 @@ using Runtime = ClientImpl::Runtime;
 
 std::string describe_request(const HttpRequest& r) { return r.method + " " + r.target; }
 
+/// A request the server's authorization refused is a deployment error (the credentials'
+/// roles lack a rule), not a passing fault: said at error level, with the request and the
+/// server's message (which names the user, verb, resource and namespace, and the
+/// authorizer's reason when it gives one), whatever the caller does next. A write into a
+/// terminating namespace is refused with 403 too; that one is the caller's to handle.
+void log_forbidden(const HttpRequest& request, const ApiError& error) {
+  for (const StatusCause& cause : error.details.causes) {
+    if (cause.reason == "NamespaceTerminating") return;
+  }
+  spdlog::error("the API server forbade {}: {}; grant this permission to the client's identity (for the "
+                "controller: its ServiceAccount's roles in deploy/rbac/)",
+                describe_request(request), error.message.empty() ? std::string("403 Forbidden") : error.message);
+}
+
 ApiError cancelled_error(const HttpRequest& r) {
   return make_error(ApiError::Kind::Cancelled, describe_request(r),
                     "cancelled (the client is shutting down or the caller cancelled)");
@@ -237,6 +251,7 @@ class RequestOperation final : public Operation,
       rt_.tokens.invalidate();
       return attempt();
     }
+    if (result->status == 403) log_forbidden(spec_.http, decode_error_response(*result, ""));
     if (spec_.retry && (result->status == 429 || result->status >= 500)) {
       const ApiError error = decode_error_response(*result, describe_request(spec_.http));
       return maybe_retry(std::move(result), error);
@@ -320,6 +335,7 @@ class StreamOperation final : public Operation,
     StreamCallbacks callbacks;
     callbacks.on_head = [self](int status, const Headers& headers) {
       if (status == 401 && self->rt_.tokens.refreshable()) self->rt_.tokens.invalidate();
+      if (status == 403) log_forbidden(self->spec_.http, ApiError{});
       if (self->handlers_.on_head) self->handlers_.on_head(status, headers);
     };
     callbacks.on_chunk = [self](std::string_view chunk) {
