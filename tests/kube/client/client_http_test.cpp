@@ -10,6 +10,9 @@
 #include <mutex>
 #include <thread>
 
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+
 #include "kube/client/kinds/job.hpp"
 #include "kube/client/rate_limiter.hpp"
 #include "tests/kube/client/client_fixture.hpp"
@@ -683,6 +686,55 @@ TEST(ClientHttp, RereadsARotatedTokenFileOn401) {
   dir.write("token", "new");  // the kubelet rotates the token
   auto second = blocking.get(kJob, "ns", "j");
   ASSERT_TRUE(second) << second.error().describe();
+}
+
+/// The log lines written while it lives (the default logger's, swapped for a ring buffer).
+class CapturedLog {
+ public:
+  CapturedLog()
+      : previous_(spdlog::default_logger()), sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)) {
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("captured", sink_));
+  }
+  ~CapturedLog() { spdlog::set_default_logger(previous_); }
+  std::vector<std::string> lines_at(spdlog::level::level_enum level) const {
+    std::vector<std::string> out;
+    for (const auto& m : sink_->last_raw()) {
+      if (m.level == level) out.emplace_back(m.payload.data(), m.payload.size());
+    }
+    return out;
+  }
+
+ private:
+  std::shared_ptr<spdlog::logger> previous_;
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
+};
+
+// A 403 means the client's identity lacks a permission: said at error level with the
+// server's message, whoever made the request; a write into a terminating namespace is not.
+TEST(ClientHttp, AForbiddenRequestIsLoggedAsAnErrorWithTheServersMessage) {
+  auto server = TestServer::start([](const TestRequest& r) {
+    if (r.target.find("/namespaces/gone/") != std::string::npos) {
+      return TestResponse::json(403, R"({"kind":"Status","code":403,"reason":"Forbidden",
+          "message":"unable to create new content in namespace gone because it is being terminated",
+          "details":{"causes":[{"reason":"NamespaceTerminating","field":"metadata.namespace"}]}})");
+    }
+    return TestResponse::json(403, R"({"kind":"Status","code":403,"reason":"Forbidden",
+        "message":"jobs.batch \"j\" is forbidden: User \"system:serviceaccount:s:c\" cannot patch resource \"jobs\" in API group \"batch\" in the namespace \"ns\""})");
+  });
+  auto client = make_client(server->url());
+  BlockingClient blocking(*client);
+  CapturedLog log;
+  auto refused = blocking.get(kJob, "ns", "j");
+  ASSERT_FALSE(refused);
+  EXPECT_TRUE(refused.error().is_forbidden());
+  EXPECT_FALSE(blocking.get(kJob, "gone", "j"));
+  std::vector<std::string> errors = log.lines_at(spdlog::level::err);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0],
+            "the API server forbade GET /apis/batch/v1/namespaces/ns/jobs/j: jobs.batch \"j\" is forbidden: User "
+            "\"system:serviceaccount:s:c\" cannot patch resource \"jobs\" in API group \"batch\" in the namespace "
+            "\"ns\"; grant this permission to the client's identity (for the controller: its ServiceAccount's "
+            "roles in deploy/rbac/)");
 }
 
 TEST(ClientHttp, CallbacksRunOnTheIoThreadWhereBlockingCallsAreRefused) {
