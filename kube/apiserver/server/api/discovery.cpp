@@ -127,6 +127,14 @@ json::value group_document(const ResourceRegistry& registry, std::string_view gr
   return nullptr;
 }
 
+/// A ServiceAccount's token subresource (api/token_request.hpp), which kube-apiserver
+/// lists with the TokenRequest kind of authentication.k8s.io/v1.
+bool has_token_subresource(const ResourceType& t) { return t.group.empty() && t.plural == "serviceaccounts"; }
+
+json::object token_request_kind() {
+  return json::object{{"group", "authentication.k8s.io"}, {"version", "v1"}, {"kind", "TokenRequest"}};
+}
+
 json::value resource_list(const ResourceRegistry& registry, std::string_view group, std::string_view version) {
   json::array resources;
   for (const auto& t : registry.resources(group, version)) {
@@ -146,6 +154,15 @@ json::value resource_list(const ResourceRegistry& registry, std::string_view gro
                                        {"namespaced", t->namespaced},
                                        {"kind", t->kind},
                                        {"verbs", json::array{"get", "patch", "update"}}});
+    }
+    if (has_token_subresource(*t)) {
+      resources.push_back(json::object{{"name", t->plural + "/token"},
+                                       {"singularName", ""},
+                                       {"namespaced", true},
+                                       {"group", "authentication.k8s.io"},
+                                       {"version", "v1"},
+                                       {"kind", "TokenRequest"},
+                                       {"verbs", json::array{"create"}}});
     }
   }
   std::string gv = group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
@@ -170,6 +187,10 @@ json::value aggregated_discovery(const ResourceRegistry& registry, bool core, st
         r["subresources"] = json::array{json::object{{"subresource", "status"},
                                                      {"responseKind", response_kind(*t)},
                                                      {"verbs", json::array{"get", "patch", "update"}}}};
+      }
+      if (has_token_subresource(*t)) {
+        r["subresources"] = json::array{json::object{
+            {"subresource", "token"}, {"responseKind", token_request_kind()}, {"verbs", json::array{"create"}}}};
       }
       resources.push_back(std::move(r));
     }

@@ -131,5 +131,29 @@ TEST_F(TokenRequests, AskingForATokenIsAuthorizedAsCreateServiceaccountsToken) {
             R"(serviceaccounts "runner" is forbidden: User "system:serviceaccount:team:runner" cannot create resource "serviceaccounts/token" in API group "" in the namespace "team")");
 }
 
+// As kube-apiserver lists it: in /api/v1 as serviceaccounts/token of kind
+// authentication.k8s.io/v1 TokenRequest, and under serviceaccounts in aggregated discovery.
+TEST_F(TokenRequests, DiscoveryListsTheTokenSubresource) {
+  json::value list = expect(200, as_master("GET", "/api/v1"));
+  std::string token_entry;
+  for (const auto& r : at(list, "/resources")->as_array()) {
+    if (str(r, "/name") == "serviceaccounts/token") token_entry = json::dump(r);
+  }
+  EXPECT_EQ(token_entry,
+            R"({"name":"serviceaccounts/token","singularName":"","namespaced":true,"group":"authentication.k8s.io",)"
+            R"("version":"v1","kind":"TokenRequest","verbs":["create"]})");
+  json::value aggregated = body_json(api().request(
+      "GET", "/api", {}, "application/json",
+      {{"Authorization", "Bearer " + std::string(kMasterToken)},
+       {"Accept", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"}}));
+  std::string subresources;
+  for (const auto& r : at(aggregated, "/items/0/versions/0/resources")->as_array()) {
+    if (str(r, "/resource") == "serviceaccounts") subresources = json::dump(*at(r, "/subresources"));
+  }
+  EXPECT_EQ(subresources,
+            R"([{"subresource":"token","responseKind":{"group":"authentication.k8s.io","version":"v1","kind":"TokenRequest"},)"
+            R"("verbs":["create"]}])");
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::server::testing
