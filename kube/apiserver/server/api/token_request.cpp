@@ -32,7 +32,7 @@ const char* bucket_of_kind(std::string_view kind) {
   return nullptr;
 }
 
-/// The uid of the stored object, deleting or not (nullopt: none stored).
+/// The stored object, being deleted or not (null: none stored).
 ObjectPtr stored(ServerContext& ctx, std::string_view kind, std::string_view ns, std::string_view name) {
   const char* bucket = bucket_of_kind(kind);
   if (bucket == nullptr) return nullptr;

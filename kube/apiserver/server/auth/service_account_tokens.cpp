@@ -34,7 +34,10 @@ std::optional<std::int64_t> seconds_at(const json::object& o, std::string_view k
   if (v->is_uint64() && v->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
     return static_cast<std::int64_t>(v->get_uint64());
   }
-  if (v->is_double()) return static_cast<std::int64_t>(v->get_double());
+  // A number out of int64's range (1e300) is no time at all: casting it would be undefined.
+  if (v->is_double() && v->get_double() > -9.2e18 && v->get_double() < 9.2e18) {
+    return static_cast<std::int64_t>(v->get_double());
+  }
   return std::nullopt;
 }
 

@@ -291,6 +291,12 @@ TEST_F(ServiceAccountTokensTest, SignedClaimsOfTheWrongShapeAreRefused) {
   json::object string_exp = good;
   string_exp["exp"] = "tomorrow";
   EXPECT_EQ(t.authenticate(sign(string_exp)).reason, "the token has no expiry (exp)");
+  json::object huge_exp = good;
+  huge_exp["exp"] = 1e300;
+  EXPECT_EQ(t.authenticate(sign(huge_exp)).reason, "the token has no expiry (exp)");
+  json::object fractional_exp = good;
+  fractional_exp["exp"] = static_cast<double>(now_) + 10.5;
+  EXPECT_EQ(t.authenticate(sign(fractional_exp)).outcome, Outcome::Authenticated);
   json::object no_sa = good;
   no_sa["kubernetes.io"] = 5;
   EXPECT_EQ(t.authenticate(sign(no_sa)).reason, "the token names no ServiceAccount (kubernetes.io.serviceaccount)");
