@@ -144,7 +144,10 @@ struct CertManager::Impl {
       return now() + options.retry_interval;
     }
     set_reason(validity_problem());
-    if (options.registration != Registration::None && !bundle.ca_cert_pem.empty()) register_webhooks(bundle.ca_cert_pem);
+    if (options.registration != Registration::None && !bundle.ca_cert_pem.empty() &&
+        !register_webhooks(bundle.ca_cert_pem)) {
+      return now() + options.retry_interval;
+    }
     return now() + options.check_interval;
   }
 
@@ -165,7 +168,9 @@ struct CertManager::Impl {
       return t + options.retry_interval;
     }
     set_reason(validity_problem());
-    if (options.registration != Registration::None) register_webhooks(generated->ca_cert_pem);
+    if (options.registration != Registration::None && !register_webhooks(generated->ca_cert_pem)) {
+      return t + options.retry_interval;
+    }
     return std::min(decide_rotation(generated, options.hosts, t, options.policy).renew_at, t + options.check_interval);
   }
 
@@ -225,13 +230,16 @@ struct CertManager::Impl {
       return t + options.retry_interval;
     }
     set_reason(validity_problem());
-    if (options.registration != Registration::None) register_webhooks(bundle.ca_cert_pem);
+    if (options.registration != Registration::None && !register_webhooks(bundle.ca_cert_pem)) {
+      return t + options.retry_interval;
+    }
     auto next = decide_rotation(bundle, options.hosts, t, options.policy).renew_at;
     return std::min(next, t + options.check_interval);
   }
 
-  void register_webhooks(const std::string& ca_pem) {
-    if (client == nullptr) return;
+  /// Whether both configurations (and the CRDs' conversion) are registered.
+  bool register_webhooks(const std::string& ca_pem) {
+    if (client == nullptr) return true;
     client::BlockingClient api(*client);
     std::string problems;
     WebhookTarget target = options.target;
@@ -266,12 +274,16 @@ struct CertManager::Impl {
       }
       auto updated = updated_configuration(live->json(), desired);
       if (!updated) continue;
-      auto written = api.update(resource, client::Object(std::move(*updated)));
+      // A merge patch replaces the webhooks list whole, and needs no more than the patch
+      // verb that the caBundle registration needs too (deploy/rbac grants get and patch).
+      json::value webhooks = json::object{{"webhooks", updated->get_object().at("webhooks")}};
+      auto written = api.patch(resource, "", name, client::PatchType::Merge, webhooks);
       if (!written) problems += fmt::format("cannot update {} {}: {}; ", resource.kind, name, written.error().describe());
       else spdlog::info("webhook registration: updated {} {} for {}", resource.kind, name, target.url_base);
     }
     register_crd_conversion(api, target, problems);
     note_registration(problems);
+    return problems.empty();
   }
 
   // The CRDs' conversion webhook follows the same target and CA. A CRD that is missing,

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The controller as it runs in a cluster: on the ServiceAccount token of deploy/rbac/,
 # against `kueuepp apiserver` with authentication and RBAC on.
-#   1. deploy/rbac/ applied, `kubectl create token kueuepp -n kueuepp-system`, a kubeconfig
-#      with that token, `kueuepp controller` on it.
+#   1. deploy/rbac/ and deploy/webhook/ applied, `kubectl create token kueuepp -n
+#      kueuepp-system`, a kubeconfig with that token, `kueuepp controller` on it, its
+#      webhooks registered by URL (--webhook-url-base) over deploy's Service references
+#      with no more than the verbs deploy/rbac grants.
 #   2. Kueue's getting-started, with a preemption: a low-priority Job of 3 CPU is admitted
 #      and started, a high-priority one preempts it, the high one finishes (its Job status
 #      set as the Job controller would), the low one is admitted again and finishes. The
@@ -22,6 +24,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 # 1. The API server with authentication on (its own token is the administrator's).
 rep_start_apiserver --tls --token "admin-$RANDOM$RANDOM" --audit-log "$E2E_TMP/audit.jsonl"
 k apply -f "$REPO/deploy/rbac/" >/dev/null
+k apply -f "$REPO/deploy/webhook/" >/dev/null
 token=$(k create token kueuepp -n kueuepp-system --duration 1h)
 [ -n "$token" ] || fail "kubectl create token gave no token"
 cp "$E2E_TMP/kc" "$E2E_TMP/sa.kc"
@@ -38,7 +41,9 @@ apiVersion: config.kueue.x-k8s.io/v1beta2
 kind: Configuration
 namespace: kueuepp-system
 CONFIG
+webhook_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$E2E_BIN" controller --kubeconfig "$E2E_TMP/sa.kc" --config "$E2E_TMP/config.yaml" --probe-listen 127.0.0.1:0 \
+  --webhook-url-base "https://127.0.0.1:$webhook_port" \
   > >(sed -u "s/^/[controller] /" >>"$E2E_LOG") 2>&1 &
 REP_PID[controller]=$!
 
@@ -109,6 +114,9 @@ complete() {
     {\"type\": \"Complete\", \"status\": \"True\", \"lastTransitionTime\": \"$now\"}]}}" >/dev/null
 }
 
+# Jobs go through the controller's webhooks (failurePolicy Fail) once it registered them.
+wait_until 30 "the controller's webhooks to be registered by URL and to answer" \
+  '[ "$(job_yaml name=probe queue=user-queue | k create --dry-run=server -f - -o jsonpath="{.spec.suspend}" 2>/dev/null)" = true ]'
 submit low-job low
 wait_until 20 "low-job to start" 'running low-job'
 low_wl=$(wait_wl_of_job low-job)
@@ -122,6 +130,9 @@ complete low-job
 wait_until 20 "both workloads to finish" \
   '[ "$(wl_cond "$low_wl" Finished)" = True ] && [ "$(wl_cond "$(wl_of_job high-job)" Finished)" = True ]'
 
+expect_eq "the webhooks are registered by URL, with the ServiceAccount's verbs" \
+  "$(k get mutatingwebhookconfiguration kueuepp-mutating-webhook-configuration -o jsonpath='{.webhooks[0].clientConfig.url}')" \
+  "https://127.0.0.1:$webhook_port/mutate-batch-v1-job"
 expect_eq "requests the API server forbade" "$(jq -c 'select(.status == 403)' "$E2E_TMP/audit.jsonl")" ""
 expect_eq "forbidden requests in the controller's log" "$(grep -c 'forbade' "$E2E_LOG" || true)" 0
 
