@@ -21,7 +21,10 @@ wl=$(wait_wl_of_job capped)
 expect_eq "the label becomes the Workload's maximumExecutionTimeSeconds" \
   "$(jp workload "$wl" '{.spec.maximumExecutionTimeSeconds}' "$E2E_NS")" "3"
 expect_eventually 20 "the capped Job is admitted and runs" "jp job capped '{.spec.suspend}' $E2E_NS" "false"
-admitted_at=$(wl_cond "$wl" Admitted lastTransitionTime)
+# When it was admitted, from the Admitted Event: on a loaded machine the Workload's own
+# Admitted condition may already have flipped to False (evicted) by the time it is read.
+admitted_at=$(k get events -n "$E2E_NS" --field-selector "involvedObject.name=$wl,reason=Admitted" \
+  -o jsonpath='{.items[0].firstTimestamp}')
 job_yaml name=behind queue=lq cpu=2 sleep=10 | k create -f - >/dev/null
 
 expect_eventually 20 "the capped Workload is evicted for exceeding its maximum execution time" \
