@@ -4,6 +4,7 @@
 #include "kube/jobs/equivalence.hpp"
 #include "kube/jobs/jobset.hpp"
 #include "kube/jobs/kubeflow_job.hpp"
+#include "kube/jobs/ray_job.hpp"
 
 namespace kueuepp::kube::jobs {
 
@@ -61,7 +62,8 @@ const JobIntegration* find_integration(std::string_view framework) {
   // Kueue's integration names: adding a kind is an adapter file and an entry here.
   for (const JobIntegration* known :
        {&batch_job_integration(), &jobset_integration(), &pytorchjob_integration(), &tfjob_integration(),
-        &xgboostjob_integration(), &paddlejob_integration(), &jaxjob_integration(), &mpijob_integration()}) {
+        &xgboostjob_integration(), &paddlejob_integration(), &jaxjob_integration(), &mpijob_integration(),
+        &rayjob_integration()}) {
     if (framework == known->framework()) return known;
   }
   return nullptr;
