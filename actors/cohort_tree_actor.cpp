@@ -282,6 +282,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
       case ObjectKind::PaddleJob:
       case ObjectKind::JAXJob:
       case ObjectKind::MPIJob:
+      case ObjectKind::RayJob:
       case ObjectKind::Event: break;
     }
     return;

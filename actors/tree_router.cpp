@@ -41,6 +41,7 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::PaddleJob:
     case ObjectKind::JAXJob:
     case ObjectKind::MPIJob:
+    case ObjectKind::RayJob:
     case ObjectKind::Event: break;
   }
   return fail("kind not routed to cohort trees");

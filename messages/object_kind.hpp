@@ -32,6 +32,7 @@ enum class ObjectKind : std::uint8_t {
   PaddleJob,
   JAXJob,
   MPIJob,
+  RayJob,  ///< ray.io/v1, watched only when its integration is enabled
   Event,  ///< written only (core/v1 Events), never watched
 };
 
@@ -73,6 +74,7 @@ inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
     {ObjectKind::PaddleJob, "PaddleJob", true, true, KindTraits::Route::None, &kube::client::resources::kPaddleJob},
     {ObjectKind::JAXJob, "JAXJob", true, true, KindTraits::Route::None, &kube::client::resources::kJAXJob},
     {ObjectKind::MPIJob, "MPIJob", true, true, KindTraits::Route::None, &kube::client::resources::kMPIJob},
+    {ObjectKind::RayJob, "RayJob", true, true, KindTraits::Route::None, &kube::client::resources::kRayJob},
     {ObjectKind::Event, "Event", false, false, KindTraits::Route::None, &kube::client::resources::kEvent},
 }};
 
