@@ -19,6 +19,9 @@ inline constexpr std::string_view kRayHeadPodSet = "head";
 /// The container KubeRay adds to run `ray job submit` (in the submitter Job or the head).
 inline constexpr std::string_view kRaySubmitterContainer = "ray-job-submitter";
 
+/// jobframework.MaxPodSets: the most pod sets a Workload may have.
+inline constexpr std::size_t kMaxPodSets = 18;
+
 /// A worker group's pod count: replicas (1 when absent) times numOfHosts when above 1.
 /// minReplicas and maxReplicas do not count: Kueue queues the requested replicas.
 std::int64_t ray_worker_group_pods(const json::value& worker_group);

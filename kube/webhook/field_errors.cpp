@@ -54,6 +54,7 @@ std::string_view type_name(FieldError::Type t) {
     case FieldError::Type::Duplicate: return "Duplicate value";
     case FieldError::Type::NotSupported: return "Unsupported value";
     case FieldError::Type::Required: return "Required value";
+    case FieldError::Type::TooMany: return "Too many";
   }
   return "Invalid value";
 }

@@ -28,7 +28,7 @@ class FieldPath {
 };
 
 struct FieldError {
-  enum class Type : std::uint8_t { Invalid, Forbidden, Duplicate, NotSupported, Required };
+  enum class Type : std::uint8_t { Invalid, Forbidden, Duplicate, NotSupported, Required, TooMany };
   Type type = Type::Invalid;
   std::string field;
   /// The bad value as Go's %q or %v prints it (already quoted for strings); empty for the

@@ -9,6 +9,8 @@
 #include "kube/jobs/jobset.hpp"
 #include "kube/jobs/k8s_names.hpp"
 #include "kube/jobs/kubeflow_job.hpp"
+#include "kube/jobs/ray_cluster_spec.hpp"
+#include "kube/jobs/ray_job.hpp"
 #include "kube/webhook/go_parse.hpp"
 #include "kube/webhook/json_patch.hpp"
 #include "kube/webhook/object_fields.hpp"
@@ -401,6 +403,120 @@ AdmissionResponse review_kubeflow_job(const AdmissionRequest& request, const Job
                                       const ClusterFacts& facts) {
   if (integrated_kubeflow_kind(request, policy) == nullptr) return allowed(request.uid);
   FieldErrors errors = validate_kubeflow_job(request, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
+}
+
+}  // namespace kueuepp::kube::webhook
+
+namespace kueuepp::kube::webhook {
+
+namespace {
+
+bool rayjobs_integrated(const AdmissionRequest& request, const JobWebhookPolicy& policy) {
+  const json::value& o = request.object;
+  if (string_at(o, {"kind"}) != "RayJob" || string_at(o, {"apiVersion"}) != "ray.io/v1") return false;
+  return std::find(policy.frameworks.begin(), policy.frameworks.end(), jobs::kRayJobFramework) !=
+         policy.frameworks.end();
+}
+
+/// Go's %v of a map[string]string: "map[k1:v1 k2:v2]", keys sorted (boost's object keeps
+/// insertion order, so they are sorted here).
+std::string go_map(const json::value& m) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  if (m.is_object()) {
+    for (const auto& [k, v] : m.get_object()) {
+      entries.emplace_back(std::string(k), v.is_string() ? std::string(v.get_string()) : json::dump(v));
+    }
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string out = "map[";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i > 0) out += ' ';
+    out += entries[i].first + ":" + entries[i].second;
+  }
+  return out + "]";
+}
+
+/// raycluster.ValidateCreate for a cluster spec at `path`.
+void check_ray_cluster_spec(const json::value& spec, const FieldPath& path, FieldErrors& out) {
+  if (bool_at(spec, {"enableInTreeAutoscaling"}).value_or(false)) {
+    // Kueue allows it only for elastic jobs (workload slicing, an alpha feature kueuepp has not).
+    out.push_back(invalid(path.child("enableInTreeAutoscaling"), "true",
+                          "a kueue managed job should only use autoscaling when workload slicing is enabled"));
+  }
+  const std::size_t pod_sets = jobs::ray_cluster_pod_set_count(spec);
+  if (pod_sets > jobs::kMaxPodSets) {
+    out.push_back(FieldError{FieldError::Type::TooMany, path.child("workerGroupSpecs").str(), std::to_string(pod_sets),
+                             "must have at most " + std::to_string(jobs::kMaxPodSets) + " items"});
+  }
+  const json::array& groups = jobs::ray_worker_groups(spec);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (json::get_string(groups[i], "groupName") == jobs::kRayHeadPodSet) {
+      out.push_back(forbidden(path.child("workerGroupSpecs").index(i).child("groupName"),
+                              "\"head\" is reserved for the head group"));
+    }
+  }
+}
+
+/// The RayJob checks of Kueue's vrayjob for a managed RayJob.
+void check_managed_rayjob(const json::value& job, FieldErrors& out) {
+  const FieldPath spec_path("spec");
+  const json::value* selector = at_path(job, {"spec", "clusterSelector"});
+  const bool has_selector = selector != nullptr && selector->is_object() && !selector->get_object().empty();
+  const json::value* cluster = at_path(job, {"spec", "rayClusterSpec"});
+  const bool has_cluster = cluster != nullptr && cluster->is_object();
+  if (has_selector && has_cluster) {
+    out.push_back(invalid(spec_path.child("clusterSelector"), go_map(*selector),
+                          "a kueue managed job should not use an existing cluster"));
+    return;
+  }
+  // A RayJob on an existing cluster is not Kueue's to queue.
+  if (has_selector) return;
+  if (!has_cluster) {
+    out.push_back(FieldError{FieldError::Type::Required, spec_path.child("rayClusterSpec").str(), {},
+                             "rayClusterSpec is required for Kueue-managed jobs that don't use clusterSelector"});
+    return;
+  }
+  // The cluster would otherwise hold the queue's resources after the job ended.
+  if (!bool_at(job, {"spec", "shutdownAfterJobFinishes"}).value_or(false)) {
+    out.push_back(invalid(spec_path.child("shutdownAfterJobFinishes"), "false",
+                          "a kueue managed job should delete the cluster after finishing"));
+  }
+  check_ray_cluster_spec(*cluster, spec_path.child("rayClusterSpec"), out);
+}
+
+}  // namespace
+
+AdmissionResponse default_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                 const ClusterFacts& facts) {
+  if (!rayjobs_integrated(request, policy)) return allowed(request.uid);
+  return default_owner(request, policy, facts, SuspendField::Spec);
+}
+
+FieldErrors validate_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                            const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& job = request.object;
+  if (!job.is_object()) return errors;
+  const bool managed = policy.manage_jobs_without_queue_name || !queue_name(job).empty();
+  const bool update = request.operation == Operation::Update && request.old_object.is_object();
+  // ShouldValidateRayOrSparkJobOnUpdate (ValidateRayAndSparkJobUpdates off): an
+  // unmanaged RayJob's updates are not checked.
+  if (update && !managed) return errors;
+  if (update) {
+    const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+    check_update(request.old_object, job, ns, facts, errors);
+  }
+  if (managed) check_managed_rayjob(job, errors);
+  check_create(job, errors);
+  return errors;
+}
+
+AdmissionResponse review_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts) {
+  if (!rayjobs_integrated(request, policy)) return allowed(request.uid);
+  FieldErrors errors = validate_rayjob(request, policy, facts);
   if (errors.empty()) return allowed(request.uid);
   return denied(request.uid, aggregate(errors));
 }

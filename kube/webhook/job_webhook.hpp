@@ -83,6 +83,26 @@ FieldErrors validate_kubeflow_job(const AdmissionRequest& request, const Cluster
 AdmissionResponse review_kubeflow_job(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                                       const ClusterFacts& facts);
 
+/// mrayjob: default_job's defaults (spec.suspend) when RayJobs are integrated, else
+/// allowed unchanged.
+AdmissionResponse default_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                 const ClusterFacts& facts);
+
+/// vrayjob (Kueue's rayjob_webhook): for a managed RayJob (a queue name, or
+/// manageJobsWithoutQueueName), no clusterSelector beside a rayClusterSpec, a
+/// rayClusterSpec unless it runs on an existing cluster, shutdownAfterJobFinishes, no
+/// in-tree autoscaling (Kueue allows it only with workload slicing, which kueuepp has
+/// not), at most 18 pod sets, no worker group named "head"; then jobframework's create
+/// and update checks. An unmanaged RayJob's updates are not checked. Kueue's topology
+/// annotation checks are not made. Empty when valid.
+FieldErrors validate_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                            const ClusterFacts& facts);
+
+/// vrayjob: allowed, or refused (403) with validate_rayjob's errors; allowed unchanged
+/// when RayJobs are not integrated.
+AdmissionResponse review_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts);
+
 /// vjob's checks; empty when the Job is valid.
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts);
 

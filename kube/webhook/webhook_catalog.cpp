@@ -18,6 +18,8 @@ constexpr std::string_view kXgboostjobs[] = {"xgboostjobs"};
 constexpr std::string_view kPaddlejobs[] = {"paddlejobs"};
 constexpr std::string_view kJaxjobs[] = {"jaxjobs"};
 constexpr std::string_view kMpijobs[] = {"mpijobs"};
+constexpr std::string_view kRayGroup = "ray.io";
+constexpr std::string_view kRayjobs[] = {"rayjobs"};
 constexpr std::string_view kClusterQueues[] = {"clusterqueues"};
 constexpr std::string_view kCohorts[] = {"cohorts"};
 constexpr std::string_view kResourceFlavors[] = {"resourceflavors"};
@@ -29,7 +31,7 @@ constexpr std::string_view kV1beta2 = "v1beta2";
 using enum FailurePolicy;
 using enum ObjectFilter;
 
-const std::array<WebhookSpec, 31> kCatalog{{
+const std::array<WebhookSpec, 34> kCatalog{{
     {WebhookKind::MutateJob, "mjob.kb.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs, kCreate, Fail,
      QueueNameSet, true, true},
     {WebhookKind::MutateJob, "mjob-unlabelled.kueuepp.x-k8s.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs,
@@ -64,6 +66,10 @@ const std::array<WebhookSpec, 31> kCatalog{{
      kMpijobs, kCreate, Fail, QueueNameSet, true, true},
     {WebhookKind::MutateKubeflowJob, "mmpijob-unlabelled.kueuepp.x-k8s.io", "/mutate-kubeflow-org-v2beta1-mpijob", true,
      kKubeflowGroup, "v2beta1", kMpijobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateRayJob, "mrayjob.kb.io", "/mutate-ray-io-v1-rayjob", true, kRayGroup, "v1", kRayjobs, kCreate,
+     Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateRayJob, "mrayjob-unlabelled.kueuepp.x-k8s.io", "/mutate-ray-io-v1-rayjob", true, kRayGroup, "v1",
+     kRayjobs, kCreate, Ignore, QueueNameUnset, true, true},
     {WebhookKind::MutateClusterQueue, "mclusterqueue.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-clusterqueue", true, kKueue,
      kV1beta2, kClusterQueues, kCreate, Fail, Any, false, true},
     {WebhookKind::MutateResourceFlavor, "mresourceflavor.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-resourceflavor", true,
@@ -86,6 +92,8 @@ const std::array<WebhookSpec, 31> kCatalog{{
      kJaxjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateKubeflowJob, "vmpijob.kb.io", "/validate-kubeflow-org-v2beta1-mpijob", false, kKubeflowGroup, "v2beta1",
      kMpijobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateRayJob, "vrayjob.kb.io", "/validate-ray-io-v1-rayjob", false, kRayGroup, "v1", kRayjobs,
+     kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateClusterQueue, "vclusterqueue.kb.io", "/validate-kueue-x-k8s-io-v1beta2-clusterqueue", false,
      kKueue, kV1beta2, kClusterQueues, kCreateUpdate, Fail, Any, false, true},
     {WebhookKind::ValidateCohort, "vcohort.kb.io", "/validate-kueue-x-k8s-io-v1beta2-cohort", false, kKueue, kV1beta2,

@@ -18,6 +18,8 @@ enum class WebhookKind : std::uint8_t {
   ValidateJobSet,
   MutateKubeflowJob,    ///< PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob, MPIJob
   ValidateKubeflowJob,
+  MutateRayJob,
+  ValidateRayJob,
   MutateClusterQueue,
   ValidateClusterQueue,
   ValidateCohort,
