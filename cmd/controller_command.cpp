@@ -26,6 +26,7 @@
 #include "cmd/standalone/jobset_runner.hpp"
 #include "cmd/secure_listener.hpp"
 #include "cmd/standalone/kubeflow_runner.hpp"
+#include "cmd/standalone/ray_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
 #include "cmd/web/web_assets.hpp"
 #include "cmd/standalone/visibility_registration.hpp"
@@ -812,6 +813,7 @@ int run_standalone(Args args) {
   auto runner = JobRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   auto jobset_runner = JobSetRunner::start(**client);
   auto kubeflow_runner = KubeflowRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
+  auto ray_runner = RayRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
   // The visibility API on loopback (a free port unless --visibility-listen says one),
@@ -837,6 +839,7 @@ int run_standalone(Args args) {
     std::fflush(stdout);
   });
   kubeflow_runner->stop();
+  ray_runner->stop();
   jobset_runner->stop();
   runner->stop();
   (*event_client)->shutdown();

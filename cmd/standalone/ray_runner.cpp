@@ -1,0 +1,176 @@
+#include "cmd/standalone/ray_runner.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "core/model/time.hpp"
+#include "kube/client/client.hpp"
+#include "kube/client/informer.hpp"
+#include "kube/client/resource.hpp"
+
+namespace kueuepp::cmd {
+
+using kube::client::Object;
+
+namespace {
+
+core::Time now() { return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()); }
+
+std::string_view deployment_status(const Object& rayjob) { return rayjob.string_at({"status", "jobDeploymentStatus"}); }
+
+bool finished(const Object& rayjob) {
+  const std::string_view s = deployment_status(rayjob);
+  return s == "Complete" || s == "Failed";
+}
+
+}  // namespace
+
+json::object rayjob_status(const Object& rayjob, RayJobPhase phase, std::string_view now_text) {
+  json::object status;
+  switch (phase) {
+    case RayJobPhase::Running:
+      status["jobDeploymentStatus"] = "Running";
+      status["jobStatus"] = "RUNNING";
+      status["rayClusterName"] = std::string(rayjob.name()) + "-raycluster";
+      status["rayClusterStatus"] = json::object{{"state", "ready"}};
+      status["startTime"] = now_text;
+      status["endTime"] = nullptr;
+      status["message"] = nullptr;
+      break;
+    case RayJobPhase::Suspended:
+      // KubeRay deletes the cluster and forgets the Ray job of a suspended RayJob.
+      status["jobDeploymentStatus"] = "Suspended";
+      status["jobStatus"] = nullptr;
+      status["rayClusterName"] = nullptr;
+      status["rayClusterStatus"] = nullptr;
+      status["startTime"] = nullptr;
+      break;
+    case RayJobPhase::Complete:
+      status["jobDeploymentStatus"] = "Complete";
+      status["jobStatus"] = "SUCCEEDED";
+      status["message"] = "Job finished successfully.";
+      status["endTime"] = now_text;
+      break;
+  }
+  return status;
+}
+
+struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
+  kube::client::Client& client;
+  JobRunnerOptions options;
+  std::shared_ptr<kube::client::Informer> informer;
+  std::mutex mutex;
+  /// Running RayJobs (key -> uid and completion timer).
+  struct Running {
+    std::string uid;
+    kube::client::CancelHandle timer;
+  };
+  std::map<std::string, Running> running;
+  bool stopped = false;
+
+  Impl(kube::client::Client& c, JobRunnerOptions o) : client(c), options(o) {}
+
+  void patch_status(const Object& rayjob, json::object status, std::string what) {
+    kube::client::PatchOptions o;
+    o.status_subresource = true;
+    o.field_manager = "kueuepp-ray-runner";
+    client.patch(kube::client::resources::kRayJob, rayjob.namespace_name(), rayjob.name(),
+                 kube::client::PatchType::Merge, json::object{{"status", std::move(status)}},
+                 [key = rayjob.key(), what](kube::client::Result<Object> r) {
+                   if (!r && !r.error().is_not_found()) {
+                     spdlog::warn("ray runner: {} RayJob {}: {}", what, key, r.error().message);
+                   }
+                 },
+                 o);
+  }
+
+  void on_rayjob(const Object& rayjob, bool deleted) {
+    const std::string key = rayjob.key();
+    const bool suspended = rayjob.bool_at({"spec", "suspend"}).value_or(false);
+    const bool done = finished(rayjob);
+    const std::string stamp = core::format_rfc3339(now());
+    std::lock_guard lock(mutex);
+    if (stopped) return;
+    auto it = running.find(key);
+    if (deleted || done || suspended || (it != running.end() && it->second.uid != rayjob.uid())) {
+      if (it != running.end()) {
+        it->second.timer.cancel();
+        running.erase(it);
+      }
+      if (!deleted && !done && suspended && deployment_status(rayjob) != "Suspended") {
+        patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Suspended, stamp), "suspend");
+      }
+      if (deleted || done || suspended) return;
+    }
+    if (running.count(key) != 0) return;
+    // Start (or resume after a restart of kueuepp: the clock starts again).
+    auto scaled = std::chrono::milliseconds(static_cast<std::int64_t>(
+        static_cast<double>(options.default_duration.count()) / std::max(options.time_scale, 1e-6)));
+    if (deployment_status(rayjob) != "Running") {
+      patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Running, stamp), "start");
+    }
+    std::weak_ptr<Impl> weak = weak_from_this();
+    auto timer = client.after(scaled, [weak, snapshot = rayjob] {
+      if (auto self = weak.lock()) self->complete(snapshot);
+    });
+    running[key] = Running{std::string(rayjob.uid()), timer};
+  }
+
+  void complete(const Object& rayjob) {
+    {
+      std::lock_guard lock(mutex);
+      auto it = running.find(rayjob.key());
+      if (stopped || it == running.end() || it->second.uid != rayjob.uid()) return;
+      running.erase(it);
+    }
+    patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Complete, core::format_rfc3339(now())), "complete");
+  }
+};
+
+RayRunner::RayRunner(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RayRunner::~RayRunner() { stop(); }
+
+std::unique_ptr<RayRunner> RayRunner::start(kube::client::Client& client, JobRunnerOptions options) {
+  auto impl = std::make_shared<Impl>(client, options);
+  std::weak_ptr<Impl> weak = impl;
+  using Type = kube::client::InformerEvent::Type;
+  // Without the RayJob CRD the list fails and is retried (5 s at most, as the
+  // controller's watch): RayJobs are run from when the CRD is applied.
+  kube::client::InformerOptions o;
+  o.backoff.cap = std::chrono::milliseconds(5'000);
+  impl->informer = kube::client::Informer::start(
+      client, kube::client::resources::kRayJob, o,
+      [weak](kube::client::InformerEvent e) {
+        auto self = weak.lock();
+        if (!self) return;
+        if (e.type == Type::Relisted) {
+          for (const Object& rayjob : e.items) self->on_rayjob(rayjob, false);
+        } else {
+          self->on_rayjob(e.object, e.type == Type::Deleted);
+        }
+      },
+      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
+        if (error.http_status == 404) {
+          if (!missing->exchange(true)) spdlog::debug("ray runner: no RayJob CRD yet; RayJobs run once it is applied");
+          return;
+        }
+        spdlog::warn("ray runner: RayJobs: {} (retrying)", error.describe());
+      });
+  return std::unique_ptr<RayRunner>(new RayRunner(std::move(impl)));
+}
+
+void RayRunner::stop() {
+  if (!impl_) return;
+  if (impl_->informer) impl_->informer->stop();
+  std::lock_guard lock(impl_->mutex);
+  impl_->stopped = true;
+  for (auto& [key, r] : impl_->running) r.timer.cancel();
+  impl_->running.clear();
+}
+
+}  // namespace kueuepp::cmd
