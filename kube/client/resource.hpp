@@ -49,6 +49,7 @@ extern const ResourceDescriptor kPaddleJob;       ///< kubeflow.org/v1
 extern const ResourceDescriptor kJAXJob;          ///< kubeflow.org/v1
 extern const ResourceDescriptor kMPIJob;          ///< kubeflow.org/v2beta1
 extern const ResourceDescriptor kRayJob;          ///< ray.io/v1
+extern const ResourceDescriptor kRayCluster;      ///< ray.io/v1
 }  // namespace resources
 
 /// Every descriptor above.

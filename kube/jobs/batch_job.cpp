@@ -4,6 +4,7 @@
 #include "kube/jobs/equivalence.hpp"
 #include "kube/jobs/jobset.hpp"
 #include "kube/jobs/kubeflow_job.hpp"
+#include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_job.hpp"
 
 namespace kueuepp::kube::jobs {
@@ -63,7 +64,7 @@ const JobIntegration* find_integration(std::string_view framework) {
   for (const JobIntegration* known :
        {&batch_job_integration(), &jobset_integration(), &pytorchjob_integration(), &tfjob_integration(),
         &xgboostjob_integration(), &paddlejob_integration(), &jaxjob_integration(), &mpijob_integration(),
-        &rayjob_integration()}) {
+        &rayjob_integration(), &raycluster_integration()}) {
     if (framework == known->framework()) return known;
   }
   return nullptr;

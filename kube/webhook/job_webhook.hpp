@@ -103,6 +103,21 @@ FieldErrors validate_rayjob(const AdmissionRequest& request, const JobWebhookPol
 AdmissionResponse review_rayjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                                 const ClusterFacts& facts);
 
+/// mraycluster: default_job's defaults (spec.suspend; nothing for a RayCluster a managed
+/// RayJob controls) when RayClusters are integrated, else allowed unchanged.
+AdmissionResponse default_raycluster(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                     const ClusterFacts& facts);
+
+/// vraycluster (Kueue's raycluster_webhook): for a managed RayCluster, no in-tree
+/// autoscaling (Kueue's elastic-job message), at most 18 pod sets, no worker group named
+/// "head"; then jobframework's create and update checks. Empty when valid.
+FieldErrors validate_raycluster(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts);
+
+/// vraycluster: allowed, or refused (403) with validate_raycluster's errors.
+AdmissionResponse review_raycluster(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                    const ClusterFacts& facts);
+
 /// vjob's checks; empty when the Job is valid.
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts);
 

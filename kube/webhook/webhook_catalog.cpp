@@ -20,6 +20,7 @@ constexpr std::string_view kJaxjobs[] = {"jaxjobs"};
 constexpr std::string_view kMpijobs[] = {"mpijobs"};
 constexpr std::string_view kRayGroup = "ray.io";
 constexpr std::string_view kRayjobs[] = {"rayjobs"};
+constexpr std::string_view kRayclusters[] = {"rayclusters"};
 constexpr std::string_view kClusterQueues[] = {"clusterqueues"};
 constexpr std::string_view kCohorts[] = {"cohorts"};
 constexpr std::string_view kResourceFlavors[] = {"resourceflavors"};
@@ -31,7 +32,7 @@ constexpr std::string_view kV1beta2 = "v1beta2";
 using enum FailurePolicy;
 using enum ObjectFilter;
 
-const std::array<WebhookSpec, 34> kCatalog{{
+const std::array<WebhookSpec, 37> kCatalog{{
     {WebhookKind::MutateJob, "mjob.kb.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs, kCreate, Fail,
      QueueNameSet, true, true},
     {WebhookKind::MutateJob, "mjob-unlabelled.kueuepp.x-k8s.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs,
@@ -70,6 +71,10 @@ const std::array<WebhookSpec, 34> kCatalog{{
      Fail, QueueNameSet, true, true},
     {WebhookKind::MutateRayJob, "mrayjob-unlabelled.kueuepp.x-k8s.io", "/mutate-ray-io-v1-rayjob", true, kRayGroup, "v1",
      kRayjobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateRayCluster, "mraycluster.kb.io", "/mutate-ray-io-v1-raycluster", true, kRayGroup, "v1",
+     kRayclusters, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateRayCluster, "mraycluster-unlabelled.kueuepp.x-k8s.io", "/mutate-ray-io-v1-raycluster", true,
+     kRayGroup, "v1", kRayclusters, kCreate, Ignore, QueueNameUnset, true, true},
     {WebhookKind::MutateClusterQueue, "mclusterqueue.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-clusterqueue", true, kKueue,
      kV1beta2, kClusterQueues, kCreate, Fail, Any, false, true},
     {WebhookKind::MutateResourceFlavor, "mresourceflavor.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-resourceflavor", true,
@@ -94,6 +99,8 @@ const std::array<WebhookSpec, 34> kCatalog{{
      kMpijobs, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateRayJob, "vrayjob.kb.io", "/validate-ray-io-v1-rayjob", false, kRayGroup, "v1", kRayjobs,
      kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateRayCluster, "vraycluster.kb.io", "/validate-ray-io-v1-raycluster", false, kRayGroup, "v1",
+     kRayclusters, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateClusterQueue, "vclusterqueue.kb.io", "/validate-kueue-x-k8s-io-v1beta2-clusterqueue", false,
      kKueue, kV1beta2, kClusterQueues, kCreateUpdate, Fail, Any, false, true},
     {WebhookKind::ValidateCohort, "vcohort.kb.io", "/validate-kueue-x-k8s-io-v1beta2-cohort", false, kKueue, kV1beta2,

@@ -20,6 +20,8 @@ enum class WebhookKind : std::uint8_t {
   ValidateKubeflowJob,
   MutateRayJob,
   ValidateRayJob,
+  MutateRayCluster,
+  ValidateRayCluster,
   MutateClusterQueue,
   ValidateClusterQueue,
   ValidateCohort,

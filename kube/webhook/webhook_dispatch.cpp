@@ -15,6 +15,8 @@ AdmissionResponse decide(WebhookKind kind, const AdmissionRequest& request, cons
     case WebhookKind::ValidateKubeflowJob: return review_kubeflow_job(request, policy, facts);
     case WebhookKind::MutateRayJob: return default_rayjob(request, policy, facts);
     case WebhookKind::ValidateRayJob: return review_rayjob(request, policy, facts);
+    case WebhookKind::MutateRayCluster: return default_raycluster(request, policy, facts);
+    case WebhookKind::ValidateRayCluster: return review_raycluster(request, policy, facts);
     case WebhookKind::MutateClusterQueue:
     case WebhookKind::MutateResourceFlavor: return default_with_resource_in_use_finalizer(request);
     case WebhookKind::ValidateClusterQueue: return review_cluster_queue(request);

@@ -103,3 +103,47 @@ TEST(RayJobWebhooks, InTheCatalogWithKueuesNamesAndPaths) {
 
 }  // namespace
 }  // namespace kueuepp::kube::webhook
+
+namespace kueuepp::kube::webhook {
+namespace {
+
+JobWebhookPolicy with_ray_clusters() {
+  JobWebhookPolicy policy;
+  policy.frameworks = {"batch/job", "ray.io/rayjob", "ray.io/raycluster"};
+  return policy;
+}
+
+TEST(RayClusterWebhooks, AQueuedClusterIsStoredSuspendedOneARayJobControlsIsLeftToIt) {
+  TableFacts facts;
+  auto r = request(Operation::Create,
+                   "{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: c, labels: {kueue.x-k8s.io/queue-name: "
+                   "q}}, spec: {headGroupSpec: {template: {}}}}");
+  json::value cluster = patched(r, default_raycluster(r, with_ray_clusters(), facts));
+  EXPECT_TRUE(json::find_path(cluster, {"spec", "suspend"})->as_bool());
+  auto child = request(Operation::Create,
+                       "{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: c, labels: {kueue.x-k8s.io/queue-name: "
+                       "q}, ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: rj, uid: u, controller: true}]}, "
+                       "spec: {headGroupSpec: {template: {}}}}");
+  EXPECT_TRUE(default_raycluster(child, with_ray_clusters(), facts).patch.empty());
+}
+
+TEST(RayClusterWebhooks, AutoscalingIsRefusedWithKueuesMessageForRayClusters) {
+  TableFacts facts;
+  auto r = request(Operation::Create,
+                   "{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: c, labels: {kueue.x-k8s.io/queue-name: "
+                   "q}}, spec: {enableInTreeAutoscaling: true, headGroupSpec: {template: {}}}}");
+  auto refused = review_raycluster(r, with_ray_clusters(), facts);
+  ASSERT_FALSE(refused.allowed);
+  EXPECT_EQ(refused.status->message,
+            "spec.enableInTreeAutoscaling: Invalid value: true: a kueue-managed RayCluster can use autoscaling only as "
+            "an elastic job: enable the ElasticJobsViaWorkloadSlices feature gate and set the "
+            "\"kueue.x-k8s.io/elastic-job\": \"true\" annotation");
+  EXPECT_TRUE(review_raycluster(r, with_ray(), facts).allowed) << "not integrated: Kueue's no-op webhook";
+  const WebhookSpec* v = find_webhook("/validate-ray-io-v1-raycluster");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->name, "vraycluster.kb.io");
+  ASSERT_NE(find_webhook("/mutate-ray-io-v1-raycluster"), nullptr);
+}
+
+}  // namespace
+}  // namespace kueuepp::kube::webhook
