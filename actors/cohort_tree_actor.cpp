@@ -283,6 +283,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
       case ObjectKind::JAXJob:
       case ObjectKind::MPIJob:
       case ObjectKind::RayJob:
+      case ObjectKind::RayCluster:
       case ObjectKind::Event: break;
     }
     return;

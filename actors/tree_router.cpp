@@ -42,6 +42,7 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::JAXJob:
     case ObjectKind::MPIJob:
     case ObjectKind::RayJob:
+    case ObjectKind::RayCluster:
     case ObjectKind::Event: break;
   }
   return fail("kind not routed to cohort trees");

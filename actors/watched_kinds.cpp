@@ -5,6 +5,7 @@
 #include "kube/jobs/batch_job.hpp"
 #include "kube/jobs/jobset.hpp"
 #include "kube/jobs/kubeflow_job.hpp"
+#include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_job.hpp"
 
 namespace kueuepp::actors {
@@ -14,7 +15,7 @@ const kube::client::ResourceDescriptor& resource_of(messages::ObjectKind kind) {
 }
 
 std::span<const JobKindEntry> job_kinds() {
-  static const std::array<JobKindEntry, 9> kKinds{{
+  static const std::array<JobKindEntry, 10> kKinds{{
       {"batch/job", messages::ObjectKind::Job, &kube::jobs::batch_job_integration, false},
       {kube::jobs::kJobSetFramework, messages::ObjectKind::JobSet, &kube::jobs::jobset_integration, true},
       {"kubeflow.org/pytorchjob", messages::ObjectKind::PyTorchJob, &kube::jobs::pytorchjob_integration, true},
@@ -24,6 +25,7 @@ std::span<const JobKindEntry> job_kinds() {
       {"kubeflow.org/jaxjob", messages::ObjectKind::JAXJob, &kube::jobs::jaxjob_integration, true},
       {"kubeflow.org/mpijob", messages::ObjectKind::MPIJob, &kube::jobs::mpijob_integration, true},
       {kube::jobs::kRayJobFramework, messages::ObjectKind::RayJob, &kube::jobs::rayjob_integration, true},
+      {kube::jobs::kRayClusterFramework, messages::ObjectKind::RayCluster, &kube::jobs::raycluster_integration, true},
   }};
   return kKinds;
 }

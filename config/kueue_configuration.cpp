@@ -18,7 +18,7 @@ using kube::sub;
 constexpr std::string_view kSupportedFrameworks[] = {
     "batch/job",          "jobset.x-k8s.io/jobset", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob",
     "kubeflow.org/xgboostjob", "kubeflow.org/paddlejob", "kubeflow.org/jaxjob",     "kubeflow.org/mpijob",
-    "ray.io/rayjob"};
+    "ray.io/rayjob", "ray.io/raycluster"};
 constexpr std::string_view kKueueFrameworks[] = {
     "batch/job", "pod", "deployment", "statefulset", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob",
     "kubeflow.org/paddlejob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob", "kubeflow.org/xgboostjob",
@@ -194,7 +194,7 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
                  ? "kueuepp does not integrate TrainJob yet: Kueue derives its pod sets from the JobSet template of "
                    "its (Cluster)TrainingRuntime, which kueuepp does not read; the Kubeflow v1 jobs and MPIJob are "
                    "integrated"
-                 : "kueuepp integrates batch/v1 Job, JobSet, the Kubeflow training jobs, MPIJob and RayJob only so far"});
+                 : "kueuepp integrates batch/v1 Job, JobSet, the Kubeflow training jobs, MPIJob, RayJob and RayCluster only so far"});
       }
     }
   }

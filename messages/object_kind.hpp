@@ -33,6 +33,7 @@ enum class ObjectKind : std::uint8_t {
   JAXJob,
   MPIJob,
   RayJob,  ///< ray.io/v1, watched only when its integration is enabled
+  RayCluster,  ///< ray.io/v1, likewise
   Event,  ///< written only (core/v1 Events), never watched
 };
 
@@ -75,6 +76,7 @@ inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
     {ObjectKind::JAXJob, "JAXJob", true, true, KindTraits::Route::None, &kube::client::resources::kJAXJob},
     {ObjectKind::MPIJob, "MPIJob", true, true, KindTraits::Route::None, &kube::client::resources::kMPIJob},
     {ObjectKind::RayJob, "RayJob", true, true, KindTraits::Route::None, &kube::client::resources::kRayJob},
+    {ObjectKind::RayCluster, "RayCluster", true, true, KindTraits::Route::None, &kube::client::resources::kRayCluster},
     {ObjectKind::Event, "Event", false, false, KindTraits::Route::None, &kube::client::resources::kEvent},
 }};
 

@@ -64,6 +64,7 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
   kube::client::Client& client;
   JobRunnerOptions options;
   std::shared_ptr<kube::client::Informer> informer;
+  std::shared_ptr<kube::client::Informer> cluster_informer;
   std::mutex mutex;
   /// Running RayJobs (key -> uid and completion timer).
   struct Running {
@@ -121,6 +122,27 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
     running[key] = Running{std::string(rayjob.uid()), timer};
   }
 
+  // A RayCluster serves until deleted: ready while unsuspended, suspended otherwise.
+  void on_raycluster(const Object& cluster) {
+    const bool suspended = cluster.bool_at({"spec", "suspend"}).value_or(false);
+    const std::string_view want = suspended ? "suspended" : "ready";
+    if (cluster.string_at({"status", "state"}) == want) return;
+    {
+      std::lock_guard lock(mutex);
+      if (stopped) return;
+    }
+    kube::client::PatchOptions o;
+    o.status_subresource = true;
+    o.field_manager = "kueuepp-ray-runner";
+    json::object status{{"state", want}};
+    client.patch(kube::client::resources::kRayCluster, cluster.namespace_name(), cluster.name(),
+                 kube::client::PatchType::Merge, json::object{{"status", std::move(status)}},
+                 [key = cluster.key()](kube::client::Result<Object> r) {
+                   if (!r && !r.error().is_not_found()) spdlog::warn("ray runner: RayCluster {}: {}", key, r.error().message);
+                 },
+                 o);
+  }
+
   void complete(const Object& rayjob) {
     {
       std::lock_guard lock(mutex);
@@ -161,12 +183,31 @@ std::unique_ptr<RayRunner> RayRunner::start(kube::client::Client& client, JobRun
         }
         spdlog::warn("ray runner: RayJobs: {} (retrying)", error.describe());
       });
+  impl->cluster_informer = kube::client::Informer::start(
+      client, kube::client::resources::kRayCluster, o,
+      [weak](kube::client::InformerEvent e) {
+        auto self = weak.lock();
+        if (!self) return;
+        if (e.type == Type::Relisted) {
+          for (const Object& cluster : e.items) self->on_raycluster(cluster);
+        } else if (e.type != Type::Deleted) {
+          self->on_raycluster(e.object);
+        }
+      },
+      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
+        if (error.http_status == 404) {
+          if (!missing->exchange(true)) spdlog::debug("ray runner: no RayCluster CRD yet");
+          return;
+        }
+        spdlog::warn("ray runner: RayClusters: {} (retrying)", error.describe());
+      });
   return std::unique_ptr<RayRunner>(new RayRunner(std::move(impl)));
 }
 
 void RayRunner::stop() {
   if (!impl_) return;
   if (impl_->informer) impl_->informer->stop();
+  if (impl_->cluster_informer) impl_->cluster_informer->stop();
   std::lock_guard lock(impl_->mutex);
   impl_->stopped = true;
   for (auto& [key, r] : impl_->running) r.timer.cancel();

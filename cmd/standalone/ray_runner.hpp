@@ -6,8 +6,9 @@
 // RUNNING) and Complete with jobStatus SUCCEEDED after the default duration (under
 // --job-time-scale; the entrypoint is a Ray program, not a pod command, so there is no
 // `sleep N` to read). Suspended (from creation, or an eviction), it is Suspended at once,
-// its cluster gone, and starts over when resumed. Not played: the RayCluster and its
-// pods, the submitter Job, failures, retries, deadlines, autoscaling, TTL.
+// its cluster gone, and starts over when resumed. A RayCluster is "ready" while
+// unsuspended and "suspended" otherwise (it serves until deleted). Not played: a RayJob's
+// RayCluster, pods, the submitter Job, failures, retries, deadlines, autoscaling, TTL.
 
 #include <memory>
 #include <string_view>

@@ -136,12 +136,11 @@ TEST(KueueConfiguration, KueuesShippedConfigurationIsRefusedNamingWhatIsUnsuppor
   auto r = decode(kKueueShippedConfiguration);
   ASSERT_FALSE(r.has_value());
   const std::string& m = r.error().message;
-  for (const char* named : {"integrations.frameworks[3] \"ray.io/raycluster\"",
-                            "workload.codeflare.dev/appwrapper", "--allow-unsupported"}) {
+  for (const char* named : {"integrations.frameworks[9] \"workload.codeflare.dev/appwrapper\"", "--allow-unsupported"}) {
     EXPECT_NE(m.find(named), std::string::npos) << named << " not in: " << m;
   }
   // What kueuepp does honour is not named.
-  for (const char* honoured : {"batch/job\"", "jobset.x-k8s.io/jobset", "kubeflow.org/", "ray.io/rayjob", "clientConnection", "leaderElection", "healthProbeBindAddress",
+  for (const char* honoured : {"batch/job\"", "jobset.x-k8s.io/jobset", "kubeflow.org/", "ray.io/", "clientConnection", "leaderElection", "healthProbeBindAddress",
                                "groupKindConcurrency", "webhook"}) {
     EXPECT_EQ(m.find(honoured), std::string::npos) << honoured << " named in: " << m;
   }
@@ -168,7 +167,7 @@ TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
   ASSERT_TRUE(c.has_value()) << c.error().message;
   std::vector<std::string> fields;
   for (const auto& u : c->ignored) fields.push_back(u.field);
-  EXPECT_EQ(fields.size(), 2u);  // ray.io/raycluster, appwrapper (the rest are integrated)
+  EXPECT_EQ(fields.size(), 1u);  // appwrapper (the rest are integrated)
   EXPECT_TRUE(c->webhook.configured);
   EXPECT_EQ(c->webhook.port, 9443);
   EXPECT_EQ(c->without_effect.size(), 1u);  // controller.groupKindConcurrency

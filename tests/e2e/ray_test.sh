@@ -10,15 +10,21 @@
 #   - while the quota is short it waits with Kueue's pending message;
 #   - once quota frees it is resumed with the flavor's node selector in the head's, the
 #     worker group's and the submitter's templates, runs (the runner plays KubeRay) and
-#     completes; its Workload finishes and the quota is released.
+#     completes; its Workload finishes and the quota is released;
+#   - ray-cluster-sample.yaml (with ray.io/raycluster enabled and its CRD served) is
+#     stored suspended, gets one Workload with pod sets head:1, small-group:1, is resumed
+#     with the flavor's node selector, becomes ready (the runner) and holds its quota
+#     until it is deleted (Kueue never finishes a RayCluster's Workload).
 #
 # usage: ray_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 e2e_init "$@"
 CRD=$E2E_SHARED/third-party-crds/ray.io_rayjobs.yaml
+CLUSTER_CRD=$E2E_SHARED/third-party-crds/ray.io_rayclusters.yaml
 SAMPLES=$E2E_SHARED/kueue-examples/jobs
-for f in "$CRD" "$SAMPLES/ray-job-sample.yaml" "$SAMPLES/ray-job-autoscaling-sample.yaml"; do
+for f in "$CRD" "$CLUSTER_CRD" "$SAMPLES/ray-job-sample.yaml" "$SAMPLES/ray-job-autoscaling-sample.yaml" \
+  "$SAMPLES/ray-cluster-sample.yaml"; do
   if [ ! -f "$f" ]; then
     echo "skipped: needs $f"
     exit 77
@@ -28,10 +34,10 @@ cat >"$E2E_TMP/config.yaml" <<'YAML'
 apiVersion: config.kueue.x-k8s.io/v1beta2
 kind: Configuration
 integrations:
-  frameworks: [batch/job, ray.io/rayjob]
+  frameworks: [batch/job, ray.io/rayjob, ray.io/raycluster]
 YAML
 # The RayJob runs a Ray program (no `sleep`): the default 10 s, 4 s here.
-e2e_start --job-time-scale 2.5 --config "$E2E_TMP/config.yaml" --crds "$CRD"
+e2e_start --job-time-scale 2.5 --config "$E2E_TMP/config.yaml" --crds "$CRD" --crds "$CLUSTER_CRD"
 
 # One flavor with a node label, QUOTA cpu.
 cluster_queue() {
@@ -92,5 +98,25 @@ expect_eq "as its status says" "$(rayjob '"\(.status.jobDeploymentStatus) \(.sta
 expect_eventually 15 "and the quota is released" \
   "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
 
+# A RayCluster of its own (1 (head) + 1 (worker) cpu), created while the quota is 0.
+cluster_queue 0
+k create -f "$SAMPLES/ray-cluster-sample.yaml" >/dev/null
+raycluster() { k get raycluster raycluster-complete -o json | jq -r "$1"; }
+cluster_workload() { k get workloads -o json | jq -r ".items[] | select(.metadata.ownerReferences[0].kind == \"RayCluster\") | $1"; }
+expect_eq "the RayCluster sample is stored suspended (by mraycluster)" "$(raycluster .spec.suspend)" "true"
+expect_eventually 15 "it gets a Workload with Kueue's pod sets" \
+  "cluster_workload '[.spec.podSets[] | \"\(.name):\(.count)\"] | join(\",\")'" "head:1,small-group:1"
+expect_match "named with Kueue's prefix and hash" "$(cluster_workload .metadata.name)" '^raycluster-raycluster-complete-[0-9a-f]{5}$'
+cluster_queue 3
+expect_eventually 20 "quota freed: it is resumed" "raycluster .spec.suspend" "false"
+expect_eq "with the flavor's node selector in both templates" \
+  "$(raycluster '[.spec.headGroupSpec, .spec.workerGroupSpecs[0] | .template.spec.nodeSelector["instance-type"] // "none"] | join(",")')" \
+  "on-demand,on-demand"
+expect_eventually 15 "it is ready (the runner) and holds its quota" \
+  "echo \$(raycluster .status.state) \$(k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}')" "ready 1"
+k delete raycluster raycluster-complete >/dev/null
+expect_eventually 15 "deleted, it releases the quota" \
+  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+
 e2e_failed_checks
-e2e_pass "Kueue's RayJob sample queued with Kueue's pod sets, held, resumed on the flavor, run and finished"
+e2e_pass "Kueue's RayJob and RayCluster samples queued with Kueue's pod sets, held, resumed on the flavor, run, finished or deleted"
