@@ -2,12 +2,15 @@
 // the in-memory API server (fake_api.hpp): the RayJob gets one Workload with Kueue's pod
 // sets (head, the worker group, submitter), is started with each pod set's flavor in its
 // template, and when preempted is suspended with its templates restored, its quota
-// released only once KubeRay reports it Suspended.
+// released only once KubeRay reports it Suspended. A RayCluster the RayJob controls is not
+// queued itself.
 
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "actors/event_recorder.hpp"
 #include "actors/introspection_actor.hpp"
@@ -174,6 +177,73 @@ TEST_F(RayJobActorTest, QueuedWithKueuesPodSetsStartedWithEachFlavorRestoredWhen
   api_.change(ObjectKind::RayJob, "ns", "rayjob-sample", yaml("{status: {jobDeploymentStatus: Suspended}}"));
   deliver(ObjectKind::RayJob, "rayjob-sample");
   EXPECT_FALSE(api_.get(ObjectKind::Workload, "ns", name)->condition_true("QuotaReserved"));
+}
+
+// Kueue's parent rule: a RayCluster a queued RayJob controls runs under the RayJob's
+// Workload and is not queued itself; a RayCluster of its own is.
+class RayClusterActorTest : public DeterministicActorTest {
+ protected:
+  ~RayClusterActorTest() override {
+    caf::anon_send_exit(clusters_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
+    sched_->run();
+  }
+
+  void start(std::vector<std::string> frameworks) {
+    api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: "
+                                          "user-queue, namespace: ns}, spec: {clusterQueue: cq}}"));
+    api_.put(ObjectKind::RayCluster, yaml(R"({apiVersion: ray.io/v1, kind: RayCluster,
+        metadata: {name: child, namespace: ns, uid: uid-child, labels: {kueue.x-k8s.io/queue-name: user-queue},
+                   ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: rj, uid: uid-rj, controller: true}]},
+        spec: {suspend: true, headGroupSpec: {template: {spec: {containers: [{name: head}]}}}}})"));
+    api_.put(ObjectKind::RayCluster, yaml(R"({apiVersion: ray.io/v1, kind: RayCluster,
+        metadata: {name: own, namespace: ns, uid: uid-own, labels: {kueue.x-k8s.io/queue-name: user-queue}},
+        spec: {suspend: true, headGroupSpec: {template: {spec: {containers: [{name: head}]}}}}})"));
+    auto& sys = *system_;
+    introspection_ = spawn_introspection(sys);
+    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
+    auto clock = [] { return core::Time{}; };
+    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
+    JobIntegrationOptions options;
+    options.frameworks = std::move(frameworks);
+    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
+    auto entry = find_job_kind("ray.io/raycluster");
+    EXPECT_TRUE(entry.has_value());
+    clusters_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
+    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
+                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass, ObjectKind::RayCluster}) {
+      auto listed = api_.list(k);
+      caf::anon_send(clusters_,
+                     ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
+    }
+    sched_->run();
+  }
+
+  /// The names of the RayClusters that own a Workload.
+  std::vector<std::string> queued() {
+    std::vector<std::string> out;
+    for (const auto& wl : api_.list(ObjectKind::Workload)) out.emplace_back(wl->controller_reference()->name);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  testing::FakeApi api_;
+  introspection_actor introspection_;
+  writer_actor writer_;
+  event_recorder_actor events_;
+  job_actor clusters_;
+};
+
+TEST_F(RayClusterActorTest, OneARayJobControlsIsNotQueuedItself) {
+  start({"batch/job", "ray.io/rayjob", "ray.io/raycluster"});
+  EXPECT_EQ(queued(), std::vector<std::string>{"own"});
+}
+
+TEST_F(RayClusterActorTest, WithoutTheRayJobIntegrationBothAreQueued) {
+  start({"batch/job", "ray.io/raycluster"});
+  EXPECT_EQ(queued(), (std::vector<std::string>{"child", "own"}));
 }
 
 }  // namespace
