@@ -3,6 +3,7 @@
 #include "kube/apiserver/server/api/internal_writes.hpp"
 #include "kube/apiserver/server/auth/user_info.hpp"
 #include "kube/apiserver/server/bootstrap_roles.hpp"
+#include "kube/apiserver/server/store/stored_object.hpp"
 
 namespace kueuepp::kube::server {
 
@@ -82,6 +83,25 @@ Status create_bootstrap_rbac(ServerContext& ctx) {
   return {};
 }
 
+// kube-apiserver's bootstrap Role for extension API servers: reading the front proxy's
+// trust (ConfigMap kube-system/extension-apiserver-authentication). Aggregated APIs, such
+// as kueuepp's visibility API, bind their ServiceAccount to it.
+Status create_bootstrap_namespaced_roles(ServerContext& ctx) {
+  const ResourceType* roles = ctx.registry.find("rbac.authorization.k8s.io", "v1", "roles");
+  constexpr const char* kName = "extension-apiserver-authentication-reader";
+  constexpr const char* kNamespace = "kube-system";
+  if (ctx.store.get(ctx.bucket_of(*roles), object_key(kNamespace, kName))) return {};
+  json::object metadata = bootstrap_metadata(kName);
+  metadata["namespace"] = kNamespace;
+  json::value role = json::object{
+      {"metadata", std::move(metadata)},
+      {"rules", json::array{json::object{{"apiGroups", strings({""})},
+                                         {"resources", strings({"configmaps"})},
+                                         {"resourceNames", strings({"extension-apiserver-authentication"})},
+                                         {"verbs", strings({"get", "list", "watch"})}}}}};
+  return upsert_object(ctx, *roles, std::move(role), "kueuepp");
+}
+
 }  // namespace
 
 Status create_bootstrap_objects(ServerContext& ctx) {
@@ -104,7 +124,8 @@ Status create_bootstrap_objects(ServerContext& ctx) {
                                   {"description", c.description}};
     if (auto st = upsert_object(ctx, *pc_type, std::move(pc), "kueuepp"); !st) return st;
   }
-  return create_bootstrap_rbac(ctx);
+  if (auto st = create_bootstrap_rbac(ctx); !st) return st;
+  return create_bootstrap_namespaced_roles(ctx);
 }
 
 }  // namespace kueuepp::kube::server
