@@ -108,7 +108,7 @@ constexpr const char* kControllerUsage =
     "  --visibility-listen ADDR:PORT\n"
     "                           serve Kueue's visibility API (visibility.kueue.x-k8s.io v1beta2, v1beta1:\n"
     "                           pending workloads with their positions) over HTTPS here, from every\n"
-    "                           replica, as an aggregated API (deploy/visibility/: 0.0.0.0:8083; Kueue's\n"
+    "                           replica, as an aggregated API (deploy/: 0.0.0.0:8083; Kueue's\n"
     "                           8082 is kueuepp's probe port). Default: not served\n";
 
 constexpr const char* kStandaloneUsage =
@@ -325,6 +325,16 @@ void apply_configured_addresses(const config::KueueConfiguration& cfg, Flags& f,
     f.secure_listen = listen_address(*cfg.metrics_bind_address);
   }
 }
+
+/// The address a listener bound: `listen` with its port, which the kernel chose when
+/// `listen` said 0, so that the log names where to connect.
+std::string bound_address(const std::string& listen, std::uint16_t port) {
+  return listen.substr(0, listen.rfind(':') + 1) + std::to_string(port);
+}
+
+/// Whether two listen flags name one listener: the same address, and not port 0, which
+/// asks for a free port each time.
+bool same_listener(const std::string& a, const std::string& b) { return a == b && !a.ends_with(":0"); }
 
 bool is_loopback(const std::string& listen) {
   const std::string host = listen.substr(0, listen.rfind(':'));
@@ -554,10 +564,11 @@ ProbeServerOptions probe_options() {
   return o;
 }
 
-/// Runs controller (+ probes) until a stop signal.
+/// Runs controller (+ probes) until a stop signal; `after_start` gets the controller and
+/// the address its probes and introspection are served on.
 int run_until_signal(const sigset_t& signals, kube::client::Client& client, const actors::ControllerOptions& options,
                      const Flags& f, const config::KueueConfiguration& cfg,
-                     std::function<void(actors::Controller&)> after_start = {}) {
+                     std::function<void(actors::Controller&, const std::string&)> after_start = {}) {
   auto controller = actors::Controller::start(options, client);
   if (!controller) {
     spdlog::error("controller: {}", controller.error().message);
@@ -569,8 +580,9 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     (*controller)->stop();
     return 1;
   }
+  const std::string probe_address = bound_address(f.probe_listen, (*probes)->port());
   spdlog::info("controller running; probes and introspection on http://{}/debug/actors, the web view on http://{}/",
-               f.probe_listen, f.probe_listen);
+               probe_address, probe_address);
   if (!is_loopback(f.probe_listen)) {
     spdlog::warn("--probe-listen {} is not a loopback address: /metrics and /debug/... (which name every workload and "
                  "namespace) are served there to anyone, without authentication; serve them with --secure-listen and "
@@ -583,7 +595,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
     (*controller)->stop();
   };
   std::vector<std::unique_ptr<ProbeServer>> listeners;
-  if (!f.health_listen.empty() && f.health_listen != f.probe_listen) {
+  if (!f.health_listen.empty() && !same_listener(f.health_listen, f.probe_listen)) {
     auto started = ProbeServer::start(f.health_listen, health_handler(**controller));
     if (!started) {
       spdlog::error("--health-listen {}: {}", f.health_listen, started.error().message);
@@ -591,7 +603,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
       return 1;
     }
     listeners.push_back(std::move(*started));
-    spdlog::info("probes (/healthz, /readyz) also on http://{}", f.health_listen);
+    spdlog::info("probes (/healthz, /readyz) also on http://{}", bound_address(f.health_listen, listeners.back()->port()));
   }
   if (!f.secure_listen.empty()) {
     SecureListenerOptions secure;
@@ -615,7 +627,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
   // off) serves plain /metrics as before (in a cluster it is the secure listener's).
   const bool plain_metrics = f.secure_listen.empty() && cfg.metrics_bind_address &&
                              *cfg.metrics_bind_address != "0" &&
-                             listen_address(*cfg.metrics_bind_address) != f.probe_listen;
+                             !same_listener(listen_address(*cfg.metrics_bind_address), f.probe_listen);
   if (plain_metrics) {
     const std::string address = listen_address(*cfg.metrics_bind_address);
     actors::Controller* c = controller->get();
@@ -632,7 +644,8 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
       return 1;
     }
     listeners.push_back(std::move(*started));
-    spdlog::info("metrics also on http://{}/metrics (the Configuration's metrics.bindAddress)", address);
+    spdlog::info("metrics also on http://{}/metrics (the Configuration's metrics.bindAddress)",
+                 bound_address(address, listeners.back()->port()));
   }
   if (options.webhooks.enabled) spdlog::info("admission webhooks served at {}", (*controller)->webhook_url());
   if (after_start) {
@@ -645,7 +658,7 @@ int run_until_signal(const sigset_t& signals, kube::client::Client& client, cons
       why = (*controller)->not_ready_reason();
     }
     if (!why.empty()) spdlog::warn("not ready after 30 s: {}", why);
-    after_start(**controller);
+    after_start(**controller, probe_address);
   }
   int signal = 0;
   sigwait(&signals, &signal);
@@ -817,10 +830,10 @@ int run_standalone(Args args) {
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
   // The visibility API on loopback (a free port unless --visibility-listen says one),
-  // registered in the embedded server below as deploy/visibility/ registers it.
+  // registered in the embedded server below as deploy/visibility/ registers it in a cluster.
   if (f.visibility_listen.empty()) f.visibility_listen = "127.0.0.1:0";
   options.visibility = visibility_options(f, cfg->ns);
-  int rc = run_until_signal(signals, **client, options, f, *cfg, [&](actors::Controller& controller) {
+  int rc = run_until_signal(signals, **client, options, f, *cfg, [&](actors::Controller& controller, const std::string& probe_address) {
     if (auto st = register_visibility(**client, cfg->ns, controller.visibility_port()); !st) {
       spdlog::info("visibility API on https://127.0.0.1:{}: {}", controller.visibility_port(), st.error().message);
     } else {
@@ -835,7 +848,7 @@ int run_standalone(Args args) {
         "  curl http://%s/debug/actors\n"
         "  the web view: http://%s/\n",
         (*server)->url().c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(), f.kubeconfig_out.c_str(),
-        f.kubeconfig_out.c_str(), f.probe_listen.c_str(), f.probe_listen.c_str());
+        f.kubeconfig_out.c_str(), probe_address.c_str(), probe_address.c_str());
     std::fflush(stdout);
   });
   kubeflow_runner->stop();
