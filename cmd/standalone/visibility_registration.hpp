@@ -1,7 +1,7 @@
 #pragma once
 
 // Standalone registers its visibility API in its own API server as `kubectl apply -k
-// deploy/visibility/` does in a cluster: the Service kueuepp-visibility-server (its
+// deploy/` (its deploy/visibility/) does in a cluster: the Service kueuepp-visibility-server (its
 // targetPort the loopback port the controller serves on) and the two APIServices, so an
 // API server that proxies APIServices serves `kubectl get --raw
 // /apis/visibility.kueue.x-k8s.io/...` by the same path as kube-apiserver.

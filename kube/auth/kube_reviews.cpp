@@ -73,7 +73,7 @@ void read_request_header_config(client::Client& client, std::function<void(Expec
                  done(fail("reading ConfigMap kube-system/extension-apiserver-authentication: the API server answered " +
                            std::to_string(r->status) +
                            "; the controller needs the extension-apiserver-authentication-reader Role "
-                           "(deploy/visibility/rbac.yaml)"));
+                           "(deploy/visibility/auth_reader.yaml)"));
                  return;
                }
                done(request_header_config(r->body));

@@ -6,7 +6,7 @@
 // kube-system/extension-apiserver-authentication. The controller's ServiceAccount
 // needs create on both reviews (deploy/metrics/auth_delegation.yaml) and, for the
 // visibility API's front proxy, the extension-apiserver-authentication-reader Role
-// (deploy/visibility/rbac.yaml).
+// (deploy/visibility/auth_reader.yaml).
 
 #include <functional>
 

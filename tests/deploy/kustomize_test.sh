@@ -48,10 +48,11 @@ ns=kueuepp-system
 # -- what kustomize renders ------------------------------------------------------------
 kubectl kustomize "$deploy" >"$tmp/rendered.yaml" || fail "kubectl kustomize $deploy"
 got=$(grep -E '^kind: ' "$tmp/rendered.yaml" | sed 's/^kind: //' | LC_ALL=C sort | paste -sd' ' -)
-want="ClusterRole ClusterRole ClusterRole ClusterRole ClusterRoleBinding ClusterRoleBinding ConfigMap CustomResourceDefinition CustomResourceDefinition \
-CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition \
-CustomResourceDefinition Deployment MutatingWebhookConfiguration Namespace PodDisruptionBudget Role RoleBinding \
-Secret Service Service ServiceAccount ValidatingWebhookConfiguration"
+want="APIService APIService ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRoleBinding ClusterRoleBinding \
+ConfigMap CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition \
+CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition Deployment MutatingWebhookConfiguration \
+Namespace PodDisruptionBudget Role RoleBinding RoleBinding Secret Service Service Service ServiceAccount \
+ValidatingWebhookConfiguration"
 [ "$got" = "$want" ] || fail "kustomize renders: $got; want: $want"
 echo "ok - kubectl kustomize renders $(wc -w <<<"$want") objects"
 
@@ -67,10 +68,10 @@ k get ns default >/dev/null || fail "the API server did not come up"
 # What is applied: deploy/ itself, or, on a server without admissionregistration.k8s.io,
 # deploy/ less its two webhook configurations.
 apply_dir=$deploy
-objects=25
+objects=31
 if [ -z "$(k api-resources --api-group=admissionregistration.k8s.io -o name 2>/dev/null)" ]; then
   apply_dir=$tmp/without-webhook-configurations
-  objects=23
+  objects=29
   mkdir "$apply_dir"
   cat >"$apply_dir/kustomization.yaml" <<EOF2
 apiVersion: kustomize.config.k8s.io/v1beta1
@@ -100,7 +101,7 @@ k apply -f "$deploy/namespace.yaml" >/dev/null || fail "kubectl apply -f namespa
 out=$(k apply -k "$apply_dir" --dry-run=server 2>&1) || fail "kubectl apply -k --dry-run=server: $out"
 [ "$(grep -vc '(server dry run)$' <<<"$out")" -eq 0 ] || fail "unexpected dry-run output: $out"
 [ "$(wc -l <<<"$out")" -eq "$objects" ] || fail "the dry run did not cover the $objects objects: $out"
-left=$(k get crd,deploy,svc,pdb,sa,cm,secret,role,rolebinding,clusterrole,clusterrolebinding -A \
+left=$(k get crd,deploy,svc,pdb,sa,cm,secret,role,rolebinding,clusterrole,clusterrolebinding,apiservice -A \
   -l app.kubernetes.io/name=kueuepp -o name 2>&1) || fail "kubectl get: $left"
 [ -z "$left" ] || fail "the dry run wrote objects: $left"
 echo "ok - kubectl apply -k --dry-run=server accepts all $objects objects and writes none"
@@ -152,6 +153,13 @@ for binding in ClusterRoleBinding RoleBinding; do
   role_kind=${binding%Binding}
   for b in $(obj "$binding" | jq -c '.[]'); do
     [ "$(jq -r '.subjects[0].name + "/" + .subjects[0].namespace' <<<"$b")" = "$sa/$ns" ] || fail "$binding subject: $b"
+    # The one Role kube-apiserver ships and deploy/ binds: the front proxy's trust, for
+    # the visibility API.
+    if [ "$(jq -r '.roleRef.name + "@" + .metadata.namespace' <<<"$b")" = extension-apiserver-authentication-reader@kube-system ]; then
+      k get role -n kube-system extension-apiserver-authentication-reader >/dev/null 2>&1 ||
+        fail "the server has no Role kube-system/extension-apiserver-authentication-reader, as kube-apiserver has"
+      continue
+    fi
     [ "$(jq -r .roleRef.kind <<<"$b")" = "$role_kind" ] &&
       obj "$role_kind" | jq -e --arg n "$(jq -r .roleRef.name <<<"$b")" 'any(.[]; .metadata.name == $n)' >/dev/null ||
       fail "$binding binds no $role_kind of deploy/: $b"
@@ -202,7 +210,7 @@ while IFS= read -r a; do
   for var in "${!env[@]}"; do a=${a//"\$($var)"/${env[$var]}}; done
   args+=("$a")
 done < <(jq -r '.args[]' <<<"$container")
-echo "  running: kueuepp ${args[*]} (probes and webhooks moved to free loopback ports)"
+echo "  running: kueuepp ${args[*]} (its listeners moved to free loopback ports)"
 # Nothing plain but the probes on a non-loopback address: /metrics and /debug/... name
 # every workload and namespace.
 flag() { jq -r --arg f "$1" '.args | index($f) as $i | if $i then .[$i + 1] else "" end' <<<"$container"; }
@@ -212,32 +220,30 @@ flag() { jq -r --arg f "$1" '.args | index($f) as $i | if $i then .[$i + 1] else
   fail "the probes are not on --health-listen's port"
 echo "ok - plain HTTP on the pod's address serves the probes only; metrics over HTTPS"
 POD_NAME=$pod_name POD_NAMESPACE=$ns "$bin" "${args[@]}" --kubeconfig "$tmp/kc" --probe-listen 127.0.0.1:0 \
-  --webhook-listen 127.0.0.1:0 --health-listen 127.0.0.1:0 --secure-listen 127.0.0.1:0 >"$tmp/controller.log" 2>&1 &
+  --webhook-listen 127.0.0.1:0 --health-listen 127.0.0.1:0 --secure-listen 127.0.0.1:0 --visibility-listen 127.0.0.1:0 \
+  >"$tmp/controller.log" 2>&1 &
 controller=$!
 pids+=("$controller")
-api_port=$(sed -n 's|.*server: http://127.0.0.1:\([0-9]*\).*|\1|p' "$tmp/kc")
-# Four ports besides the API server's: the probes and introspection (HTTP, loopback), the
-# kubelet's probes (HTTP, nothing else), the secure listener (HTTPS, 401 without a token)
-# and the webhooks (HTTPS).
+# Five listeners, found by what the controller logs once each is bound: the probes and
+# introspection (HTTP, loopback), the kubelet's probes (HTTP, nothing else), the secure
+# listener (HTTPS, 401 without a token), the webhooks and the visibility API (HTTPS).
+logged() { sed -n "s|$1|\\1|p" "$tmp/controller.log" | tail -n 1; }
 probe=
-webhook=
-secure=
-for _ in $(seq 100); do
+for _ in $(seq 150); do
   kill -0 "$controller" 2>/dev/null || fail "the controller exited"
-  for p in $(ss -Hltnp 2>/dev/null | grep "pid=$controller," | awk '{print $4}' | grep -v ":$api_port\$"); do
-    if curl -fsS --max-time 5 "http://$p/healthz" >/dev/null 2>&1; then
-      if curl -fsS --max-time 5 "http://$p/metrics" >/dev/null 2>&1; then probe=$p; fi
-    elif [ "$(curl -ksS --max-time 5 -o /dev/null -w '%{http_code}' "https://$p/metrics" 2>/dev/null)" = 401 ]; then
-      secure=$p
-    else
-      webhook=$p
-    fi
-  done
+  probe=$(logged '.*probes and introspection on http://\([^/]*\)/debug/actors.*')
   [ -n "$probe" ] && [ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] && break
   sleep 0.2
 done
+health=$(logged '.*probes (/healthz, /readyz) also on http://\([^ ]*\)$')
+secure=127.0.0.1:$(logged '.*metrics and introspection over HTTPS on .* (port \([0-9]*\)).*')
+webhook=$(logged '.*webhook server listening on \([^ ]*\) .*')
+visibility=127.0.0.1:$(logged '.*visibility API listening on .* (port \([0-9]*\)).*')
 [ "$(curl -fsS --max-time 5 "http://$probe/readyz" 2>/dev/null)" = ok ] || fail "the controller did not become ready"
 [ "$(curl -fsS --max-time 5 "http://$probe/healthz")" = ok ] || fail "/healthz"
+[ "$(curl -fsS --max-time 5 "http://$health/readyz")" = ok ] || fail "/readyz on --health-listen ($health)"
+[ "$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "http://$health/metrics")" = 404 ] ||
+  fail "--health-listen ($health) serves more than the probes"
 echo "ok - the controller runs with the Deployment's args and ConfigMap: /healthz and /readyz answer"
 
 # The webhook Secret holds the certificates it serves, for the webhook Service's name.
@@ -303,6 +309,23 @@ grep -q '^kueue_cluster_queue_status{.*cluster_queue="cluster-queue"' <<<"$metri
 echo "ok - it acts: the ClusterQueue is Active and /metrics (loopback) reports it"
 # The secure listener refuses whom the cluster does not authenticate (tests/e2e/metrics_auth
 # covers readers allowed and refused).
-[ -n "$secure" ] || fail "the secure listener (--secure-listen) does not answer 401 without a token"
+[ "$(curl -ksS --max-time 5 -o /dev/null -w '%{http_code}' "https://$secure/metrics")" = 401 ] ||
+  fail "the secure listener (--secure-listen, $secure) does not answer 401 without a token"
 echo "ok - over HTTPS, /metrics without a token is 401"
+
+# The visibility API through the API server's aggregation layer, as kubectl reads it (the
+# Service pointed at the replica's port, as for the webhooks above).
+visibility_svc=$(jq -r '.items[] | select(.kind == "APIService") | .spec.service.name' "$tmp/objects.json" | sort -u)
+k patch service -n "$ns" "$visibility_svc" --type=json \
+  -p "[{\"op\":\"replace\",\"path\":\"/spec/ports/0/targetPort\",\"value\":${visibility##*:}}]" >/dev/null ||
+  fail "pointing the visibility Service at the replica's port"
+pending=
+for _ in $(seq 50); do
+  pending=$(k get --raw /apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/cluster-queue/pendingworkloads 2>&1) &&
+    [ "$(jq -r .kind <<<"$pending" 2>/dev/null)" = PendingWorkloadsSummary ] && break
+  sleep 0.2
+done
+[ "$(jq -c '[.kind, .items]' <<<"$pending" 2>/dev/null)" = '["PendingWorkloadsSummary",[]]' ] ||
+  fail "kubectl get --raw of the ClusterQueue's pending workloads through the APIService: $pending"
+echo "ok - the visibility API answers through the APIServices deploy/ registers"
 echo "PASS: kubectl apply -k deploy/"
