@@ -274,6 +274,12 @@ std::string status_timeout(std::string_view message) {
   return json::dump(status(504, "Timeout", std::string(message)));
 }
 
+std::string status_too_many_requests(std::string_view message, int retry_after_seconds) {
+  json::object o = status(429, "TooManyRequests", std::string(message));
+  o["details"] = json::object{{"retryAfterSeconds", retry_after_seconds}};
+  return json::dump(o);
+}
+
 std::string status_path_not_found() { return json::dump(status(404, "NotFound", "the server could not find the requested resource")); }
 
 std::string status_method_not_allowed(std::string_view method) {

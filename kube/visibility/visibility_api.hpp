@@ -80,6 +80,9 @@ std::string status_forbidden(std::string_view user, std::string_view verb, std::
 std::string status_internal(std::string_view message);
 std::string status_unavailable(std::string_view message);
 std::string status_timeout(std::string_view message);
+/// 429 TooManyRequests with details.retryAfterSeconds, as kube-apiserver's
+/// max-requests-inflight answers (the server adds the Retry-After header).
+std::string status_too_many_requests(std::string_view message, int retry_after_seconds);
 std::string status_path_not_found();
 std::string status_method_not_allowed(std::string_view method);
 

@@ -35,8 +35,12 @@ std::optional<auth::UserInfo> front_proxy_user(const IncomingRequest& request, c
 
 VisibilityHandler::VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source,
                                      std::shared_ptr<auth::Authorizer> authorizer,
-                                     std::shared_ptr<auth::TokenAuthenticator> tokens)
-    : source_(std::move(source)), authorizer_(std::move(authorizer)), tokens_(std::move(tokens)) {}
+                                     std::shared_ptr<auth::TokenAuthenticator> tokens,
+                                     std::size_t max_what_ifs_in_flight)
+    : source_(std::move(source)),
+      authorizer_(std::move(authorizer)),
+      tokens_(std::move(tokens)),
+      max_what_ifs_in_flight_(max_what_ifs_in_flight) {}
 
 void VisibilityHandler::set_request_header_config(std::optional<auth::RequestHeaderConfig> config) {
   std::lock_guard lock(mutex_);
@@ -148,12 +152,26 @@ void VisibilityHandler::serve(const Route& route, core::PageBounds page, Reply r
 }
 
 void VisibilityHandler::serve_what_if(const Route& route, std::string body, Reply reply) {
+  if (what_ifs_in_flight_.fetch_add(1) >= max_what_ifs_in_flight_) {
+    what_ifs_in_flight_.fetch_sub(1);
+    Answer busy{429,
+                status_too_many_requests(
+                    "too many what-if questions in flight on this replica (at most " +
+                        std::to_string(max_what_ifs_in_flight_) +
+                        "): each is answered on a copy of its queue's cohort tree while that tree's admissions wait; "
+                        "ask again after the Retry-After",
+                    1)};
+    busy.retry_after_seconds = 1;
+    reply(std::move(busy));
+    return;
+  }
   WhatIfQuery q;
   q.version = route.version;
   q.ns = route.ns;
   q.local_queue = route.name;
   q.body = std::move(body);
-  source_->what_if(std::move(q), [route, reply](Expected<WhatIfResult> r) {
+  source_->what_if(std::move(q), [this, route, reply](Expected<WhatIfResult> r) {
+    what_ifs_in_flight_.fetch_sub(1);
     if (!r) {
       reply(Answer{503, status_unavailable(r.error().message)});
       return;

@@ -7,6 +7,8 @@
 // queues (PendingWorkloadsSource) and the reviews. Discovery documents and health paths
 // are answered to any TLS client: they say only which API is served.
 
+#include <atomic>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -35,6 +37,7 @@ struct IncomingRequest {
 struct Answer {
   int status = 200;
   std::string body;  ///< JSON
+  int retry_after_seconds = 0;  ///< a Retry-After header when positive (429)
 };
 using Reply = std::function<void(Answer)>;
 
@@ -66,11 +69,17 @@ class PendingWorkloadsSource {
   }
 };
 
+/// How many what-if questions one replica answers at once. Each is answered on a copy of
+/// its LocalQueue's cohort tree by that tree's actor, whose admissions wait meanwhile, so
+/// questions beyond this get 429 and a Retry-After instead of delaying admission.
+inline constexpr std::size_t kDefaultMaxWhatIfsInFlight = 2;
+
 class VisibilityHandler {
  public:
   /// `tokens` may be null: bearer tokens are then refused (401).
   VisibilityHandler(std::shared_ptr<PendingWorkloadsSource> source, std::shared_ptr<auth::Authorizer> authorizer,
-                    std::shared_ptr<auth::TokenAuthenticator> tokens);
+                    std::shared_ptr<auth::TokenAuthenticator> tokens,
+                    std::size_t max_what_ifs_in_flight = kDefaultMaxWhatIfsInFlight);
 
   /// The front proxy's trust (from ConfigMap extension-apiserver-authentication);
   /// nullopt until it is read: front-proxy requests are refused meanwhile.
@@ -92,6 +101,8 @@ class VisibilityHandler {
   std::shared_ptr<auth::TokenAuthenticator> tokens_;
   mutable std::mutex mutex_;
   std::shared_ptr<const auth::RequestHeaderConfig> request_header_;
+  std::size_t max_what_ifs_in_flight_;
+  std::atomic<std::size_t> what_ifs_in_flight_{0};
 };
 
 }  // namespace kueuepp::kube::visibility

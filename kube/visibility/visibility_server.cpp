@@ -134,6 +134,7 @@ class Session : public std::enable_shared_from_this<Session> {
     response_->version(11);
     response_->result(static_cast<unsigned>(a.status));
     response_->set(bhttp::field::content_type, a.body.starts_with("{") ? "application/json" : "text/plain");
+    if (a.retry_after_seconds > 0) response_->set(bhttp::field::retry_after, std::to_string(a.retry_after_seconds));
     response_->keep_alive(keep_alive_);
     response_->body() = std::move(a.body);
     response_->prepare_payload();

@@ -10,8 +10,14 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
 #include <map>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include "kube/json/json.hpp"
 #include "kube/visibility/visibility_server.hpp"
@@ -86,7 +92,34 @@ class FakeQueues : public PendingWorkloadsSource {
     done(std::move(r));
   }
   void what_if(WhatIfQuery q, WhatIfCallback done) override {
-    asked_what_if.push_back(q);
+    {
+      std::lock_guard lock(mutex_);
+      asked_what_if.push_back(q);
+      if (hold_what_ifs) {
+        held_.push_back([this, q = std::move(q), done = std::move(done)]() mutable { answer(q, std::move(done)); });
+        return;
+      }
+    }
+    answer(q, std::move(done));
+  }
+  /// Held questions are answered only by release_held() (on the caller's thread).
+  std::atomic<bool> hold_what_ifs = false;
+  std::size_t held() {
+    std::lock_guard lock(mutex_);
+    return held_.size();
+  }
+  void release_held() {
+    std::vector<std::function<void()>> held;
+    {
+      std::lock_guard lock(mutex_);
+      held.swap(held_);
+    }
+    for (auto& answer : held) answer();
+  }
+  std::vector<WhatIfQuery> asked_what_if;
+
+ private:
+  void answer(const WhatIfQuery& q, WhatIfCallback done) {
     WhatIfResult r;
     if (q.ns != "default" || q.local_queue != "lq") {
       r.kind = WhatIfResult::Kind::LocalQueueNotFound;
@@ -102,11 +135,13 @@ class FakeQueues : public PendingWorkloadsSource {
     }
     done(std::move(r));
   }
-  std::vector<WhatIfQuery> asked_what_if;
+  std::mutex mutex_;
+  std::vector<std::function<void()>> held_;
 };
 
 struct Reply {
   int status = 0;
+  std::string retry_after;  ///< the Retry-After header
   std::string body;
   json::value doc;
 };
@@ -168,6 +203,7 @@ class VisibilityServerTest : public ::testing::Test {
     bhttp::read(stream, buffer, res);
     Reply r;
     r.status = static_cast<int>(res.result_int());
+    r.retry_after = std::string(res[bhttp::field::retry_after]);
     r.body = res.body();
     if (auto doc = json::parse(r.body)) r.doc = *doc;
     return r;
@@ -308,6 +344,35 @@ TEST_F(VisibilityServerTest, AWhatIfQuestionIsACreateAuthorizedAsTheLocalQueuesP
   Reply unknown = send(bhttp::verb::post, "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/default/localqueues/nope/whatif",
                        job, proxy_cert(), kAlice);
   EXPECT_EQ(unknown.status, 404) << unknown.body;
+}
+
+// Each question is answered on a copy of its tree while the tree's admissions wait: a
+// replica answers two at once and tells the rest to come back (429, Retry-After), as
+// kube-apiserver's max-requests-inflight does.
+TEST_F(VisibilityServerTest, WhatIfQuestionsBeyondTwoInFlightAreTooManyRequests) {
+  authorizer_->allow("alice", "localqueues/pendingworkloads");
+  const std::string path = "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/default/localqueues/lq/whatif";
+  const std::string job = R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"asked"}})";
+  const auto cert = proxy_cert();
+  auto ask = [&] { return send(bhttp::verb::post, path, job, cert, kAlice); };
+  queues_->hold_what_ifs = true;
+  auto first = std::async(std::launch::async, ask);
+  auto second = std::async(std::launch::async, ask);
+  for (int i = 0; i < 1000 && queues_->held() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(queues_->held(), 2u);
+  Reply busy = ask();
+  EXPECT_EQ(busy.status, 429) << busy.body;
+  EXPECT_EQ(busy.retry_after, "1");
+  EXPECT_EQ(busy.doc.at("reason"), "TooManyRequests");
+  EXPECT_EQ(busy.doc.at("details").at("retryAfterSeconds"), 1);
+  EXPECT_EQ(queues_->asked_what_if.size(), 2u) << "the third question reached the controller";
+  queues_->hold_what_ifs = false;
+  queues_->release_held();
+  EXPECT_EQ(first.get().status, 201);
+  EXPECT_EQ(second.get().status, 201);
+  // The answered questions gave their places back.
+  EXPECT_EQ(ask().status, 201);
+  EXPECT_EQ(ask().status, 201);
 }
 
 }  // namespace
