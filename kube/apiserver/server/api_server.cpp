@@ -26,6 +26,7 @@
 #include "kube/apiserver/server/controllers/crd_controller.hpp"
 #include "kube/apiserver/server/controllers/garbage_collector.hpp"
 #include "kube/apiserver/server/controllers/namespace_controller.hpp"
+#include "kube/apiserver/server/controllers/service_account_controller.hpp"
 #include "kube/apiserver/server/crd_loader.hpp"
 #include "kube/apiserver/server/kubeconfig_writer.hpp"
 #include "kube/apiserver/server/net/asio_scheduler.hpp"
@@ -52,6 +53,7 @@ class ApiServerImpl final : public ApiServer {
         ctx_(scheduler_, options_.watch_history),
         gc_(ctx_),
         namespaces_(ctx_),
+        service_accounts_(ctx_),
         role_aggregation_(ctx_),
         crds_(ctx_),
         https_client_(make_https_backend_transport(io_)),
@@ -70,6 +72,7 @@ class ApiServerImpl final : public ApiServer {
     ctx_.observe([this](const Change& c) { crds_.observe(c); });
     ctx_.observe([this](const Change& c) { gc_.observe(c); });
     ctx_.observe([this](const Change& c) { namespaces_.observe(c); });
+    ctx_.observe([this](const Change& c) { service_accounts_.observe(c); });
     ctx_.observe([this](const Change& c) { role_aggregation_.observe(c); });
   }
 
@@ -91,6 +94,7 @@ class ApiServerImpl final : public ApiServer {
     ctx_.watches.set_published_rv(ctx_.store.current_rv());
     if (auto st = create_bootstrap_objects(ctx_); !st) return st;
     role_aggregation_.sweep();
+    service_accounts_.sweep();
     if (auto st = publish_front_proxy(); !st) return st;
     aggregator_->start();
     auto installed = install_crds(ctx_, options_.crd_paths);
@@ -253,6 +257,7 @@ class ApiServerImpl final : public ApiServer {
   ServerContext ctx_;
   GarbageCollector gc_;
   NamespaceController namespaces_;
+  ServiceAccountController service_accounts_;
   ClusterRoleAggregationController role_aggregation_;
   CrdController crds_;
   /// The one HTTPS client of webhooks and aggregated APIs, whose kept-alive connections
