@@ -9,7 +9,10 @@
 #     endpoint the same with positionInLocalQueue, in v1beta2 and v1beta1;
 #   - delegated authorization: alice, bound by a namespaced Role to
 #     localqueues/pendingworkloads only, reads the LocalQueue endpoint and is refused the
-#     ClusterQueue one (403).
+#     ClusterQueue one (403);
+#   - Kueue's visibility RBAC examples (kueue-examples/visibility: the Grafana readers and
+#     kueue-visibility-server-api, binding ServiceAccount default/default) apply unchanged,
+#     and that ServiceAccount's token then reads both endpoints and the queues.
 #
 # usage: visibility_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
@@ -73,6 +76,21 @@ expect_eventually 20 "alice reads her LocalQueue's pending workloads" \
   "alice get --raw $V2/namespaces/default/localqueues/lq/pendingworkloads 2>&1 | jq -r '.items | length'" "3"
 expect_match "alice is refused the ClusterQueue endpoint" \
   "$(alice get --raw "$V2/clusterqueues/cq/pendingworkloads" 2>&1 || true)" 'Forbidden|forbidden'
+
+# Kueue's own visibility RBAC examples, unchanged, for dashboards: ServiceAccount
+# default/default reads both endpoints and the queues' objects.
+out=$(k apply -f "$E2E_SHARED/kueue-examples/visibility/" 2>&1) || echo "$out"
+expect_eq "Kueue's visibility RBAC examples apply unchanged" \
+  "$(grep -c 'created\|configured\|unchanged' <<<"$out")" "6"
+grafana_token=$(k create token default -n default)
+grafana() { kubectl --kubeconfig "$E2E_TMP/kc" --request-timeout=10s --token "$grafana_token" "$@"; }
+expect_eventually 20 "their ServiceAccount reads the ClusterQueue endpoint" \
+  "grafana get --raw $V2/clusterqueues/cq/pendingworkloads 2>&1 | jq -r '.items | length'" "3"
+expect_eq "and the LocalQueue endpoint" \
+  "$(grafana get --raw "$V2/namespaces/default/localqueues/lq/pendingworkloads" 2>&1 | jq -r '.items | length')" "3"
+expect_eq "and lists the ClusterQueues and LocalQueues" \
+  "$(grafana get clusterqueues,localqueues -A -o name 2>&1 | sort | paste -sd' ' -)" \
+  "clusterqueue.kueue.x-k8s.io/cq localqueue.kueue.x-k8s.io/lq"
 
 e2e_failed_checks
 e2e_pass "Kueue's visibility API answers through kubectl with the engine's positions and the cluster's authorization"
