@@ -2,6 +2,7 @@
 
 #include "cmd/takeover/crd_handover.hpp"
 #include "cmd/takeover/deployment_scaling.hpp"
+#include "cmd/takeover/schema_check.hpp"
 #include "cmd/takeover/webhook_handover.hpp"
 #include "kube/takeover/crd_replacement.hpp"
 
@@ -39,7 +40,20 @@ Expected<CheckReport> check_cluster(TakeoverContext& ctx) {
   if (auto config = kueuepp_conversion_client_config(ctx); !config) {
     report.refusals.push_back({"kueuepp's webhook server", config.error().message, "see above"});
   }
+  auto manifests = read_crd_manifests(ctx.options.crds_dir);
+  if (!manifests) return unexpected(manifests.error());
+  auto schemas = SchemaCheck::compile(*manifests);
+  if (!schemas) return unexpected(schemas.error());
   std::size_t unlisted = 0;
+  auto refuse = [&](std::vector<kube::takeover::Refusal> refusals) {
+    for (auto& refusal : refusals) {
+      if (report.refusals.size() < kRefusalsListed) {
+        report.refusals.push_back(std::move(refusal));
+      } else {
+        ++unlisted;
+      }
+    }
+  };
   for (const KueueKind& kind : kube::takeover::kueue_kinds()) {
     const auto& crd = (*crds)[kind.crd_name()];
     if (!crd) continue;  // a kind kueuepp does not serve, never installed
@@ -66,13 +80,10 @@ Expected<CheckReport> check_cluster(TakeoverContext& ctx) {
     std::size_t& count = report.objects[std::string(kind.kind)];
     auto s = for_each_object(ctx, kind, version, [&](const json::value& o) {
       ++count;
-      for (auto& refusal : kube::takeover::check_object(kind, o)) {
-        if (report.refusals.size() < kRefusalsListed) {
-          report.refusals.push_back(std::move(refusal));
-        } else {
-          ++unlisted;
-        }
-      }
+      auto refusals = kube::takeover::check_object(kind, o);
+      // The schema's words only for an object kueuepp would otherwise accept.
+      if (refusals.empty()) refusals = schemas->check(kind, o);
+      refuse(std::move(refusals));
     });
     if (!s) return unexpected(s.error());
   }
