@@ -295,6 +295,23 @@ void WebhookAdmission::run_mutating(const std::shared_ptr<MutationRun>& run) {
       w.status = req.subresource == "status";
       auto decoded = view.strategy->decode(std::move(*patched), w);
       if (!decoded) return run->done(api_fail(internal_error(decoded.error().message)));
+      // The webhook saw the object converted to its version; the request goes on in its
+      // own, so the patched object is converted back by the CRD's webhook, as
+      // kube-apiserver converts the versioned attributes back.
+      const ResourceType& requested = *req.view;
+      if (view.custom && view.converter && view.converter->calls_webhook() &&
+          json::get_string(*decoded, "apiVersion") != requested.api_version()) {
+        std::vector<json::value> docs;
+        docs.push_back(std::move(*decoded));
+        view.converter->convert(std::move(docs), requested.version,
+                                [this, run](Expected<std::vector<json::value>> back) {
+                                  if (!back) return run->done(api_fail(conversion_failed(back.error().message)));
+                                  run->request->object = std::move(back->front());
+                                  run->request->mutated = true;
+                                  run_mutating(run);
+                                });
+        return;
+      }
       req.object = std::move(*decoded);
       req.mutated = true;
       run_mutating(run);

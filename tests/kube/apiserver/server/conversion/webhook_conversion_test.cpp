@@ -233,6 +233,47 @@ TEST_F(WebhookConversion, AnAdmissionWebhookOfTheOtherVersionSeesTheConvertedObj
   EXPECT_EQ(str(stored, "/metadata/labels/seen"), "yes");
 }
 
+// The mutating webhook's patch is made on the object in the webhook's version; the
+// request goes on in its own (validation by its version's schema, then storage), so the
+// patched object comes back through the conversion webhook, as in kube-apiserver.
+TEST_F(WebhookConversion, AMutatingWebhooksPatchComesBackInTheRequestsVersion) {
+  json::value crd = gizmo_crd(webhook_conversion(webhook_.url("/convert"), webhook_.ca_bundle()));
+  json::object& v2_spec = crd.as_object()["spec"].as_object()["versions"].as_array()[1].as_object()["schema"]
+                              .as_object()["openAPIV3Schema"].as_object()["properties"].as_object()["spec"].as_object();
+  v2_spec["required"] = json::array{"dimensions"};
+  create(kCrds, crd);
+  webhook_.on("/mutate", [](const json::value& review) {
+    return TestWebhookServer::allow(
+        review, json::array{json::object{{"op", "add"}, {"path", "/metadata/labels"}, {"value", json::object{{"seen", "yes"}}}}});
+  });
+  json::object hook{{"name", "gizmos.example.com"},
+                    {"clientConfig", json::object{{"url", webhook_.url("/mutate")}, {"caBundle", webhook_.ca_bundle()}}},
+                    {"rules", json::array{json::object{{"operations", json::array{"CREATE"}},
+                                                       {"apiGroups", json::array{"example.com"}},
+                                                       {"apiVersions", json::array{"v1"}},
+                                                       {"resources", json::array{"gizmos"}}}}},
+                    {"sideEffects", "None"},
+                    {"admissionReviewVersions", json::array{"v1"}}};
+  create("/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+         json::object{{"apiVersion", "admissionregistration.k8s.io/v1"},
+                      {"kind", "MutatingWebhookConfiguration"},
+                      {"metadata", json::object{{"name", "gizmos"}}},
+                      {"webhooks", json::array{std::move(hook)}}});
+  // Through v2, whose schema requires spec.dimensions: the webhook patches the v1 object
+  // (spec.size); validated as that, it would lack dimensions.
+  json::value created = create(kV2, convert_gizmo(gizmo_v1("g1", "big"), "example.com/v2"));
+  EXPECT_EQ(json::get_string(created, "apiVersion"), "example.com/v2");
+  EXPECT_EQ(str(created, "/spec/dimensions/size"), "big");
+  EXPECT_EQ(str(created, "/metadata/labels/seen"), "yes");
+  EXPECT_EQ(desired_versions(),
+            (std::vector<std::string>{"example.com/v1", "", "example.com/v2", "example.com/v1", "example.com/v2"}))
+      << "to the webhook's version (then the admission review itself), back to the request's, to storage, and to "
+         "the request's version for the answer";
+  json::value stored = get_ok(std::string(kV1) + "/g1");
+  EXPECT_EQ(str(stored, "/spec/size"), "big");
+  EXPECT_EQ(str(stored, "/metadata/labels/seen"), "yes");
+}
+
 TEST_F(WebhookConversion, AWebhookThatIsDownFailsTheRead) {
   std::uint16_t nothing = unused_port();
   std::string url = fmt::format("https://127.0.0.1:{}/convert", nothing);
