@@ -22,30 +22,37 @@ cases=$(cd "$(dirname "$0")/../kube/conversion/cases" && pwd)
 subset='def sub($x; $y): if ($x | type) == "object" then ($y | type) == "object" and all($x | to_entries[]; sub(.value; $y[.key]))
   elif ($x | type) == "array" then ($y | type) == "array" and ($x | length) == ($y | length) and all(range($x | length); sub($x[.]; $y[.]))
   else $x == $y end; sub($a; $b)'
-read_as() { # VERSION JSON(kind, name, namespace)
-  local plural ns
-  plural=$(jq -r '.kind | ascii_downcase | if endswith("s") then . + "es" else . + "s" end' <<<"$2")
-  ns=$(jq -r '.metadata.namespace // ""' <<<"$2")
-  k get "$plural.$1.kueue.x-k8s.io" "$(jq -r .metadata.name <<<"$2")" ${ns:+-n "$ns"} -o json |
-    jq -cS '{spec, labels: (.metadata.labels // {})}'
+kinds="admissionchecks clusterqueues cohorts localqueues resourceflavors workloads workloadpriorityclasses"
+# all_as VERSION: every object of the Kueue kinds as VERSION, keyed "Kind/name".
+all_as() {
+  k get "$(for p in $kinds; do printf '%s.%s.kueue.x-k8s.io,' "$p" "$1"; done | sed 's/,$//')" -A -o json |
+    jq -cS '[.items[] | {key: "\(.kind)/\(.metadata.name)", value: {spec, labels: (.metadata.labels // {})}}] | from_entries'
 }
+key_of() { jq -r '"\(.kind)/\(.metadata.name)"' <<<"$1"; }
+shape() { jq -cS '{spec, labels: (.metadata.labels // {})}' <<<"$1"; }
 
+# Every case's v1beta1 object, then every v1beta2 twin, each set in one kubectl call
+# (kubectl prints one document per object, or a List).
+v1s=() v2s=() names=()
 for f in "$cases"/*.yaml; do
-  case_name=$(basename "$f" .yaml)
-  # kubectl prints one document per object, or a List.
   docs=$(k create --dry-run=client -f "$f" -o json | jq -cs 'if length == 1 and .[0].kind == "List" then .[0].items else . end')
-  v1=$(jq -c '.[0] | del(.status)' <<<"$docs")
-  v2=$(jq -c '.[1] | del(.status)' <<<"$docs")
-  twin=$(jq -c '.metadata.name += "-twin"' <<<"$v2")
-  k create -f - <<<"$v1" >/dev/null
-  k create -f - <<<"$twin" >/dev/null
-  as_v1=$(read_as v1beta1 "$v1")
-  as_v2=$(read_as v1beta2 "$v1")
+  names+=("$(basename "$f" .yaml)")
+  v1s+=("$(jq -c '.[0] | del(.status)' <<<"$docs")")
+  v2s+=("$(jq -c '.[1] | del(.status)' <<<"$docs")")
+done
+printf '%s\n' "${v1s[@]}" | k create -f - >/dev/null
+printf '%s\n' "${v2s[@]}" | jq -c '.metadata.name += "-twin"' | k create -f - >/dev/null
+as_v1=$(all_as v1beta1)
+as_v2=$(all_as v1beta2)
+for i in "${!names[@]}"; do
+  case_name=${names[$i]} v1=${v1s[$i]} v2=${v2s[$i]}
+  key=$(key_of "$v1")
   expect_eq "$case_name: every v1beta1 field written reads back as v1beta1" \
-    "$(jq -n --argjson a "$(jq -cS '{spec, labels: (.metadata.labels // {})}' <<<"$v1")" --argjson b "$as_v1" "$subset")" true
+    "$(jq -n --argjson a "$(shape "$v1")" --argjson b "$(jq -c --arg k "$key" '.[$k]' <<<"$as_v1")" "$subset")" true
   expect_eq "$case_name: it reads as v1beta2 with Kueue's mapping" \
-    "$(jq -n --argjson a "$(jq -cS '{spec, labels: (.metadata.labels // {})}' <<<"$v2")" --argjson b "$as_v2" "$subset")" true
-  expect_eq "$case_name: written as v1beta2, it reads back as v1beta2 exactly the same" "$(read_as v1beta2 "$twin")" "$as_v2"
+    "$(jq -n --argjson a "$(shape "$v2")" --argjson b "$(jq -c --arg k "$key" '.[$k]' <<<"$as_v2")" "$subset")" true
+  expect_eq "$case_name: written as v1beta2, it reads back as v1beta2 exactly the same" \
+    "$(jq -c --arg k "$key-twin" '.[$k]' <<<"$as_v2")" "$(jq -c --arg k "$key" '.[$k]' <<<"$as_v2")"
 done
 
 e2e_failed_checks
