@@ -48,7 +48,7 @@ ns=kueuepp-system
 # -- what kustomize renders ------------------------------------------------------------
 kubectl kustomize "$deploy" >"$tmp/rendered.yaml" || fail "kubectl kustomize $deploy"
 got=$(grep -E '^kind: ' "$tmp/rendered.yaml" | sed 's/^kind: //' | LC_ALL=C sort | paste -sd' ' -)
-want="APIService APIService ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRoleBinding ClusterRoleBinding \
+want="APIService APIService ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRole ClusterRoleBinding ClusterRoleBinding \
 ConfigMap CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition \
 CustomResourceDefinition CustomResourceDefinition CustomResourceDefinition Deployment MutatingWebhookConfiguration \
 Namespace PodDisruptionBudget Role RoleBinding RoleBinding Secret Service Service Service ServiceAccount \
@@ -68,10 +68,10 @@ k get ns default >/dev/null || fail "the API server did not come up"
 # What is applied: deploy/ itself, or, on a server without admissionregistration.k8s.io,
 # deploy/ less its two webhook configurations.
 apply_dir=$deploy
-objects=31
+objects=34
 if [ -z "$(k api-resources --api-group=admissionregistration.k8s.io -o name 2>/dev/null)" ]; then
   apply_dir=$tmp/without-webhook-configurations
-  objects=29
+  objects=32
   mkdir "$apply_dir"
   cat >"$apply_dir/kustomization.yaml" <<EOF2
 apiVersion: kustomize.config.k8s.io/v1beta1
