@@ -33,6 +33,7 @@
 #include "actors/writer_actor.hpp"
 #include "kube/webhook/cert_manager.hpp"
 #include "kube/webhook/webhook_server.hpp"
+#include "kube/auth/caching_token_authenticator.hpp"
 #include "kube/auth/kube_reviews.hpp"
 #include "kube/visibility/visibility_server.hpp"
 #include "kube/webhook/certificates.hpp"
@@ -333,8 +334,9 @@ struct Controller::Impl {
     reviews = std::make_shared<kube::auth::ApiServerReviews>(client);
     std::shared_ptr<kube::auth::Authorizer> asked = v.authorizer ? v.authorizer : std::shared_ptr<kube::auth::Authorizer>(reviews);
     auto authorizer = std::make_shared<kube::auth::CachingAuthorizer>(std::move(asked), v.authorization_ttl);
+    auto tokens = std::make_shared<kube::auth::CachingTokenAuthenticator>(reviews, v.authorization_ttl);
     visibility_handler = std::make_shared<vis::VisibilityHandler>(std::make_shared<SnapshotQueues>(snapshot),
-                                                                  std::move(authorizer), reviews);
+                                                                  std::move(authorizer), std::move(tokens));
     vis::VisibilityServerOptions server_options;
     server_options.listen = v.listen;
     auto server = vis::VisibilityServer::start(

@@ -126,7 +126,8 @@ struct VisibilityOptions {
   std::string cert_dir;
   /// Names the self-signed certificate is made for (the Service's DNS names).
   std::vector<std::string> hosts{"localhost", "127.0.0.1"};
-  /// How long a SubjectAccessReview's answer is kept (the delegating authorizer's default).
+  /// How long a SubjectAccessReview's or a TokenReview's answer is kept (the delegating
+  /// authorizer's and authenticator's default).
   std::chrono::milliseconds authorization_ttl{10'000};
   /// How often ConfigMap kube-system/extension-apiserver-authentication is read again.
   std::chrono::milliseconds trust_refresh{60'000};

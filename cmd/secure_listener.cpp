@@ -8,6 +8,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "kube/auth/caching_token_authenticator.hpp"
 #include "kube/auth/kube_reviews.hpp"
 #include "kube/auth/non_resource_filter.hpp"
 #include "kube/tls/client_certificate.hpp"
@@ -117,7 +118,8 @@ Expected<std::unique_ptr<ProbeServer>> start_secure_listener(const SecureListene
   if (!serving) return unexpected(serving.error());
   auto reviews = std::make_shared<kube::auth::ApiServerReviews>(client);
   auto authorizer = std::make_shared<kube::auth::CachingAuthorizer>(reviews, options.authorization_ttl);
-  auto gate = std::make_shared<const kube::auth::NonResourceGate>(reviews, authorizer, std::move(client_ca_pem));
+  auto tokens = std::make_shared<kube::auth::CachingTokenAuthenticator>(reviews, options.authorization_ttl);
+  auto gate = std::make_shared<const kube::auth::NonResourceGate>(tokens, authorizer, std::move(client_ca_pem));
   server_options.tls = [serving = *serving] { return serving->current(); };
   // The decision's callback holds the gate: a review answered after the server stopped
   // finds it still there.

@@ -30,6 +30,7 @@ struct SecureListenerOptions {
   std::string cert_dir;        ///< tls.crt and tls.key; empty: a self-signed certificate
   std::string client_ca_file;  ///< client certificates signed by its CAs authenticate; empty: none
   std::vector<std::string> hosts;  ///< the names of a self-signed certificate
+  /// How long a SubjectAccessReview's or a TokenReview's answer is kept.
   std::chrono::milliseconds authorization_ttl{10'000};
 };
 
