@@ -32,6 +32,10 @@ const ResourceDescriptor kJAXJob{"kubeflow.org", "v1", "jaxjobs", "JAXJob", true
 const ResourceDescriptor kMPIJob{"kubeflow.org", "v2beta1", "mpijobs", "MPIJob", true};
 const ResourceDescriptor kRayJob{"ray.io", "v1", "rayjobs", "RayJob", true};
 const ResourceDescriptor kRayCluster{"ray.io", "v1", "rayclusters", "RayCluster", true};
+const ResourceDescriptor kTrainJob{"trainer.kubeflow.org", "v1alpha1", "trainjobs", "TrainJob", true};
+const ResourceDescriptor kTrainingRuntime{"trainer.kubeflow.org", "v1alpha1", "trainingruntimes", "TrainingRuntime", true};
+const ResourceDescriptor kClusterTrainingRuntime{"trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes",
+                                                 "ClusterTrainingRuntime", false};
 const ResourceDescriptor kNamespace{"", "v1", "namespaces", "Namespace", false};
 const ResourceDescriptor kPod{"", "v1", "pods", "Pod", true};
 const ResourceDescriptor kConfigMap{"", "v1", "configmaps", "ConfigMap", true};
@@ -44,9 +48,10 @@ const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclas
 
 std::span<const ResourceDescriptor* const> known_resources() {
   using namespace resources;
-  static const std::array<const ResourceDescriptor*, 24> all = {
+  static const std::array<const ResourceDescriptor*, 27> all = {
       &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
       &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kPyTorchJob, &kTFJob, &kXGBoostJob, &kPaddleJob, &kJAXJob, &kMPIJob, &kRayJob, &kRayCluster,
+      &kTrainJob, &kTrainingRuntime, &kClusterTrainingRuntime,
       &kNamespace, &kPod, &kConfigMap,
       &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};
   return all;
