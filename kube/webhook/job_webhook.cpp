@@ -12,6 +12,7 @@
 #include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_cluster_spec.hpp"
 #include "kube/jobs/ray_job.hpp"
+#include "kube/jobs/trainjob.hpp"
 #include "kube/webhook/go_parse.hpp"
 #include "kube/webhook/json_patch.hpp"
 #include "kube/webhook/object_fields.hpp"
@@ -567,6 +568,75 @@ AdmissionResponse review_raycluster(const AdmissionRequest& request, const JobWe
                                     const ClusterFacts& facts) {
   if (!rayclusters_integrated(request, policy)) return allowed(request.uid);
   FieldErrors errors = validate_raycluster(request, policy, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
+}
+
+}  // namespace kueuepp::kube::webhook
+
+namespace kueuepp::kube::webhook {
+
+namespace {
+
+bool trainjobs_integrated(const AdmissionRequest& request, const JobWebhookPolicy& policy) {
+  const json::value& o = request.object;
+  const client::ResourceDescriptor& r = client::resources::kTrainJob;
+  if (string_at(o, {"kind"}) != r.kind || string_at(o, {"apiVersion"}) != r.api_version()) return false;
+  return std::find(policy.frameworks.begin(), policy.frameworks.end(), jobs::kTrainJobFramework) !=
+         policy.frameworks.end();
+}
+
+/// Whether spec.runtimePatches already holds Kueue's patch (a second one of the same
+/// manager would be refused by the list's map key).
+bool has_kueue_runtime_patch(const json::value& trainjob) {
+  const json::value* patches = at_path(trainjob, {"spec", "runtimePatches"});
+  if (patches == nullptr || !patches->is_array()) return false;
+  for (const json::value& p : patches->get_array()) {
+    if (json::get_string(p, "manager") == jobs::kKueueRuntimePatchManager) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+AdmissionResponse default_trainjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                   const ClusterFacts& facts) {
+  if (!trainjobs_integrated(request, policy)) return allowed(request.uid);
+  AdmissionResponse response = default_owner(request, policy, facts, SuspendField::Spec);
+  if (request.operation != Operation::Create || !response.allowed) return response;
+  const json::value* spec = at_path(request.object, {"spec"});
+  if (spec == nullptr || !spec->is_object() || has_kueue_runtime_patch(request.object)) return response;
+  // Kueue's Default appends its runtime patch, which its start and stop rewrite.
+  const json::value* patches = json::find(*spec, "runtimePatches");
+  json::object op;
+  op["op"] = "add";
+  if (patches != nullptr && patches->is_array()) {
+    op["path"] = "/spec/runtimePatches/-";
+    op["value"] = jobs::kueue_runtime_patch();
+  } else {
+    op["path"] = "/spec/runtimePatches";
+    op["value"] = json::array{jobs::kueue_runtime_patch()};
+  }
+  response.patch.emplace_back(std::move(op));
+  return response;
+}
+
+FieldErrors validate_trainjob(const AdmissionRequest& request, const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& trainjob = request.object;
+  if (!trainjob.is_object()) return errors;
+  if (request.operation == Operation::Update && request.old_object.is_object()) {
+    const std::string_view ns = request.ns.empty() ? string_at(trainjob, {"metadata", "namespace"}) : request.ns;
+    check_update(request.old_object, trainjob, ns, facts, errors);
+  }
+  check_create(trainjob, errors);
+  return errors;
+}
+
+AdmissionResponse review_trainjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                  const ClusterFacts& facts) {
+  if (!trainjobs_integrated(request, policy)) return allowed(request.uid);
+  FieldErrors errors = validate_trainjob(request, facts);
   if (errors.empty()) return allowed(request.uid);
   return denied(request.uid, aggregate(errors));
 }

@@ -118,6 +118,23 @@ FieldErrors validate_raycluster(const AdmissionRequest& request, const JobWebhoo
 AdmissionResponse review_raycluster(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                                     const ClusterFacts& facts);
 
+/// mtrainjob: default_job's defaults (spec.suspend) when TrainJobs are integrated, and
+/// Kueue's runtime patch (manager kueue.x-k8s.io/manager) appended unless present; else
+/// allowed unchanged.
+AdmissionResponse default_trainjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                   const ClusterFacts& facts);
+
+/// vtrainjob (Kueue's trainjob_webhook): jobframework's create and update checks. Kueue's
+/// topology annotation checks of the runtime's templates, and with them its refusal of a
+/// TrainJob whose runtime does not exist, are not made: the webhook does not read
+/// runtimes (the controller says so on the TrainJob instead). Empty when valid.
+FieldErrors validate_trainjob(const AdmissionRequest& request, const ClusterFacts& facts);
+
+/// vtrainjob: allowed, or refused (403) with validate_trainjob's errors; allowed unchanged
+/// when TrainJobs are not integrated.
+AdmissionResponse review_trainjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                  const ClusterFacts& facts);
+
 /// vjob's checks; empty when the Job is valid.
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts);
 

@@ -21,6 +21,8 @@ constexpr std::string_view kMpijobs[] = {"mpijobs"};
 constexpr std::string_view kRayGroup = "ray.io";
 constexpr std::string_view kRayjobs[] = {"rayjobs"};
 constexpr std::string_view kRayclusters[] = {"rayclusters"};
+constexpr std::string_view kTrainerGroup = "trainer.kubeflow.org";
+constexpr std::string_view kTrainjobs[] = {"trainjobs"};
 constexpr std::string_view kClusterQueues[] = {"clusterqueues"};
 constexpr std::string_view kCohorts[] = {"cohorts"};
 constexpr std::string_view kResourceFlavors[] = {"resourceflavors"};
@@ -32,7 +34,7 @@ constexpr std::string_view kV1beta2 = "v1beta2";
 using enum FailurePolicy;
 using enum ObjectFilter;
 
-const std::array<WebhookSpec, 37> kCatalog{{
+const std::array<WebhookSpec, 40> kCatalog{{
     {WebhookKind::MutateJob, "mjob.kb.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs, kCreate, Fail,
      QueueNameSet, true, true},
     {WebhookKind::MutateJob, "mjob-unlabelled.kueuepp.x-k8s.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs,
@@ -75,6 +77,10 @@ const std::array<WebhookSpec, 37> kCatalog{{
      kRayclusters, kCreate, Fail, QueueNameSet, true, true},
     {WebhookKind::MutateRayCluster, "mraycluster-unlabelled.kueuepp.x-k8s.io", "/mutate-ray-io-v1-raycluster", true,
      kRayGroup, "v1", kRayclusters, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateTrainJob, "mtrainjob.kb.io", "/mutate-trainer-kubeflow-org-v1alpha1-trainjob", true,
+     kTrainerGroup, "v1alpha1", kTrainjobs, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateTrainJob, "mtrainjob-unlabelled.kueuepp.x-k8s.io", "/mutate-trainer-kubeflow-org-v1alpha1-trainjob",
+     true, kTrainerGroup, "v1alpha1", kTrainjobs, kCreate, Ignore, QueueNameUnset, true, true},
     {WebhookKind::MutateClusterQueue, "mclusterqueue.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-clusterqueue", true, kKueue,
      kV1beta2, kClusterQueues, kCreate, Fail, Any, false, true},
     {WebhookKind::MutateResourceFlavor, "mresourceflavor.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-resourceflavor", true,
@@ -101,6 +107,8 @@ const std::array<WebhookSpec, 37> kCatalog{{
      kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateRayCluster, "vraycluster.kb.io", "/validate-ray-io-v1-raycluster", false, kRayGroup, "v1",
      kRayclusters, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateTrainJob, "vtrainjob.kb.io", "/validate-trainer-kubeflow-org-v1alpha1-trainjob", false,
+     kTrainerGroup, "v1alpha1", kTrainjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateClusterQueue, "vclusterqueue.kb.io", "/validate-kueue-x-k8s-io-v1beta2-clusterqueue", false,
      kKueue, kV1beta2, kClusterQueues, kCreateUpdate, Fail, Any, false, true},
     {WebhookKind::ValidateCohort, "vcohort.kb.io", "/validate-kueue-x-k8s-io-v1beta2-cohort", false, kKueue, kV1beta2,
