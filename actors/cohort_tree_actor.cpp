@@ -284,6 +284,9 @@ void apply_change(Self self, const TreeObjectChange& c) {
       case ObjectKind::MPIJob:
       case ObjectKind::RayJob:
       case ObjectKind::RayCluster:
+      case ObjectKind::TrainJob:
+      case ObjectKind::TrainingRuntime:
+      case ObjectKind::ClusterTrainingRuntime:
       case ObjectKind::Event: break;
     }
     return;

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <mutex>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "actors/cohort_tree_actor.hpp"
@@ -240,9 +241,14 @@ struct Controller::Impl {
       if (webhook && WebhookFacts::wants(kind)) sinks.push_back(caf::actor_cast<object_sink>(webhook));
       watch(kind, std::move(sinks));
     }
+    // What a kind's adapter reads besides its jobs (a TrainJob's runtimes): one watch per
+    // kind for every job actor that reads it, waited for as the kinds of job are.
+    std::map<ObjectKind, std::vector<object_sink>> related;
     for (const auto& [job_kind, actor] : jobs) {
       watch(job_kind.tag, {caf::actor_cast<object_sink>(actor)}, !job_kind.custom_resource);
+      for (ObjectKind kind : related_kinds(job_kind.tag)) related[kind].push_back(caf::actor_cast<object_sink>(actor));
     }
+    for (auto& [kind, sinks] : related) watch(kind, std::move(sinks), false);
     return {};
   }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "actors/job_reconciler.hpp"
+#include "actors/watched_kinds.hpp"
 #include "core/string_key_map.hpp"
 #include "kube/jobs/batch_job.hpp"
 #include "kube/client/resource_version.hpp"
@@ -95,6 +96,13 @@ struct JobState {
   std::map<std::string, core::Labels, std::less<>> namespaces;
   Table wpcs;
   Table pcs;
+  /// What the kind's adapter reads besides its jobs (related_kinds: a TrainJob's runtimes),
+  /// kept packed by kind and key, and the adapter bound to them.
+  std::vector<ObjectKind> related_kinds;
+  std::map<ObjectKind, std::map<std::string, PackedPtr, std::less<>>> related;
+  /// The related objects unpacked for the reconcile under way; emptied after it.
+  std::map<std::string, ObjectPtr, std::less<>> related_unpacked;
+  std::unique_ptr<const kube::jobs::JobIntegration> bound_integration;
   std::set<ObjectKind> listed;
   bool synced = false;
   /// job uid -> the keys of the Workloads it owns (more than one: duplicates, which the
@@ -188,6 +196,22 @@ ObjectPtr unpacked(const PackedPtr& packed, std::string_view what, std::string_v
 }
 
 ObjectPtr unpacked(const KnownWorkload& known, std::string_view key) { return unpacked(known.packed, "workload", key); }
+
+bool is_related(const JobState& st, ObjectKind kind) {
+  return std::find(st.related_kinds.begin(), st.related_kinds.end(), kind) != st.related_kinds.end();
+}
+
+/// A related object for the adapter, unpacked once per reconcile.
+const kube::client::Object* related_object(JobState& st, ObjectKind kind, std::string_view ns, std::string_view name) {
+  auto table = st.related.find(kind);
+  if (table == st.related.end()) return nullptr;
+  const std::string key = ns.empty() ? std::string(name) : std::string(ns) + "/" + std::string(name);
+  auto it = table->second.find(key);
+  if (it == table->second.end() || !it->second) return nullptr;
+  ObjectPtr& slot = st.related_unpacked[std::string(to_string(kind)) + ":" + key];
+  if (!slot) slot = unpacked(it->second, to_string(kind), key);
+  return slot.get();
+}
 
 void index_workload(JobState& st, const ObjectPtr& wl, bool deleted) {
   auto ref = owner_job(st, *wl);
@@ -588,7 +612,9 @@ void reconcile(Self self, const std::string& job_key) {
   std::vector<ObjectPtr> owned = workloads_of(st, *keep);
   std::vector<const kube::client::Object*> views;
   for (const auto& w : owned) views.push_back(w.get());
-  carry_out(self, job_key, reconcile_job(*keep, std::span<const kube::client::Object* const>(views), ctx), shard.shard);
+  JobStep step = reconcile_job(*keep, std::span<const kube::client::Object* const>(views), ctx);
+  st.related_unpacked.clear();  // kept packed between reconciles
+  carry_out(self, job_key, std::move(step), shard.shard);
 }
 
 /// A Workload whose Job is gone (deleted while we were down, or just now). Its metadata
@@ -689,6 +715,15 @@ bool store(JobState& st, const ObjectChanged& event) {
     if (event.deleted) return forget(st, event.kind, object, object->resource_version());
     return remember(st, event.kind, event.object);
   }
+  if (is_related(st, event.kind)) {
+    auto& table = st.related[event.kind];
+    if (event.deleted) {
+      table.erase(key);
+    } else {
+      table[key] = event.object.packed_text();
+    }
+    return true;
+  }
   if (event.kind == ObjectKind::Namespace) {
     if (event.deleted) {
       st.namespaces.erase(key);
@@ -715,6 +750,18 @@ void on_change(Self self, const ObjectChanged& event) {
   const ObjectPtr& object = event.object.decoded();  // only the metadata of a packed kind
   const bool deleted = event.deleted;
   std::string key = object->key();
+  if (is_related(st, kind)) {
+    // A runtime that appears or changes: the jobs that may name it are looked at again
+    // (a namespaced one's namespace, a cluster-scoped one's every job).
+    if (object->namespace_name().empty()) {
+      std::vector<std::string> keys;
+      for (const auto& [job_key, job] : st.jobs) keys.push_back(job_key);
+      for (const auto& job_key : keys) reconcile(self, job_key);
+    } else {
+      reconcile_namespace(self, object->namespace_name());
+    }
+    return;
+  }
   if (kind == st.job_kind) {
     st.steps.erase(key);
     if (!deleted) {
@@ -767,6 +814,10 @@ void on_relist(Self self, ObjectsRelisted& event) {
   } else if (event.kind == st.job_kind) {
     st.jobs.clear();
     for (const CachedObject& object : *event.items) st.jobs[object->key()] = known_job(*object, object.packed_text());
+  } else if (is_related(st, event.kind)) {
+    auto& table = st.related[event.kind];
+    table.clear();
+    for (const CachedObject& object : *event.items) table[object->key()] = object.packed_text();
   } else if (event.kind == ObjectKind::Namespace) {
     st.namespaces.clear();
     for (const CachedObject& object : *event.items) {
@@ -783,6 +834,10 @@ void on_relist(Self self, ObjectsRelisted& event) {
   if (!st.synced) {
     if (st.listed.count(st.job_kind) == 0) return;
     for (ObjectKind k : kNeeded) {
+      if (st.listed.count(k) == 0) return;
+    }
+    // Without them a job's pod sets are unknown, and its Workload would look stale.
+    for (ObjectKind k : st.related_kinds) {
       if (st.listed.count(k) == 0) return;
     }
     // Namespaces are needed only to select the managed ones.
@@ -820,6 +875,12 @@ messages::job_actor spawn_job_actor(caf::actor_system& system, JobIntegrationOpt
   return system.spawn([options, links, clock, sharded, kind](Self self) -> job_actor::behavior_type {
     if (sharded) self->state.shards = JobShards{};  // holds nothing yet
     if (kind.integration != nullptr) self->state.integration = kind.integration;
+    for (ObjectKind related : related_kinds(kind.tag)) self->state.related_kinds.push_back(related);
+    self->state.bound_integration =
+        bind_integration(kind.tag, [self](ObjectKind k, std::string_view ns, std::string_view name) {
+          return related_object(self->state, k, ns, name);
+        });
+    if (self->state.bound_integration) self->state.integration = self->state.bound_integration.get();
     self->state.job_kind = kind.tag;
     self->state.options = options;
     self->state.links = links;

@@ -43,6 +43,9 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::MPIJob:
     case ObjectKind::RayJob:
     case ObjectKind::RayCluster:
+    case ObjectKind::TrainJob:
+    case ObjectKind::TrainingRuntime:
+    case ObjectKind::ClusterTrainingRuntime:
     case ObjectKind::Event: break;
   }
   return fail("kind not routed to cohort trees");

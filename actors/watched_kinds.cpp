@@ -7,6 +7,7 @@
 #include "kube/jobs/kubeflow_job.hpp"
 #include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_job.hpp"
+#include "kube/jobs/trainjob.hpp"
 
 namespace kueuepp::actors {
 
@@ -15,7 +16,7 @@ const kube::client::ResourceDescriptor& resource_of(messages::ObjectKind kind) {
 }
 
 std::span<const JobKindEntry> job_kinds() {
-  static const std::array<JobKindEntry, 10> kKinds{{
+  static const std::array<JobKindEntry, 11> kKinds{{
       {"batch/job", messages::ObjectKind::Job, &kube::jobs::batch_job_integration, false},
       {kube::jobs::kJobSetFramework, messages::ObjectKind::JobSet, &kube::jobs::jobset_integration, true},
       {"kubeflow.org/pytorchjob", messages::ObjectKind::PyTorchJob, &kube::jobs::pytorchjob_integration, true},
@@ -26,6 +27,7 @@ std::span<const JobKindEntry> job_kinds() {
       {"kubeflow.org/mpijob", messages::ObjectKind::MPIJob, &kube::jobs::mpijob_integration, true},
       {kube::jobs::kRayJobFramework, messages::ObjectKind::RayJob, &kube::jobs::rayjob_integration, true},
       {kube::jobs::kRayClusterFramework, messages::ObjectKind::RayCluster, &kube::jobs::raycluster_integration, true},
+      {kube::jobs::kTrainJobFramework, messages::ObjectKind::TrainJob, &kube::jobs::trainjob_integration, true},
   }};
   return kKinds;
 }
@@ -35,6 +37,24 @@ std::optional<JobKindEntry> find_job_kind(std::string_view framework) {
     if (e.framework == framework) return e;
   }
   return std::nullopt;
+}
+
+std::span<const messages::ObjectKind> related_kinds(messages::ObjectKind job_kind) {
+  static constexpr std::array<messages::ObjectKind, 2> kRuntimes{messages::ObjectKind::TrainingRuntime,
+                                                                 messages::ObjectKind::ClusterTrainingRuntime};
+  if (job_kind == messages::ObjectKind::TrainJob) return kRuntimes;
+  return {};
+}
+
+std::unique_ptr<const kube::jobs::JobIntegration> bind_integration(messages::ObjectKind job_kind,
+                                                                   RelatedObjects related) {
+  if (job_kind != messages::ObjectKind::TrainJob) return nullptr;
+  return kube::jobs::make_trainjob_integration(
+      [related = std::move(related)](const kube::jobs::TrainingRuntimeRef& ref) -> const kube::client::Object* {
+        const auto kind = ref.ns.empty() ? messages::ObjectKind::ClusterTrainingRuntime
+                                         : messages::ObjectKind::TrainingRuntime;
+        return related(kind, ref.ns, ref.name);
+      });
 }
 
 }  // namespace kueuepp::actors

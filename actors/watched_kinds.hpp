@@ -4,6 +4,8 @@
 // job it can manage: Kueue's framework name, the integration (kube/jobs) and the tag its
 // watch events carry.
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -11,6 +13,9 @@
 #include "kube/client/resource.hpp"
 #include "messages/object_kind.hpp"
 
+namespace kueuepp::kube::client {
+class Object;
+}
 namespace kueuepp::kube::jobs {
 class JobIntegration;
 }
@@ -32,5 +37,19 @@ std::span<const JobKindEntry> job_kinds();
 
 /// The entry for Kueue's framework name, or nullopt when kueuepp has none.
 std::optional<JobKindEntry> find_job_kind(std::string_view framework);
+
+/// The kinds a kind of job's adapter reads besides its jobs (a TrainJob's training
+/// runtimes): watched for its job actor, which decides nothing before they are listed.
+std::span<const messages::ObjectKind> related_kinds(messages::ObjectKind job_kind);
+
+/// An object of a related kind by namespace (empty: cluster-scoped) and name; null when
+/// absent. The caller keeps it alive for the call it answers.
+using RelatedObjects =
+    std::function<const kube::client::Object*(messages::ObjectKind, std::string_view ns, std::string_view name)>;
+
+/// The adapter of `job_kind` reading its related objects through `related`; null for a
+/// kind that reads none (its entry's integration serves).
+std::unique_ptr<const kube::jobs::JobIntegration> bind_integration(messages::ObjectKind job_kind,
+                                                                   RelatedObjects related);
 
 }  // namespace kueuepp::actors

@@ -34,6 +34,10 @@ enum class ObjectKind : std::uint8_t {
   MPIJob,
   RayJob,  ///< ray.io/v1, watched only when its integration is enabled
   RayCluster,  ///< ray.io/v1, likewise
+  TrainJob,  ///< trainer.kubeflow.org/v1alpha1, likewise
+  // What a TrainJob's pod sets come from: watched for the TrainJob integration only
+  TrainingRuntime,
+  ClusterTrainingRuntime,
   Event,  ///< written only (core/v1 Events), never watched
 };
 
@@ -77,6 +81,9 @@ inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
     {ObjectKind::MPIJob, "MPIJob", true, true, KindTraits::Route::None, &kube::client::resources::kMPIJob},
     {ObjectKind::RayJob, "RayJob", true, true, KindTraits::Route::None, &kube::client::resources::kRayJob},
     {ObjectKind::RayCluster, "RayCluster", true, true, KindTraits::Route::None, &kube::client::resources::kRayCluster},
+    {ObjectKind::TrainJob, "TrainJob", true, true, KindTraits::Route::None, &kube::client::resources::kTrainJob},
+    {ObjectKind::TrainingRuntime, "TrainingRuntime", true, true, KindTraits::Route::None, &kube::client::resources::kTrainingRuntime},
+    {ObjectKind::ClusterTrainingRuntime, "ClusterTrainingRuntime", true, true, KindTraits::Route::None, &kube::client::resources::kClusterTrainingRuntime},
     {ObjectKind::Event, "Event", false, false, KindTraits::Route::None, &kube::client::resources::kEvent},
 }};
 
