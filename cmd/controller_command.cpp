@@ -27,6 +27,7 @@
 #include "cmd/secure_listener.hpp"
 #include "cmd/standalone/kubeflow_runner.hpp"
 #include "cmd/standalone/ray_runner.hpp"
+#include "cmd/standalone/trainjob_runner.hpp"
 #include "cmd/standalone/probe_server.hpp"
 #include "cmd/web/web_assets.hpp"
 #include "cmd/standalone/visibility_registration.hpp"
@@ -827,6 +828,7 @@ int run_standalone(Args args) {
   auto jobset_runner = JobSetRunner::start(**client);
   auto kubeflow_runner = KubeflowRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   auto ray_runner = RayRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
+  auto trainjob_runner = TrainJobRunner::start(**client);
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
   // The visibility API on loopback (a free port unless --visibility-listen says one),
@@ -853,6 +855,7 @@ int run_standalone(Args args) {
   });
   kubeflow_runner->stop();
   ray_runner->stop();
+  trainjob_runner->stop();
   jobset_runner->stop();
   runner->stop();
   (*event_client)->shutdown();
