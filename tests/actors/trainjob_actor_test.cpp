@@ -143,6 +143,17 @@ class TrainJobActorTest : public DeterministicActorTest {
     return *json::find_path(jobs->get_array()[0], {"template", "spec", "template", "spec", "nodeSelector"});
   }
 
+  /// ErrWorkloadCompose Events written (a TrainJob's Workload could not be built).
+  std::size_t compose_errors() const {
+    std::size_t n = 0;
+    for (const auto& [req, applied] : api_.requests) {
+      if (req.kind != ObjectKind::Event) continue;
+      const std::string text = req.body_text ? *req.body_text : (req.body ? json::dump(*req.body) : std::string());
+      if (text.find("ErrWorkloadCompose") != std::string::npos) ++n;
+    }
+    return n;
+  }
+
   testing::FakeApi api_;
   introspection_actor introspection_;
   writer_actor writer_;
@@ -153,9 +164,12 @@ class TrainJobActorTest : public DeterministicActorTest {
 TEST_F(TrainJobActorTest, NothingIsDecidedBeforeTheRuntimesAreListed) {
   api_.put(ObjectKind::ClusterTrainingRuntime, yaml(kRuntime));
   start();
+  // Not "runtime not found": the runtimes are not known yet.
   EXPECT_TRUE(api_.list(ObjectKind::Workload).empty());
+  EXPECT_EQ(compose_errors(), 0u);
   relist(ObjectKind::TrainingRuntime);
   EXPECT_TRUE(api_.list(ObjectKind::Workload).empty());
+  EXPECT_EQ(compose_errors(), 0u);
   relist(ObjectKind::ClusterTrainingRuntime);
   auto workloads = api_.list(ObjectKind::Workload);
   ASSERT_EQ(workloads.size(), 1u);
@@ -170,6 +184,7 @@ TEST_F(TrainJobActorTest, QueuedOnceItsRuntimeAppearsStartedAndStoppedAsKueueDoe
   relist(ObjectKind::TrainingRuntime);
   relist(ObjectKind::ClusterTrainingRuntime);
   EXPECT_TRUE(api_.list(ObjectKind::Workload).empty()) << "no Workload without the runtime";
+  EXPECT_GE(compose_errors(), 1u) << "an ErrWorkloadCompose Event says why";
 
   api_.put(ObjectKind::ClusterTrainingRuntime, yaml(kRuntime));
   deliver(ObjectKind::ClusterTrainingRuntime, "", "torch");
