@@ -2,10 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include <map>
-#include <mutex>
+#include <algorithm>
 #include <regex>
 
+#include "cmd/standalone/running_jobs.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/informer.hpp"
@@ -37,6 +37,12 @@ std::int64_t active_pods(const Object& job) {
 
 }  // namespace
 
+std::chrono::milliseconds JobRunnerOptions::run_time(std::optional<std::chrono::milliseconds> requested) const {
+  const auto duration = requested.value_or(default_duration);
+  return std::chrono::milliseconds(
+      static_cast<std::int64_t>(static_cast<double>(duration.count()) / std::max(time_scale, 1e-6)));
+}
+
 std::optional<std::chrono::milliseconds> requested_duration(const Object& job) {
   const json::value* tmpl = job.find({"spec", "template"});
   return tmpl != nullptr ? requested_duration_of_template(*tmpl) : std::nullopt;
@@ -61,14 +67,7 @@ struct JobRunner::Impl : std::enable_shared_from_this<Impl> {
   kube::client::Client& client;
   JobRunnerOptions options;
   std::shared_ptr<kube::client::Informer> informer;
-  std::mutex mutex;
-  /// Running jobs (key -> uid and completion timer).
-  struct Running {
-    std::string uid;
-    kube::client::CancelHandle timer;
-  };
-  std::map<std::string, Running> running;
-  bool stopped = false;
+  RunningJobs running;  ///< by the Job's key
 
   Impl(kube::client::Client& c, JobRunnerOptions o) : client(c), options(o) {}
 
@@ -94,45 +93,30 @@ struct JobRunner::Impl : std::enable_shared_from_this<Impl> {
     bool suspended = job.bool_at({"spec", "suspend"}).value_or(false);
     bool finished = job.condition_true("Complete") || job.condition_true("Failed");
     bool started = job.find({"status", "startTime"}) != nullptr && !job.find({"status", "startTime"})->is_null();
-    std::lock_guard lock(mutex);
-    if (stopped) return;
-    auto it = running.find(key);
-    if (deleted || finished || suspended || (it != running.end() && it->second.uid != job.uid())) {
-      if (it != running.end()) {
-        it->second.timer.cancel();
-        running.erase(it);
-      }
+    if (deleted || finished || suspended) {
+      if (!running.cancel(key)) return;
       if (!deleted && !finished && suspended && started) {
         // Evicted: the pods are gone.
         patch_status(job, json::object{{"active", 0}, {"ready", 0}, {"startTime", nullptr}}, "stop");
       }
-      if (deleted || finished || suspended) return;
+      return;
     }
-    if (running.count(key) != 0) return;
     // Start (or resume after a controller restart: the clock starts again).
-    auto duration = requested_duration(job).value_or(options.default_duration);
-    auto scaled = std::chrono::milliseconds(
-        static_cast<std::int64_t>(static_cast<double>(duration.count()) / std::max(options.time_scale, 1e-6)));
-    std::int64_t pods = active_pods(job);
-    if (!started) {
-      patch_status(job, json::object{{"startTime", core::format_rfc3339(now())}, {"active", pods}, {"ready", pods}},
-                   "start");
-    }
-    Object snapshot = job;
-    std::weak_ptr<Impl> weak = weak_from_this();
-    auto timer = client.after(scaled, [weak, snapshot] {
-      if (auto self = weak.lock()) self->complete(snapshot);
+    running.start(key, job.uid(), [&] {
+      std::int64_t pods = active_pods(job);
+      if (!started) {
+        patch_status(job, json::object{{"startTime", core::format_rfc3339(now())}, {"active", pods}, {"ready", pods}},
+                     "start");
+      }
+      std::weak_ptr<Impl> weak = weak_from_this();
+      return client.after(options.run_time(requested_duration(job)), [weak, snapshot = job] {
+        if (auto self = weak.lock()) self->complete(snapshot);
+      });
     });
-    running[key] = Running{std::string(job.uid()), timer};
   }
 
   void complete(const Object& job) {
-    {
-      std::lock_guard lock(mutex);
-      auto it = running.find(job.key());
-      if (stopped || it == running.end() || it->second.uid != job.uid()) return;
-      running.erase(it);
-    }
+    if (!running.finish(job.key(), job.uid())) return;
     std::string stamp = core::format_rfc3339(now());
     std::int64_t completions = job.int_at({"spec", "completions"}).value_or(active_pods(job));
     json::array conditions{
@@ -175,10 +159,7 @@ std::unique_ptr<JobRunner> JobRunner::start(kube::client::Client& client, JobRun
 void JobRunner::stop() {
   if (!impl_) return;
   if (impl_->informer) impl_->informer->stop();
-  std::lock_guard lock(impl_->mutex);
-  impl_->stopped = true;
-  for (auto& [key, r] : impl_->running) r.timer.cancel();
-  impl_->running.clear();
+  impl_->running.close();
 }
 
 }  // namespace kueuepp::cmd

@@ -24,6 +24,9 @@ struct JobRunnerOptions {
   std::chrono::milliseconds default_duration{10'000};
   /// Durations are divided by this (tests run jobs faster).
   double time_scale = 1.0;
+
+  /// How long a run lasts: what the job asks for (else the default) under time_scale.
+  std::chrono::milliseconds run_time(std::optional<std::chrono::milliseconds> requested) const;
 };
 
 /// The run time a Job's first container asks for ("sleep 30", "sleep 1.5", "sleep 2m"

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
-#include <mutex>
 #include <vector>
 
+#include "cmd/standalone/running_jobs.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/conditions.hpp"
@@ -100,14 +99,7 @@ struct KubeflowRunner::Impl : std::enable_shared_from_this<Impl> {
   kube::client::Client& client;
   JobRunnerOptions options;
   std::vector<std::shared_ptr<kube::client::Informer>> informers;
-  std::mutex mutex;
-  /// Running jobs (kind + key -> uid and completion timer).
-  struct Running {
-    std::string uid;
-    kube::client::CancelHandle timer;
-  };
-  std::map<std::string, Running> running;
-  bool stopped = false;
+  RunningJobs running;  ///< by running_key
 
   Impl(kube::client::Client& c, JobRunnerOptions o) : client(c), options(o) {}
 
@@ -136,40 +128,26 @@ struct KubeflowRunner::Impl : std::enable_shared_from_this<Impl> {
     const bool done = finished(job);
     const bool was_running = job.condition_true("Running");
     const std::string stamp = core::format_rfc3339(now());
-    std::lock_guard lock(mutex);
-    if (stopped) return;
-    auto it = running.find(key);
-    if (deleted || done || suspended || (it != running.end() && it->second.uid != job.uid())) {
-      if (it != running.end()) {
-        it->second.timer.cancel();
-        running.erase(it);
-      }
+    if (deleted || done || suspended) {
+      if (!running.cancel(key)) return;
       if (!deleted && !done && suspended && was_running) {
         patch_status(kind, job, kubeflow_status(kind, job, KubeflowPhase::Suspended, stamp), "stop");
       }
-      if (deleted || done || suspended) return;
+      return;
     }
-    if (running.count(key) != 0) return;
     // Start (or resume after a restart of kueuepp: the clock starts again).
-    auto duration = kubeflow_requested_duration(kind, job).value_or(options.default_duration);
-    auto scaled = std::chrono::milliseconds(
-        static_cast<std::int64_t>(static_cast<double>(duration.count()) / std::max(options.time_scale, 1e-6)));
-    if (!was_running) patch_status(kind, job, kubeflow_status(kind, job, KubeflowPhase::Running, stamp), "start");
-    std::weak_ptr<Impl> weak = weak_from_this();
-    const KubeflowKind* k = &kind;
-    auto timer = client.after(scaled, [weak, k, snapshot = job] {
-      if (auto self = weak.lock()) self->complete(*k, snapshot);
+    running.start(key, job.uid(), [&] {
+      if (!was_running) patch_status(kind, job, kubeflow_status(kind, job, KubeflowPhase::Running, stamp), "start");
+      std::weak_ptr<Impl> weak = weak_from_this();
+      const KubeflowKind* k = &kind;
+      return client.after(options.run_time(kubeflow_requested_duration(kind, job)), [weak, k, snapshot = job] {
+        if (auto self = weak.lock()) self->complete(*k, snapshot);
+      });
     });
-    running[key] = Running{std::string(job.uid()), timer};
   }
 
   void complete(const KubeflowKind& kind, const Object& job) {
-    {
-      std::lock_guard lock(mutex);
-      auto it = running.find(running_key(kind, job));
-      if (stopped || it == running.end() || it->second.uid != job.uid()) return;
-      running.erase(it);
-    }
+    if (!running.finish(running_key(kind, job), job.uid())) return;
     const std::string stamp = core::format_rfc3339(now());
     patch_status(kind, job, kubeflow_status(kind, job, KubeflowPhase::Succeeded, stamp),
                  "complete");
@@ -219,10 +197,7 @@ void KubeflowRunner::stop() {
   for (auto& informer : impl_->informers) {
     if (informer) informer->stop();
   }
-  std::lock_guard lock(impl_->mutex);
-  impl_->stopped = true;
-  for (auto& [key, r] : impl_->running) r.timer.cancel();
-  impl_->running.clear();
+  impl_->running.close();
 }
 
 }  // namespace kueuepp::cmd

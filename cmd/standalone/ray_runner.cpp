@@ -2,12 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <atomic>
-#include <map>
-#include <mutex>
-#include <vector>
 
+#include "cmd/standalone/running_jobs.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/informer.hpp"
@@ -65,14 +62,7 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
   JobRunnerOptions options;
   std::shared_ptr<kube::client::Informer> informer;
   std::shared_ptr<kube::client::Informer> cluster_informer;
-  std::mutex mutex;
-  /// Running RayJobs (key -> uid and completion timer).
-  struct Running {
-    std::string uid;
-    kube::client::CancelHandle timer;
-  };
-  std::map<std::string, Running> running;
-  bool stopped = false;
+  RunningJobs running;  ///< RayJobs, by key
 
   Impl(kube::client::Client& c, JobRunnerOptions o) : client(c), options(o) {}
 
@@ -95,31 +85,23 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
     const bool suspended = rayjob.bool_at({"spec", "suspend"}).value_or(false);
     const bool done = finished(rayjob);
     const std::string stamp = core::format_rfc3339(now());
-    std::lock_guard lock(mutex);
-    if (stopped) return;
-    auto it = running.find(key);
-    if (deleted || done || suspended || (it != running.end() && it->second.uid != rayjob.uid())) {
-      if (it != running.end()) {
-        it->second.timer.cancel();
-        running.erase(it);
-      }
+    if (deleted || done || suspended) {
+      if (!running.cancel(key)) return;
       if (!deleted && !done && suspended && deployment_status(rayjob) != "Suspended") {
         patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Suspended, stamp), "suspend");
       }
-      if (deleted || done || suspended) return;
+      return;
     }
-    if (running.count(key) != 0) return;
     // Start (or resume after a restart of kueuepp: the clock starts again).
-    auto scaled = std::chrono::milliseconds(static_cast<std::int64_t>(
-        static_cast<double>(options.default_duration.count()) / std::max(options.time_scale, 1e-6)));
-    if (deployment_status(rayjob) != "Running") {
-      patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Running, stamp), "start");
-    }
-    std::weak_ptr<Impl> weak = weak_from_this();
-    auto timer = client.after(scaled, [weak, snapshot = rayjob] {
-      if (auto self = weak.lock()) self->complete(snapshot);
+    running.start(key, rayjob.uid(), [&] {
+      if (deployment_status(rayjob) != "Running") {
+        patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Running, stamp), "start");
+      }
+      std::weak_ptr<Impl> weak = weak_from_this();
+      return client.after(options.run_time(std::nullopt), [weak, snapshot = rayjob] {
+        if (auto self = weak.lock()) self->complete(snapshot);
+      });
     });
-    running[key] = Running{std::string(rayjob.uid()), timer};
   }
 
   // A RayCluster serves until deleted: ready while unsuspended, suspended otherwise.
@@ -127,10 +109,7 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
     const bool suspended = cluster.bool_at({"spec", "suspend"}).value_or(false);
     const std::string_view want = suspended ? "suspended" : "ready";
     if (cluster.string_at({"status", "state"}) == want) return;
-    {
-      std::lock_guard lock(mutex);
-      if (stopped) return;
-    }
+    if (running.closed()) return;
     kube::client::PatchOptions o;
     o.status_subresource = true;
     o.field_manager = "kueuepp-ray-runner";
@@ -144,12 +123,7 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void complete(const Object& rayjob) {
-    {
-      std::lock_guard lock(mutex);
-      auto it = running.find(rayjob.key());
-      if (stopped || it == running.end() || it->second.uid != rayjob.uid()) return;
-      running.erase(it);
-    }
+    if (!running.finish(rayjob.key(), rayjob.uid())) return;
     patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Complete, core::format_rfc3339(now())), "complete");
   }
 };
@@ -208,10 +182,7 @@ void RayRunner::stop() {
   if (!impl_) return;
   if (impl_->informer) impl_->informer->stop();
   if (impl_->cluster_informer) impl_->cluster_informer->stop();
-  std::lock_guard lock(impl_->mutex);
-  impl_->stopped = true;
-  for (auto& [key, r] : impl_->running) r.timer.cancel();
-  impl_->running.clear();
+  impl_->running.close();
 }
 
 }  // namespace kueuepp::cmd
