@@ -274,20 +274,7 @@ void apply_change(Self self, const TreeObjectChange& c) {
         e.remove_workload(c.key);
         st.writes->forget(c.key);
         break;
-      case ObjectKind::Job:
-      case ObjectKind::JobSet:
-      case ObjectKind::PyTorchJob:
-      case ObjectKind::TFJob:
-      case ObjectKind::XGBoostJob:
-      case ObjectKind::PaddleJob:
-      case ObjectKind::JAXJob:
-      case ObjectKind::MPIJob:
-      case ObjectKind::RayJob:
-      case ObjectKind::RayCluster:
-      case ObjectKind::TrainJob:
-      case ObjectKind::TrainingRuntime:
-      case ObjectKind::ClusterTrainingRuntime:
-      case ObjectKind::Event: break;
+      default: break;  // not routed_to_trees: the router sends none
     }
     return;
   }

@@ -33,20 +33,7 @@ Expected<ModelObject> decode(ObjectKind kind, const json::value& doc) {
     case ObjectKind::Namespace: return wrap(kube::decode_namespace(doc));
     case ObjectKind::AdmissionCheck: return wrap(kube::decode_admission_check(doc));
     case ObjectKind::Workload: return wrap(kube::decode_workload(doc));
-    case ObjectKind::Job:
-    case ObjectKind::JobSet:
-    case ObjectKind::PyTorchJob:
-    case ObjectKind::TFJob:
-    case ObjectKind::XGBoostJob:
-    case ObjectKind::PaddleJob:
-    case ObjectKind::JAXJob:
-    case ObjectKind::MPIJob:
-    case ObjectKind::RayJob:
-    case ObjectKind::RayCluster:
-    case ObjectKind::TrainJob:
-    case ObjectKind::TrainingRuntime:
-    case ObjectKind::ClusterTrainingRuntime:
-    case ObjectKind::Event: break;
+    default: break;  // not routed_to_trees: never stored
   }
   return fail("kind not routed to cohort trees");
 }
@@ -337,7 +324,7 @@ void TreeRouter::on_relisted(const messages::ObjectsRelisted& event, Output& out
 }
 
 void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& out) {
-  if (messages::kind_traits(event.kind).route == messages::KindTraits::Route::None || !event.object) return;
+  if (!messages::routed_to_trees(event.kind) || !event.object) return;
   std::string key = key_of(*event.object);
   const std::optional<std::string> link_before =
       is_topology(event.kind) ? topology_link(event.kind, key) : std::nullopt;
@@ -364,7 +351,7 @@ void TreeRouter::on_changed_impl(const messages::ObjectChanged& event, Output& o
 }
 
 void TreeRouter::on_relisted_impl(const messages::ObjectsRelisted& event, Output& out) {
-  if (messages::kind_traits(event.kind).route == messages::KindTraits::Route::None || !event.items) return;
+  if (!messages::routed_to_trees(event.kind) || !event.items) return;
   Table& t = table(event.kind);
   std::set<std::string> fresh;
   for (const auto& object : *event.items) fresh.insert(key_of(*object));

@@ -114,4 +114,8 @@ static_assert([] {
 
 constexpr std::string_view to_string(ObjectKind kind) { return kind_traits(kind).name; }
 
+/// Whether the cohort trees hold it (the engine's objects); every other kind stays
+/// with the watch, the job actor or the writer.
+constexpr bool routed_to_trees(ObjectKind kind) { return kind_traits(kind).route != KindTraits::Route::None; }
+
 }  // namespace kueuepp::messages
