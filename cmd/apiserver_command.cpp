@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cmd/commands.hpp"
+#include "cmd/flag_reader.hpp"
 #include "kube/json/json.hpp"
 #include "kube/apiserver/server/api_server.hpp"
 
@@ -68,37 +69,33 @@ struct Flags {
 
 /// Parses the flags; returns an error message (empty when fine).
 std::string parse(Args args, Flags& flags) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    auto value = [&](std::string& out) -> bool {
-      if (i + 1 >= args.size()) return false;
-      out = std::string(args[++i]);
-      return true;
-    };
+  FlagReader reader(args);
+  while (const auto next = reader.next()) {
+    const std::string_view a = *next;
     std::string v;
     if (a == "--listen") {
-      if (!value(flags.options.listen)) return "--listen needs ADDR:PORT";
+      if (!reader.value(flags.options.listen)) return "--listen needs ADDR:PORT";
     } else if (a == "--data-dir") {
-      if (!value(flags.options.data_dir)) return "--data-dir needs a directory";
+      if (!reader.value(flags.options.data_dir)) return "--data-dir needs a directory";
     } else if (a == "--kubeconfig-out") {
-      if (!value(flags.kubeconfig)) return "--kubeconfig-out needs a file name";
+      if (!reader.value(flags.kubeconfig)) return "--kubeconfig-out needs a file name";
     } else if (a == "--crds") {
-      if (!value(v)) return "--crds needs a path";
+      if (!reader.value(v)) return "--crds needs a path";
       flags.options.crd_paths.push_back(v);
     } else if (a == "--tls") {
       flags.options.tls = true;
     } else if (a == "--token") {
-      if (!value(flags.options.bearer_token)) return "--token needs a value";
+      if (!reader.value(flags.options.bearer_token)) return "--token needs a value";
     } else if (a == "--token-auth-file") {
-      if (!value(flags.options.token_auth_file)) return "--token-auth-file needs a file";
+      if (!reader.value(flags.options.token_auth_file)) return "--token-auth-file needs a file";
     } else if (a == "--client-ca-file") {
-      if (!value(flags.options.client_ca_file)) return "--client-ca-file needs a file";
+      if (!reader.value(flags.options.client_ca_file)) return "--client-ca-file needs a file";
     } else if (a == "--service-account-issuer") {
-      if (!value(flags.options.service_account_issuer) || flags.options.service_account_issuer.empty()) {
+      if (!reader.value(flags.options.service_account_issuer) || flags.options.service_account_issuer.empty()) {
         return "--service-account-issuer needs a URL";
       }
     } else if (a == "--api-audiences") {
-      if (!value(v)) return "--api-audiences needs a comma-separated list";
+      if (!reader.value(v)) return "--api-audiences needs a comma-separated list";
       flags.options.api_audiences.clear();
       for (std::size_t start = 0; start <= v.size();) {
         std::size_t comma = std::min(v.find(',', start), v.size());
@@ -106,14 +103,14 @@ std::string parse(Args args, Flags& flags) {
         start = comma + 1;
       }
     } else if (a == "--service-account-signing-key-file") {
-      if (!value(flags.options.service_account_signing_key_file)) return "--service-account-signing-key-file needs a file";
+      if (!reader.value(flags.options.service_account_signing_key_file)) return "--service-account-signing-key-file needs a file";
     } else if (a == "--service-account-key-file") {
-      if (!value(v)) return "--service-account-key-file needs a file";
+      if (!reader.value(v)) return "--service-account-key-file needs a file";
       flags.options.service_account_key_files.push_back(v);
     } else if (a == "--no-fsync") {
       flags.options.fsync = false;
     } else if (a == "--watch-history") {
-      if (!value(v)) return "--watch-history needs a number";
+      if (!reader.value(v)) return "--watch-history needs a number";
       try {
         flags.options.watch_history = std::stoul(v);
       } catch (const std::exception&) {
@@ -122,15 +119,15 @@ std::string parse(Args args, Flags& flags) {
     } else if (a == "--max-requests-inflight" || a == "--max-mutating-requests-inflight") {
       std::size_t& limit = a == "--max-requests-inflight" ? flags.options.max_requests_inflight
                                                            : flags.options.max_mutating_requests_inflight;
-      if (!value(v)) return std::string(a) + " needs a number";
+      if (!reader.value(v)) return std::string(a) + " needs a number";
       auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), limit);
       if (ec != std::errc() || end != v.data() + v.size()) {
         return std::string(a) + " needs a whole number (0: no limit), got \"" + v + "\"";
       }
     } else if (a == "--audit-log") {
-      if (!value(flags.audit_log)) return "--audit-log needs a file";
+      if (!reader.value(flags.audit_log)) return "--audit-log needs a file";
     } else if (a == "--log-level") {
-      if (!value(flags.log_level)) return "--log-level needs a level";
+      if (!reader.value(flags.log_level)) return "--log-level needs a level";
     } else {
       return "unknown argument \"" + std::string(a) + "\"";
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cmd/commands.hpp"
+#include "cmd/flag_reader.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/kubeconfig.hpp"
 #include "kube/apiserver/conformance/client_transport.hpp"
@@ -35,27 +36,21 @@ struct ConformanceArgs {
 // Parses the arguments; nullopt after printing why they are wrong.
 std::optional<ConformanceArgs> parse_args(Args args, bool& help) {
   ConformanceArgs out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    auto value = [&](std::string_view flag) -> std::optional<std::string> {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "kueuepp conformance: %.*s needs a value\n%s",
-                     static_cast<int>(flag.size()), flag.data(), kUsage);
-        return std::nullopt;
-      }
-      return std::string(args[++i]);
+  FlagReader reader(args);
+  while (const auto next = reader.next()) {
+    const std::string_view arg = *next;
+    auto value = [&](std::string& into) {
+      auto taken = reader.value(into);
+      if (!taken) std::fprintf(stderr, "kueuepp conformance: %s\n%s", taken.error().message.c_str(), kUsage);
+      return static_cast<bool>(taken);
     };
     if (arg == "-h" || arg == "--help") {
       help = true;
       return std::nullopt;
     } else if (arg == "--kubeconfig") {
-      auto v = value(arg);
-      if (!v) return std::nullopt;
-      out.kubeconfig = *v;
+      if (!value(out.kubeconfig)) return std::nullopt;
     } else if (arg == "--crds") {
-      auto v = value(arg);
-      if (!v) return std::nullopt;
-      out.crds = *v;
+      if (!value(out.crds)) return std::nullopt;
     } else if (arg.starts_with("--")) {
       std::fprintf(stderr, "kueuepp conformance: unknown option %.*s\n%s",
                    static_cast<int>(arg.size()), arg.data(), kUsage);

@@ -22,6 +22,7 @@
 
 #include "actors/controller.hpp"
 #include "cmd/commands.hpp"
+#include "cmd/flag_reader.hpp"
 #include "cmd/standalone/job_runner.hpp"
 #include "cmd/standalone/jobset_runner.hpp"
 #include "cmd/secure_listener.hpp"
@@ -181,17 +182,13 @@ struct Flags {
 };
 
 std::string parse(Args args, Flags& f, bool standalone) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
+  FlagReader reader(args);
+  while (const auto next = reader.next()) {
+    const std::string_view a = *next;
     std::string v;
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) return false;
-      out = std::string(args[++i]);
-      return true;
-    };
     // A number from lo to hi, both included (an interval: 0 allowed).
     auto in_range = [&](double& out, double lo, double hi) -> bool {
-      if (!value(v)) return false;
+      if (!reader.value(v)) return false;
       try {
         std::size_t used = 0;
         out = std::stod(v, &used);
@@ -204,13 +201,13 @@ std::string parse(Args args, Flags& f, bool standalone) {
     auto number = [&](double& out) { return in_range(out, 0, std::numeric_limits<double>::max()) && out > 0; };
     double d = 0;
     if (a == "--config") {
-      if (!value(f.config_file)) return "--config needs a file";
+      if (!reader.value(f.config_file)) return "--config needs a file";
     } else if (a == "--probe-listen") {
-      if (!value(f.probe_listen)) return "--probe-listen needs ADDR:PORT";
+      if (!reader.value(f.probe_listen)) return "--probe-listen needs ADDR:PORT";
     } else if (a == "--allow-unsupported") {
       f.allow_unsupported = true;
     } else if (a == "--log-level") {
-      if (!value(f.log_level)) return "--log-level needs a level";
+      if (!reader.value(f.log_level)) return "--log-level needs a level";
     } else if (a == "--explanation-interval") {
       double seconds = 0;
       if (!in_range(seconds, 0, 3600)) return "--explanation-interval needs a number of seconds from 0 to 3600";
@@ -223,9 +220,9 @@ std::string parse(Args args, Flags& f, bool standalone) {
       if (!number(d)) return "--threads needs a positive number";
       f.threads = static_cast<std::size_t>(d);
     } else if (!standalone && a == "--kubeconfig") {
-      if (!value(f.kubeconfig)) return "--kubeconfig needs a file";
+      if (!reader.value(f.kubeconfig)) return "--kubeconfig needs a file";
     } else if (!standalone && a == "--leader-elect") {
-      if (!value(v) || (v != "true" && v != "false")) return "--leader-elect needs true or false";
+      if (!reader.value(v) || (v != "true" && v != "false")) return "--leader-elect needs true or false";
       f.leader_elect = v == "true";
     } else if (!standalone && a == "--shards") {
       if (!number(d) || d != static_cast<double>(static_cast<std::uint32_t>(d)) || d > 1024) {
@@ -233,53 +230,53 @@ std::string parse(Args args, Flags& f, bool standalone) {
       }
       f.shards = static_cast<std::uint32_t>(d);
     } else if (!standalone && a == "--namespace") {
-      if (!value(f.lease_namespace) || f.lease_namespace.empty()) return "--namespace needs a namespace";
+      if (!reader.value(f.lease_namespace) || f.lease_namespace.empty()) return "--namespace needs a namespace";
     } else if (!standalone && a == "--cpu-placement") {
-      if (!value(v) || (v != "auto" && v != "spread")) return "--cpu-placement needs auto or spread";
+      if (!reader.value(v) || (v != "auto" && v != "spread")) return "--cpu-placement needs auto or spread";
       f.share_one_cpu_when_light = v == "auto";
     } else if (!standalone && a == "--webhook-listen") {
-      if (!value(f.webhook_listen) || f.webhook_listen.rfind(':') == std::string::npos) {
+      if (!reader.value(f.webhook_listen) || f.webhook_listen.rfind(':') == std::string::npos) {
         return "--webhook-listen needs ADDR:PORT";
       }
     } else if (!standalone && a == "--webhook-cert-dir") {
-      if (!value(f.webhook_cert_dir) || f.webhook_cert_dir.empty()) return "--webhook-cert-dir needs a directory";
+      if (!reader.value(f.webhook_cert_dir) || f.webhook_cert_dir.empty()) return "--webhook-cert-dir needs a directory";
     } else if (!standalone && a == "--webhook-url-base") {
-      if (!value(f.webhook_url_base) || f.webhook_url_base.rfind("https://", 0) != 0) {
+      if (!reader.value(f.webhook_url_base) || f.webhook_url_base.rfind("https://", 0) != 0) {
         return "--webhook-url-base needs an https:// URL (https://HOST:PORT)";
       }
       while (!f.webhook_url_base.empty() && f.webhook_url_base.back() == '/') f.webhook_url_base.pop_back();
     } else if (!standalone && a == "--webhook-service") {
-      if (!value(f.webhook_service) || f.webhook_service.empty()) return "--webhook-service needs a name";
+      if (!reader.value(f.webhook_service) || f.webhook_service.empty()) return "--webhook-service needs a name";
     } else if (!standalone && a == "--webhook-secret") {
-      if (!value(f.webhook_secret) || f.webhook_secret.empty()) return "--webhook-secret needs a name";
+      if (!reader.value(f.webhook_secret) || f.webhook_secret.empty()) return "--webhook-secret needs a name";
     } else if (a == "--health-listen" || a == "--secure-listen") {
       std::string& out = a == "--health-listen" ? f.health_listen : f.secure_listen;
-      if (!value(out) || out.rfind(':') == std::string::npos) return std::string(a) + " needs ADDR:PORT";
+      if (!reader.value(out) || out.rfind(':') == std::string::npos) return std::string(a) + " needs ADDR:PORT";
     } else if (a == "--secure-cert-dir") {
-      if (!value(f.secure_cert_dir) || f.secure_cert_dir.empty()) return "--secure-cert-dir needs a directory";
+      if (!reader.value(f.secure_cert_dir) || f.secure_cert_dir.empty()) return "--secure-cert-dir needs a directory";
     } else if (a == "--secure-client-ca-file") {
-      if (!value(f.secure_client_ca_file) || f.secure_client_ca_file.empty()) return "--secure-client-ca-file needs a file";
+      if (!reader.value(f.secure_client_ca_file) || f.secure_client_ca_file.empty()) return "--secure-client-ca-file needs a file";
     } else if (a == "--visibility-listen") {
-      if (!value(f.visibility_listen) || f.visibility_listen.rfind(':') == std::string::npos) {
+      if (!reader.value(f.visibility_listen) || f.visibility_listen.rfind(':') == std::string::npos) {
         return "--visibility-listen needs ADDR:PORT";
       }
     } else if (!standalone && a == "--identity") {
-      if (!value(f.identity) || f.identity.empty()) return "--identity needs a name";
+      if (!reader.value(f.identity) || f.identity.empty()) return "--identity needs a name";
     } else if (standalone && a == "--listen") {
-      if (!value(f.server.listen)) return "--listen needs ADDR:PORT";
+      if (!reader.value(f.server.listen)) return "--listen needs ADDR:PORT";
     } else if (standalone && a == "--data-dir") {
-      if (!value(f.server.data_dir)) return "--data-dir needs a directory";
+      if (!reader.value(f.server.data_dir)) return "--data-dir needs a directory";
     } else if (standalone && a == "--kubeconfig-out") {
-      if (!value(f.kubeconfig_out)) return "--kubeconfig-out needs a file";
+      if (!reader.value(f.kubeconfig_out)) return "--kubeconfig-out needs a file";
     } else if (standalone && a == "--crds") {
-      if (!value(v)) return "--crds needs a path";
+      if (!reader.value(v)) return "--crds needs a path";
       f.server.crd_paths.push_back(v);
     } else if (standalone && a == "--tls") {
       f.server.tls = true;
     } else if (standalone && a == "--token-auth-file") {
-      if (!value(f.server.token_auth_file)) return "--token-auth-file needs a file";
+      if (!reader.value(f.server.token_auth_file)) return "--token-auth-file needs a file";
     } else if (standalone && a == "--client-ca-file") {
-      if (!value(f.server.client_ca_file)) return "--client-ca-file needs a file";
+      if (!reader.value(f.server.client_ca_file)) return "--client-ca-file needs a file";
     } else if (standalone && a == "--job-time-scale") {
       if (!number(f.time_scale)) return "--job-time-scale needs a positive number";
     } else if (standalone && a == "--default-job-duration") {

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cmd/commands.hpp"
+#include "cmd/flag_reader.hpp"
 #include "cmd/takeover/crd_handover.hpp"
 #include "cmd/takeover/deployment_scaling.hpp"
 #include "cmd/takeover/storage_migration.hpp"
@@ -59,33 +60,29 @@ struct Flags {
 
 Expected<Flags> parse_flags(Args args) {
   Flags f;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    auto value = [&](std::string& into) -> Status {
-      if (i + 1 >= args.size()) return fail(std::string(a) + " needs a value");
-      into = std::string(args[++i]);
-      return {};
-    };
+  FlagReader reader(args);
+  while (const auto next = reader.next()) {
+    const std::string_view a = *next;
     Status s;
     std::string number;
     if (a == "--kubeconfig") {
-      s = value(f.kubeconfig);
+      s = reader.value(f.kubeconfig);
     } else if (a == "--context") {
-      s = value(f.context);
+      s = reader.value(f.context);
     } else if (a == "--dry-run") {
       f.dry_run = true;
     } else if (a == "--rollback") {
       f.rollback = true;
     } else if (a == "--crds") {
-      s = value(f.options.crds_dir);
+      s = reader.value(f.options.crds_dir);
     } else if (a == "--kueue-crds") {
-      s = value(f.options.kueue_crds_dir);
+      s = reader.value(f.options.kueue_crds_dir);
     } else if (a == "--kueue-namespace") {
-      s = value(f.options.kueue_namespace);
+      s = reader.value(f.options.kueue_namespace);
     } else if (a == "--kueue-deployment") {
-      s = value(f.options.kueue_deployment);
+      s = reader.value(f.options.kueue_deployment);
     } else if (a == "--timeout") {
-      s = value(number);
+      s = reader.value(number);
       if (s) {
         char* end = nullptr;
         long seconds = std::strtol(number.c_str(), &end, 10);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cmd/commands.hpp"
+#include "cmd/flag_reader.hpp"
 #include "cmd/whatif/what_if_text.hpp"
 #include "kube/apiserver/server/util/yaml_emit.hpp"
 #include "kube/client/blocking_client.hpp"
@@ -44,24 +45,20 @@ struct Flags {
 
 Expected<Flags> parse_flags(Args args) {
   Flags f;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    auto value = [&](std::string& into) -> Status {
-      if (i + 1 >= args.size()) return fail(std::string(a) + " needs a value");
-      into = std::string(args[++i]);
-      return {};
-    };
+  FlagReader reader(args);
+  while (const auto next = reader.next()) {
+    const std::string_view a = *next;
     Status s;
     if (a == "-f" || a == "--filename") {
-      s = value(f.file);
+      s = reader.value(f.file);
     } else if (a == "--kubeconfig") {
-      s = value(f.kubeconfig);
+      s = reader.value(f.kubeconfig);
     } else if (a == "--context") {
-      s = value(f.context);
+      s = reader.value(f.context);
     } else if (a == "-n" || a == "--namespace") {
-      s = value(f.ns);
+      s = reader.value(f.ns);
     } else if (a == "-o" || a == "--output") {
-      s = value(f.output);
+      s = reader.value(f.output);
     } else {
       return fail("unknown argument " + std::string(a));
     }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cmd/commands.hpp"
+#include "cmd/flag_reader.hpp"
 #include "cmd/perf/child_process.hpp"
 #include "cmd/perf/generator.hpp"
 #include "cmd/perf/generator_config.hpp"
@@ -73,38 +74,34 @@ struct Flags {
 };
 
 std::string parse(Args args, Flags& f) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) return false;
-      out = std::string(args[++i]);
-      return true;
-    };
+  FlagReader reader(args);
+  while (const auto next = reader.next()) {
+    const std::string_view a = *next;
     std::string v;
     if (a == "--generator") {
-      if (!value(f.generator)) return "--generator needs a file";
+      if (!reader.value(f.generator)) return "--generator needs a file";
     } else if (a == "--rangespec") {
-      if (!value(f.rangespec)) return "--rangespec needs a file";
+      if (!reader.value(f.rangespec)) return "--rangespec needs a file";
     } else if (a == "--out") {
-      if (!value(f.out)) return "--out needs a directory";
+      if (!reader.value(f.out)) return "--out needs a directory";
     } else if (a == "--kubeconfig") {
-      if (!value(f.kubeconfig)) return "--kubeconfig needs a file";
+      if (!reader.value(f.kubeconfig)) return "--kubeconfig needs a file";
     } else if (a == "--controller-config") {
-      if (!value(f.controller_config)) return "--controller-config needs a file";
+      if (!reader.value(f.controller_config)) return "--controller-config needs a file";
       if (!std::filesystem::is_regular_file(f.controller_config)) {
         return "--controller-config " + f.controller_config + ": no such file";
       }
       f.controller_config = std::filesystem::absolute(f.controller_config).string();
     } else if (a == "--controller-arg") {
-      if (!value(v)) return "--controller-arg needs an argument for the controller";
+      if (!reader.value(v)) return "--controller-arg needs an argument for the controller";
       f.controller_args.push_back(v);
     } else if (a == "--crds") {
-      if (!value(v)) return "--crds needs a path";
+      if (!reader.value(v)) return "--crds needs a path";
       f.crds.push_back(v);
     } else if (a == "--log-level") {
-      if (!value(f.log_level)) return "--log-level needs a level";
+      if (!reader.value(f.log_level)) return "--log-level needs a level";
     } else if (a == "--timeout") {
-      if (!value(v)) return "--timeout needs a number of seconds";
+      if (!reader.value(v)) return "--timeout needs a number of seconds";
       try {
         std::size_t used = 0;
         f.timeout_s = std::stod(v, &used);
