@@ -20,6 +20,7 @@
 
 #include "cmd/standalone/server_sent_events.hpp"
 #include "kube/tls/client_certificate.hpp"
+#include "kube/tls/listen_endpoint.hpp"
 
 namespace kueuepp::cmd {
 
@@ -410,26 +411,14 @@ Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& lis
 
 Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& listen, ProbeHandler handler,
                                                           ProbeServerOptions options) {
-  auto colon = listen.rfind(':');
-  if (colon == std::string::npos) return fail("\"" + listen + "\" is not ADDR:PORT");
+  auto endpoint = kube::tls::parse_listen_endpoint(listen);
+  if (!endpoint) return unexpected(endpoint.error());
   auto impl = std::make_unique<Impl>();
   impl->handler = std::move(handler);
   impl->options = std::move(options);
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(listen.substr(0, colon), ec);
-  if (ec) return fail("\"" + listen + "\": bad address: " + ec.message());
-  int port = 0;
-  try {
-    port = std::stoi(listen.substr(colon + 1));
-  } catch (const std::exception&) {
-    return fail("\"" + listen + "\": bad port");
+  if (auto open = kube::tls::open_listening(impl->acceptor, *endpoint); !open) {
+    return fail("cannot listen on " + listen + ": " + open.error().message);
   }
-  tcp::endpoint endpoint(address, static_cast<std::uint16_t>(port));
-  impl->acceptor.open(endpoint.protocol(), ec);
-  if (!ec) impl->acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) impl->acceptor.bind(endpoint, ec);
-  if (!ec) impl->acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return fail("cannot listen on " + listen + ": " + ec.message());
   auto* raw = impl.get();
   impl->thread = std::thread([raw] { raw->run(); });
   return std::unique_ptr<ProbeServer>(new ProbeServer(std::move(impl)));

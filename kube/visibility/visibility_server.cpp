@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "kube/tls/client_certificate.hpp"
+#include "kube/tls/listen_endpoint.hpp"
 #include "kube/tls/server_context.hpp"
 
 namespace kueuepp::kube::visibility {
@@ -185,30 +186,15 @@ VisibilityServer::~VisibilityServer() { stop(); }
 Expected<std::unique_ptr<VisibilityServer>> VisibilityServer::start(VisibilityServerOptions options,
                                                                     RequestHandler handler) {
   const std::string listen = options.listen;
-  auto colon = listen.rfind(':');
-  if (colon == std::string::npos) return fail("--visibility-listen \"" + listen + "\" is not ADDR:PORT");
-  std::string host = listen.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(host, ec);
-  if (ec) return fail("--visibility-listen \"" + listen + "\": bad address: " + ec.message());
-  unsigned long port = 0;
-  try {
-    std::size_t used = 0;
-    port = std::stoul(listen.substr(colon + 1), &used);
-    if (used != listen.size() - colon - 1 || port > 65535) throw std::out_of_range("port");
-  } catch (const std::exception&) {
-    return fail("--visibility-listen \"" + listen + "\": bad port");
-  }
+  auto endpoint = tls::parse_listen_endpoint(listen);
+  if (!endpoint) return fail("--visibility-listen " + endpoint.error().message);
   auto impl = std::make_shared<Impl>();
   impl->options = std::move(options);
   impl->handler = std::move(handler);
-  tcp::endpoint endpoint(address, static_cast<std::uint16_t>(port));
-  impl->acceptor->open(endpoint.protocol(), ec);
-  if (!ec) impl->acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) impl->acceptor->bind(endpoint, ec);
-  if (!ec) impl->acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return fail("the visibility server cannot listen on " + listen + ": " + ec.message());
+  if (auto open = tls::open_listening(*impl->acceptor, *endpoint); !open) {
+    return fail("the visibility server cannot listen on " + listen + ": " + open.error().message);
+  }
+  boost::system::error_code ec;
   impl->port = impl->acceptor->local_endpoint(ec).port();
   impl->accept();
   impl->thread = std::thread([raw = impl.get()] { raw->io->run(); });

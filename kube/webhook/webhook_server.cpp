@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "kube/conversion/conversion_review.hpp"
+#include "kube/tls/listen_endpoint.hpp"
 #include "kube/tls/server_context.hpp"
 
 namespace kueuepp::kube::webhook {
@@ -327,32 +328,17 @@ WebhookServer::~WebhookServer() { stop(); }
 
 Expected<std::unique_ptr<WebhookServer>> WebhookServer::start(WebhookServerOptions options, AdmissionHandler handler) {
   const std::string listen = options.listen;
-  auto colon = listen.rfind(':');
-  if (colon == std::string::npos) return fail("webhook listen address \"" + listen + "\" is not ADDR:PORT");
+  auto endpoint = tls::parse_listen_endpoint(listen);
+  if (!endpoint) return fail("webhook listen address " + endpoint.error().message);
   auto impl = std::make_shared<Impl>();
   impl->life = impl;
   impl->options = std::move(options);
   if (impl->options.threads == 0) impl->options.threads = 1;
   impl->handler = std::move(handler);
-  std::string host = listen.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(host, ec);
-  if (ec) return fail("webhook listen address \"" + listen + "\": bad address: " + ec.message());
-  unsigned long port = 0;
-  try {
-    std::size_t used = 0;
-    port = std::stoul(listen.substr(colon + 1), &used);
-    if (used != listen.size() - colon - 1 || port > 65535) throw std::out_of_range("port");
-  } catch (const std::exception&) {
-    return fail("webhook listen address \"" + listen + "\": bad port");
+  if (auto open = tls::open_listening(*impl->acceptor, *endpoint); !open) {
+    return fail("the webhook server cannot listen on " + listen + ": " + open.error().message);
   }
-  tcp::endpoint endpoint(address, static_cast<std::uint16_t>(port));
-  impl->acceptor->open(endpoint.protocol(), ec);
-  if (!ec) impl->acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) impl->acceptor->bind(endpoint, ec);
-  if (!ec) impl->acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return fail("the webhook server cannot listen on " + listen + ": " + ec.message());
+  boost::system::error_code ec;
   impl->endpoint = impl->acceptor->local_endpoint(ec);
   impl->port = impl->endpoint.port();
   impl->accept();
