@@ -36,6 +36,7 @@ const ResourceDescriptor kTrainJob{"trainer.kubeflow.org", "v1alpha1", "trainjob
 const ResourceDescriptor kTrainingRuntime{"trainer.kubeflow.org", "v1alpha1", "trainingruntimes", "TrainingRuntime", true};
 const ResourceDescriptor kClusterTrainingRuntime{"trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes",
                                                  "ClusterTrainingRuntime", false};
+const ResourceDescriptor kAppWrapper{"workload.codeflare.dev", "v1beta2", "appwrappers", "AppWrapper", true};
 const ResourceDescriptor kNamespace{"", "v1", "namespaces", "Namespace", false};
 const ResourceDescriptor kPod{"", "v1", "pods", "Pod", true};
 const ResourceDescriptor kConfigMap{"", "v1", "configmaps", "ConfigMap", true};
@@ -48,10 +49,10 @@ const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclas
 
 std::span<const ResourceDescriptor* const> known_resources() {
   using namespace resources;
-  static const std::array<const ResourceDescriptor*, 27> all = {
+  static const std::array<const ResourceDescriptor*, 28> all = {
       &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
       &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kPyTorchJob, &kTFJob, &kXGBoostJob, &kPaddleJob, &kJAXJob, &kMPIJob, &kRayJob, &kRayCluster,
-      &kTrainJob, &kTrainingRuntime, &kClusterTrainingRuntime,
+      &kTrainJob, &kTrainingRuntime, &kClusterTrainingRuntime, &kAppWrapper,
       &kNamespace, &kPod, &kConfigMap,
       &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};
   return all;

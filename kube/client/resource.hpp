@@ -53,6 +53,7 @@ extern const ResourceDescriptor kRayCluster;      ///< ray.io/v1
 extern const ResourceDescriptor kTrainJob;        ///< trainer.kubeflow.org/v1alpha1
 extern const ResourceDescriptor kTrainingRuntime;  ///< trainer.kubeflow.org/v1alpha1, namespaced
 extern const ResourceDescriptor kClusterTrainingRuntime;  ///< trainer.kubeflow.org/v1alpha1, cluster-scoped
+extern const ResourceDescriptor kAppWrapper;      ///< workload.codeflare.dev/v1beta2
 }  // namespace resources
 
 /// Every descriptor above.

@@ -1,5 +1,6 @@
 #include "kube/jobs/batch_job.hpp"
 
+#include "kube/jobs/appwrapper.hpp"
 #include "kube/jobs/constants.hpp"
 #include "kube/jobs/equivalence.hpp"
 #include "kube/jobs/jobset.hpp"
@@ -65,7 +66,8 @@ const JobIntegration* find_integration(std::string_view framework) {
   for (const JobIntegration* known :
        {&batch_job_integration(), &jobset_integration(), &pytorchjob_integration(), &tfjob_integration(),
         &xgboostjob_integration(), &paddlejob_integration(), &jaxjob_integration(), &mpijob_integration(),
-        &rayjob_integration(), &raycluster_integration(), &trainjob_integration()}) {
+        &rayjob_integration(), &raycluster_integration(), &trainjob_integration(),
+        &appwrapper_integration()}) {
     if (framework == known->framework()) return known;
   }
   return nullptr;
