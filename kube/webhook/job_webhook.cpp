@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "kube/jobs/appwrapper.hpp"
 #include "kube/jobs/constants.hpp"
 #include "kube/jobs/integration.hpp"
 #include "kube/jobs/jobset.hpp"
@@ -637,6 +638,40 @@ AdmissionResponse review_trainjob(const AdmissionRequest& request, const JobWebh
                                   const ClusterFacts& facts) {
   if (!trainjobs_integrated(request, policy)) return allowed(request.uid);
   FieldErrors errors = validate_trainjob(request, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
+}
+
+namespace {
+
+bool appwrappers_integrated(const JobWebhookPolicy& policy) {
+  return std::find(policy.frameworks.begin(), policy.frameworks.end(), jobs::kAppWrapperFramework) !=
+         policy.frameworks.end();
+}
+
+}  // namespace
+
+AdmissionResponse default_appwrapper(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                     const ClusterFacts& facts) {
+  if (!appwrappers_integrated(policy)) return allowed(request.uid);
+  return default_owner(request, policy, facts, SuspendField::Spec);
+}
+
+FieldErrors validate_appwrapper(const AdmissionRequest& request, const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& aw = request.object;
+  if (!aw.is_object()) return errors;
+  check_create(aw, errors);
+  if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
+  const std::string_view ns = request.ns.empty() ? string_at(aw, {"metadata", "namespace"}) : request.ns;
+  check_update(request.old_object, aw, ns, facts, errors);
+  return errors;
+}
+
+AdmissionResponse review_appwrapper(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                    const ClusterFacts& facts) {
+  if (!appwrappers_integrated(policy)) return allowed(request.uid);
+  FieldErrors errors = validate_appwrapper(request, facts);
   if (errors.empty()) return allowed(request.uid);
   return denied(request.uid, aggregate(errors));
 }

@@ -135,6 +135,20 @@ FieldErrors validate_trainjob(const AdmissionRequest& request, const ClusterFact
 AdmissionResponse review_trainjob(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                                   const ClusterFacts& facts);
 
+/// mappwrapper: default_job's defaults (spec.suspend) when AppWrappers are integrated, else
+/// allowed unchanged (Kueue's BaseWebhook for AppWrapper).
+AdmissionResponse default_appwrapper(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                     const ClusterFacts& facts);
+
+/// vappwrapper (BaseWebhook: jobframework.ValidateJobOnCreate and ValidateJobOnUpdate, as
+/// for JobSets; Kueue has no AppWrapper-specific checks). Empty when valid.
+FieldErrors validate_appwrapper(const AdmissionRequest& request, const ClusterFacts& facts);
+
+/// vappwrapper: allowed, or refused (403) with validate_appwrapper's errors; allowed
+/// unchanged when AppWrappers are not integrated.
+AdmissionResponse review_appwrapper(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                    const ClusterFacts& facts);
+
 /// vjob's checks; empty when the Job is valid.
 FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& facts);
 

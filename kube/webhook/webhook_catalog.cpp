@@ -23,6 +23,8 @@ constexpr std::string_view kRayjobs[] = {"rayjobs"};
 constexpr std::string_view kRayclusters[] = {"rayclusters"};
 constexpr std::string_view kTrainerGroup = "trainer.kubeflow.org";
 constexpr std::string_view kTrainjobs[] = {"trainjobs"};
+constexpr std::string_view kAppWrapperGroup = "workload.codeflare.dev";
+constexpr std::string_view kAppwrappers[] = {"appwrappers"};
 constexpr std::string_view kClusterQueues[] = {"clusterqueues"};
 constexpr std::string_view kCohorts[] = {"cohorts"};
 constexpr std::string_view kResourceFlavors[] = {"resourceflavors"};
@@ -81,6 +83,11 @@ const std::array<WebhookSpec, 40> kCatalog{{
      kTrainerGroup, "v1alpha1", kTrainjobs, kCreate, Fail, QueueNameSet, true, true},
     {WebhookKind::MutateTrainJob, "mtrainjob-unlabelled.kueuepp.x-k8s.io", "/mutate-trainer-kubeflow-org-v1alpha1-trainjob",
      true, kTrainerGroup, "v1alpha1", kTrainjobs, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateAppWrapper, "mappwrapper.kb.io", "/mutate-workload-codeflare-dev-v1beta2-appwrapper", true,
+     kAppWrapperGroup, kV1beta2, kAppwrappers, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateAppWrapper, "mappwrapper-unlabelled.kueuepp.x-k8s.io",
+     "/mutate-workload-codeflare-dev-v1beta2-appwrapper", true, kAppWrapperGroup, kV1beta2, kAppwrappers, kCreate,
+     Ignore, QueueNameUnset, true, true},
     {WebhookKind::MutateClusterQueue, "mclusterqueue.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-clusterqueue", true, kKueue,
      kV1beta2, kClusterQueues, kCreate, Fail, Any, false, true},
     {WebhookKind::MutateResourceFlavor, "mresourceflavor.kb.io", "/mutate-kueue-x-k8s-io-v1beta2-resourceflavor", true,
@@ -109,6 +116,8 @@ const std::array<WebhookSpec, 40> kCatalog{{
      kRayclusters, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateTrainJob, "vtrainjob.kb.io", "/validate-trainer-kubeflow-org-v1alpha1-trainjob", false,
      kTrainerGroup, "v1alpha1", kTrainjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateAppWrapper, "vappwrapper.kb.io", "/validate-workload-codeflare-dev-v1beta2-appwrapper", false,
+     kAppWrapperGroup, kV1beta2, kAppwrappers, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateClusterQueue, "vclusterqueue.kb.io", "/validate-kueue-x-k8s-io-v1beta2-clusterqueue", false,
      kKueue, kV1beta2, kClusterQueues, kCreateUpdate, Fail, Any, false, true},
     {WebhookKind::ValidateCohort, "vcohort.kb.io", "/validate-kueue-x-k8s-io-v1beta2-cohort", false, kKueue, kV1beta2,

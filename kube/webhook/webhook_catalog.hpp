@@ -24,6 +24,8 @@ enum class WebhookKind : std::uint8_t {
   ValidateRayCluster,
   MutateTrainJob,
   ValidateTrainJob,
+  MutateAppWrapper,
+  ValidateAppWrapper,
   MutateClusterQueue,
   ValidateClusterQueue,
   ValidateCohort,

@@ -19,6 +19,8 @@ AdmissionResponse decide(WebhookKind kind, const AdmissionRequest& request, cons
     case WebhookKind::ValidateRayCluster: return review_raycluster(request, policy, facts);
     case WebhookKind::MutateTrainJob: return default_trainjob(request, policy, facts);
     case WebhookKind::ValidateTrainJob: return review_trainjob(request, policy, facts);
+    case WebhookKind::MutateAppWrapper: return default_appwrapper(request, policy, facts);
+    case WebhookKind::ValidateAppWrapper: return review_appwrapper(request, policy, facts);
     case WebhookKind::MutateClusterQueue:
     case WebhookKind::MutateResourceFlavor: return default_with_resource_in_use_finalizer(request);
     case WebhookKind::ValidateClusterQueue: return review_cluster_queue(request);

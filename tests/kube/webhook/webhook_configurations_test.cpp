@@ -26,9 +26,10 @@ TEST(WebhookConfigurations, ByServiceLeaveSystemNamespacesAndUnlabelledJobsToIgn
   EXPECT_EQ(m.at("kind"), "MutatingWebhookConfiguration");
   EXPECT_EQ(m.at("metadata").at("name").as_string(), kMutatingConfigurationName);
   const auto& hooks = m.at("webhooks").as_array();
-  // mjob, mjobset, the six Kubeflow kinds', mrayjob, mraycluster and mtrainjob twice each, clusterqueue,
+  // mjob, mjobset, the six Kubeflow kinds', mrayjob, mraycluster, mtrainjob and mappwrapper twice each,
+  // clusterqueue,
   // resourceflavor (not the Workload's)
-  ASSERT_EQ(hooks.size(), 24u);
+  ASSERT_EQ(hooks.size(), 26u);
   const auto& mjob = hooks[0].as_object();
   EXPECT_EQ(mjob.at("name").as_string(), "mjob.kb.io");
   EXPECT_EQ(mjob.at("failurePolicy"), "Fail");
@@ -48,10 +49,12 @@ TEST(WebhookConfigurations, ByServiceLeaveSystemNamespacesAndUnlabelledJobsToIgn
   EXPECT_EQ(hooks[18].at("name"), "mraycluster.kb.io");
   EXPECT_EQ(hooks[20].at("name"), "mtrainjob.kb.io");
   EXPECT_EQ(hooks[20].at("rules").at(0).at("resources").at(0), "trainjobs");
-  EXPECT_EQ(hooks[22].at("name"), "mclusterqueue.kb.io");
-  EXPECT_FALSE(hooks[22].as_object().contains("namespaceSelector"));  // ClusterQueues are cluster-scoped
+  EXPECT_EQ(hooks[22].at("name"), "mappwrapper.kb.io");
+  EXPECT_EQ(hooks[22].at("rules").at(0).at("apiGroups").at(0), "workload.codeflare.dev");
+  EXPECT_EQ(hooks[24].at("name"), "mclusterqueue.kb.io");
+  EXPECT_FALSE(hooks[24].as_object().contains("namespaceSelector"));  // ClusterQueues are cluster-scoped
   json::value v = validating_configuration(target);
-  EXPECT_EQ(v.at("webhooks").as_array().size(), 14u);
+  EXPECT_EQ(v.at("webhooks").as_array().size(), 15u);
 }
 
 TEST(WebhookConfigurations, ByUrl) {
@@ -71,7 +74,7 @@ TEST(WebhookConfigurations, CaBundlePatchNamesOnlyOurWebhooksThatDiffer) {
   auto patch = ca_bundle_patch(live, "CA");
   ASSERT_TRUE(patch);
   const auto& entries = patch->at("webhooks").as_array();
-  EXPECT_EQ(entries.size(), 24u);  // every mutating webhook of ours (the catalog's registered ones)
+  EXPECT_EQ(entries.size(), 26u);  // every mutating webhook of ours (the catalog's registered ones)
   EXPECT_EQ(*core::base64_decode(entries[0].at("clientConfig").at("caBundle").as_string()), "CA");
   target.ca_bundle_pem = "CA";
   EXPECT_FALSE(ca_bundle_patch(mutating_configuration(target), "CA"));
