@@ -132,16 +132,28 @@ TEST(KueueConfiguration, InvalidConfigurationsAreRejectedWithTheField) {
   }
 }
 
-TEST(KueueConfiguration, KueuesShippedConfigurationIsRefusedNamingWhatIsUnsupported) {
-  auto r = decode(kKueueShippedConfiguration);
+TEST(KueueConfiguration, KueuesShippedConfigurationIsAcceptedAppWrapperIncluded) {
+  auto c = decode(kKueueShippedConfiguration);
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->frameworks.size(), 10u);
+  EXPECT_EQ(c->frameworks.back(), "workload.codeflare.dev/appwrapper");
+  EXPECT_TRUE(c->ignored.empty());
+}
+
+// Kueue's shipped Configuration with a framework kueuepp does not integrate (Pods).
+std::string with_pod_framework() { return std::string(kKueueShippedConfiguration) + "  - \"pod\"\n"; }
+
+TEST(KueueConfiguration, AFrameworkNotIntegratedIsRefusedNamingIt) {
+  auto r = decode(with_pod_framework());
   ASSERT_FALSE(r.has_value());
   const std::string& m = r.error().message;
-  for (const char* named : {"integrations.frameworks[9] \"workload.codeflare.dev/appwrapper\"", "--allow-unsupported"}) {
+  for (const char* named : {"integrations.frameworks[10] \"pod\"", "--allow-unsupported"}) {
     EXPECT_NE(m.find(named), std::string::npos) << named << " not in: " << m;
   }
   // What kueuepp does honour is not named.
-  for (const char* honoured : {"batch/job\"", "jobset.x-k8s.io/jobset", "kubeflow.org/", "ray.io/", "clientConnection", "leaderElection", "healthProbeBindAddress",
-                               "groupKindConcurrency", "webhook"}) {
+  for (const char* honoured : {"batch/job\"", "jobset.x-k8s.io/jobset", "kubeflow.org/", "ray.io/", "workload.codeflare.dev",
+                               "clientConnection", "leaderElection", "healthProbeBindAddress", "groupKindConcurrency",
+                               "webhook"}) {
     EXPECT_EQ(m.find(honoured), std::string::npos) << honoured << " named in: " << m;
   }
 }
@@ -162,11 +174,11 @@ TEST(KueueConfiguration, TheKubeflowKindsAndTrainJobAreIntegrated) {
 }
 
 TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
-  auto c = decode(kKueueShippedConfiguration, true);
+  auto c = decode(with_pod_framework(), true);
   ASSERT_TRUE(c.has_value()) << c.error().message;
   std::vector<std::string> fields;
   for (const auto& u : c->ignored) fields.push_back(u.field);
-  EXPECT_EQ(fields.size(), 1u);  // appwrapper (the rest are integrated)
+  EXPECT_EQ(fields.size(), 1u);  // pod (the rest are integrated)
   EXPECT_TRUE(c->webhook.configured);
   EXPECT_EQ(c->webhook.port, 9443);
   EXPECT_EQ(c->without_effect.size(), 1u);  // controller.groupKindConcurrency
