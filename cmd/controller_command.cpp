@@ -23,6 +23,7 @@
 #include "actors/controller.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/flag_reader.hpp"
+#include "cmd/standalone/appwrapper_runner.hpp"
 #include "cmd/standalone/job_runner.hpp"
 #include "cmd/standalone/jobset_runner.hpp"
 #include "cmd/secure_listener.hpp"
@@ -826,6 +827,7 @@ int run_standalone(Args args) {
   auto kubeflow_runner = KubeflowRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   auto ray_runner = RayRunner::start(**client, JobRunnerOptions{f.default_duration, f.time_scale});
   auto trainjob_runner = TrainJobRunner::start(**client);
+  auto appwrapper_runner = AppWrapperRunner::start(**client);
   options.event_client = event_client->get();
   options.webhooks = standalone_webhook_options(*cfg);
   // The visibility API on loopback (a free port unless --visibility-listen says one),
@@ -850,6 +852,7 @@ int run_standalone(Args args) {
         f.kubeconfig_out.c_str(), probe_address.c_str(), probe_address.c_str());
     std::fflush(stdout);
   });
+  appwrapper_runner->stop();
   kubeflow_runner->stop();
   ray_runner->stop();
   trainjob_runner->stop();
