@@ -324,13 +324,18 @@ json::object appwrapper_pod_set_info(const PodSetInfo& info) {
   return out;
 }
 
-/// The PriorityClass the pods ask for: the first pod set's template that names one.
-std::string pods_priority_class(const client::Object& aw) {
-  auto sets = appwrapper_pod_sets(aw, PodSetOptions{true, false});
-  if (!sets) return {};
-  for (const json::value& ps : *sets) {
-    const json::value* name = json::find_path(ps, {"template", "spec", "priorityClassName"});
-    if (name != nullptr && name->is_string() && !name->get_string().empty()) return std::string(name->get_string());
+/// The PriorityClass the pods ask for: the first pod set's template that names one, and
+/// where it is named.
+std::pair<std::string, std::string> pods_priority_class(const client::Object& aw) {
+  auto places = appwrapper_pod_set_places(aw);
+  if (!places) return {};
+  for (const AppWrapperPodSet& ps : *places) {
+    const json::value* at = appwrapper_path_value(components_of(aw)[ps.component], ps.path);
+    const json::value* name = at != nullptr ? json::find_path(*at, {"spec", "priorityClassName"}) : nullptr;
+    if (name != nullptr && name->is_string() && !name->get_string().empty()) {
+      return {std::string(name->get_string()),
+              component_name(ps.component) + "." + ps.path + ".spec.priorityClassName"};
+    }
   }
   return {};
 }
@@ -421,8 +426,8 @@ class AppWrapperIntegration final : public JobIntegration {
   }
 
   Expected<WorkloadPriority> priority(const client::Object& aw, const BuildOptions& options) const override {
-    return owner_priority(aw, kKind, pods_priority_class(aw),
-                          "spec.components[*].template (the pod set's template).spec.priorityClassName", options);
+    auto [name, field] = pods_priority_class(aw);
+    return owner_priority(aw, kKind, name, field, options);
   }
 
   bool equivalent(const client::Object& aw, const client::Object& workload,

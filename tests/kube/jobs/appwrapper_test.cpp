@@ -324,6 +324,14 @@ TEST(AppWrapper, PriorityComesFromTheFirstPodSetNamingAPriorityClass) {
   auto prio = find_integration(kAppWrapperFramework)->priority(aw, options);
   ASSERT_TRUE(prio.has_value()) << prio.error().message;
   EXPECT_EQ(prio->value, 1000);
+  // A class that does not exist is named with where the pods name it.
+  options.priority_class = [](std::string_view) -> std::optional<std::int32_t> { return std::nullopt; };
+  auto missing = find_integration(kAppWrapperFramework)->priority(aw, options);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().message.find(
+                "spec.components[0].template.spec.pytorchReplicaSpecs.Worker.template.spec.priorityClassName"),
+            std::string::npos)
+      << missing.error().message;
 }
 
 }  // namespace
