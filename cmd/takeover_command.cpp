@@ -31,6 +31,7 @@ using kube::takeover::TakeoverStep;
 constexpr const char* kUsage =
     "usage: kueuepp takeover [--kubeconfig FILE] [--context NAME] [--dry-run] [--crds DIR]\n"
     "                        [--kueue-namespace NS] [--kueue-deployment NAME] [--timeout SECONDS]\n"
+    "                        [--qps N] [--burst N]\n"
     "       kueuepp takeover --rollback --kueue-crds DIR [--kubeconfig FILE] ...\n"
     "\n"
     "Moves a cluster that runs Kueue (v0.14 or later) to kueuepp in place, keeping every queue, Workload\n"
@@ -45,6 +46,9 @@ constexpr const char* kUsage =
     "  --kueue-namespace NS    Kueue's namespace (default kueue-system)\n"
     "  --kueue-deployment NAME Kueue's controller Deployment (default kueue-controller-manager)\n"
     "  --timeout SECONDS       how long to wait for Kueue's pods to stop and CRDs to serve (default 300)\n"
+    "  --qps N, --burst N      the pace of its requests to the API server (default 200, burst 400; a\n"
+    "                          negative --qps: unlimited): the storage migration writes every Kueue\n"
+    "                          object once, 50,000 Workloads in about 4 minutes at 200 a second\n"
     "  --rollback              give the cluster back to Kueue: its CRDs (from --kueue-crds DIR, the\n"
     "                          objects moved to their storage version first), its webhook configurations\n"
     "                          (saved by the takeover), its controller scaled up. kueuepp's webhook server\n"
@@ -53,6 +57,10 @@ constexpr const char* kUsage =
 struct Flags {
   std::string kubeconfig;
   std::string context;
+  /// Higher than the client's default (50): a one-time migration of every object, which
+  /// kube-apiserver takes at several hundred writes a second.
+  double qps = 200;
+  int burst = 400;
   bool dry_run = false;
   bool rollback = false;
   takeover::TakeoverOptions options;
@@ -81,6 +89,21 @@ Expected<Flags> parse_flags(Args args) {
       s = reader.value(f.options.kueue_namespace);
     } else if (a == "--kueue-deployment") {
       s = reader.value(f.options.kueue_deployment);
+    } else if (a == "--qps" || a == "--burst") {
+      s = reader.value(number);
+      if (s) {
+        char* end = nullptr;
+        const double n = std::strtod(number.c_str(), &end);
+        if (end == number.c_str() || *end != '\0' || (a == "--burst" && (n < 1 || n > 100000)) || n > 100000) {
+          return fail(std::string(a) + (a == "--qps" ? " needs a number of requests a second (negative: unlimited)"
+                                                      : " needs a number of requests from 1 to 100000"));
+        }
+        if (a == "--qps") {
+          f.qps = n;
+        } else {
+          f.burst = static_cast<int>(n);
+        }
+      }
     } else if (a == "--timeout") {
       s = reader.value(number);
       if (s) {
@@ -201,7 +224,12 @@ int run_takeover(Args args) {
     std::fprintf(stderr, "takeover: %s\n", config.error().message.c_str());
     return 1;
   }
-  auto client = kube::client::Client::create(*config);
+  kube::client::ClientOptions client_options;
+  client_options.qps = flags->qps;
+  client_options.burst = flags->burst;
+  // Enough connections for the migration's writes in flight.
+  client_options.max_idle_connections = static_cast<std::size_t>(flags->options.parallel_writes);
+  auto client = kube::client::Client::create(*config, client_options);
   if (!client) {
     std::fprintf(stderr, "takeover: %s\n", client.error().message.c_str());
     return 1;
