@@ -213,7 +213,9 @@ Assignment FlavorAssigner::assign(const std::vector<std::int32_t>& counts) {
       if (cq.group_of(r) < 0) {
         if (q == 0 || ctx_.config.ignore_undeclared_resources) continue;
       }
-      if (std::any_of(group_flavors.begin(), group_flavors.end(), [r](const auto& e) { return e.first == r; })) {
+      // An init-capture: clang 14 (the sanitizer builds' compiler) cannot capture a structured binding.
+      if (std::any_of(group_flavors.begin(), group_flavors.end(),
+                      [&resource = r](const auto& e) { return e.first == resource; })) {
         continue;
       }
       std::size_t reasons_before = group_reasons.size();
