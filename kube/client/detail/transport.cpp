@@ -617,7 +617,7 @@ class StreamExchange final : public ExchangeBase {
     }
     conn_.reset();
     finished_ = true;
-    if (auto end = std::move(callbacks_.on_end)) end({});
+    if (auto end = release_callbacks().on_end) end({});
   }
 
   void complete(Expected<void, ApiError> failure) override {
@@ -625,7 +625,15 @@ class StreamExchange final : public ExchangeBase {
     finished_ = true;
     disarm_deadline();
     conn_.reset();
-    if (auto end = std::move(callbacks_.on_end)) end(std::move(failure));
+    if (auto end = release_callbacks().on_end) end(std::move(failure));
+  }
+
+  // All of them, not only on_end: the caller's callbacks usually hold the operation that
+  // holds this exchange, and a cycle left behind would keep both alive for good.
+  StreamCallbacks release_callbacks() {
+    StreamCallbacks out = std::move(callbacks_);
+    callbacks_ = {};
+    return out;
   }
 
   StreamCallbacks callbacks_;
