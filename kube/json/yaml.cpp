@@ -137,9 +137,64 @@ std::string describe(const YAML::Exception& e) {
          std::to_string(e.mark.column + 1) + ": " + e.msg;
 }
 
+// Where `text` stops being UTF-8 (a bad lead byte, a missing or stray continuation byte,
+// an overlong form, a surrogate, past U+10FFFF), or npos. yaml-cpp passes any bytes
+// through into strings, which would then be served as JSON no client can parse;
+// sigs.k8s.io/yaml refuses such text too.
+std::size_t first_invalid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;   // overlong
+      if (lead == 0xED) high = 0x9F;  // surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;   // overlong
+      if (lead == 0xF4) high = 0x8F;  // past U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + length > text.size()) return i;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto c = static_cast<unsigned char>(text[i + k]);
+      if (c < (k == 1 ? low : 0x80) || c > (k == 1 ? high : 0xBF)) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+std::string position_of(std::string_view text, std::size_t offset) {
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
+
 }  // namespace
 
 Expected<std::vector<value>> parse_yaml_documents(std::string_view text) {
+  if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+    return fail("invalid YAML: " + position_of(text, bad) + ": the text is not UTF-8 (byte 0x" +
+                "0123456789abcdef"[static_cast<unsigned char>(text[bad]) >> 4] +
+                "0123456789abcdef"[static_cast<unsigned char>(text[bad]) & 0xF] + ")");
+  }
   try {
     std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
     std::vector<value> out;

@@ -53,6 +53,30 @@ TEST(Yaml, SyntaxErrorsNameTheLine) {
   EXPECT_NE(v.error().message.find("line"), std::string::npos) << v.error().message;
 }
 
+// Found by fuzz/json_fuzzer: bytes that are not UTF-8 went through into strings, and a
+// document holding them was dumped as JSON that no parser reads back.
+TEST(Yaml, TextThatIsNotUtf8IsAnErrorThatSaysWhere) {
+  struct Case {
+    std::string text;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"a: b\nc: \xff\xff\n", "line 2, column 4: the text is not UTF-8 (byte 0xff)"},
+      {"a: \xc3\n", "line 1, column 4: the text is not UTF-8 (byte 0xc3)"},     // cut short
+      {"a: \xc0\xaf\n", "line 1, column 4: the text is not UTF-8 (byte 0xc0)"},  // overlong '/'
+      {"a: \xed\xa0\x80\n", "line 1, column 4: the text is not UTF-8 (byte 0xed)"},  // a surrogate
+      {"{a: 1}: [\x80]\n", "line 1, column 10: the text is not UTF-8 (byte 0x80)"},
+  };
+  for (const auto& c : cases) {
+    auto v = parse_yaml_documents(c.text);
+    ASSERT_FALSE(v.has_value()) << c.text;
+    EXPECT_NE(v.error().message.find(c.says), std::string::npos) << v.error().message;
+  }
+  auto ok = parse_yaml("a: \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"\n");
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  EXPECT_EQ(get_string(*ok, "a"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+}
+
 TEST(Yaml, MoreThanOneDocumentIsAnErrorForParseYaml) {
   auto v = parse_yaml("a: 1\n---\nb: 2\n");
   EXPECT_FALSE(v.has_value());
