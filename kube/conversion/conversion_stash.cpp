@@ -86,6 +86,7 @@ std::optional<Stash> take_stash(json::object& object) {
       Stash read;
       read.version = std::string(json::get_string(*parsed, "version"));
       if (const auto* added = json::find(*parsed, "annotationsAdded"); added != nullptr && added->is_bool()) read.annotations_added = added->get_bool();
+      if (const auto* added = json::find(*parsed, "metadataAdded"); added != nullptr && added->is_bool()) read.metadata_added = added->get_bool();
       bool readable = !read.version.empty();
       if (const auto* entries = json::find(*parsed, "entries"); entries != nullptr && entries->is_array()) {
         for (const auto& e : entries->get_array()) {
@@ -101,10 +102,12 @@ std::optional<Stash> take_stash(json::object& object) {
   }
   map->erase(kStashAnnotation);
   if (stash && stash->annotations_added && map->empty()) metadata->as_object().erase("annotations");
+  if (stash && stash->metadata_added && metadata->as_object().empty()) object.erase("metadata");
   return stash;
 }
 
 void put_stash(json::object& object, const Stash& stash) {
+  const bool metadata_added = object.if_contains("metadata") == nullptr;
   auto& metadata = object["metadata"];
   if (!metadata.is_object()) metadata.emplace_object();
   auto& meta = metadata.as_object();
@@ -116,6 +119,7 @@ void put_stash(json::object& object, const Stash& stash) {
   json::object body;
   body["version"] = json::string(stash.version);
   if (added) body["annotationsAdded"] = true;
+  if (metadata_added) body["metadataAdded"] = true;
   json::array entries;
   entries.reserve(stash.entries.size());
   for (const auto& e : stash.entries) entries.emplace_back(entry_to_json(e));

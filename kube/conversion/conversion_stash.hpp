@@ -35,6 +35,8 @@ struct Stash {
   std::vector<StashEntry> entries;
   /// The annotation was the object's only one: taking it removes metadata.annotations.
   bool annotations_added = false;
+  /// The object had no metadata: taking the stash removes the metadata it left empty.
+  bool metadata_added = false;
 };
 
 /// Where `round_trip` differs from `source`, as entries (deepest differing member;
@@ -45,7 +47,8 @@ std::vector<StashEntry> diff_documents(const json::value& source, const json::va
 /// unreadable stash is ignored: the plain conversion is still right, only not exact).
 std::optional<Stash> take_stash(json::object& object);
 
-/// Adds the annotation (metadata and metadata.annotations made when missing).
+/// Adds the annotation (metadata and metadata.annotations made when missing; both must
+/// be objects when present).
 void put_stash(json::object& object, const Stash& stash);
 
 /// Applies the entries whose `converted` value still matches `object`, per top-level group.

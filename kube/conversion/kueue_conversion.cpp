@@ -61,6 +61,11 @@ Expected<json::value> convert_kueue_object(const json::value& object, std::strin
   if (const auto* metadata = json::find(*root, "metadata"); metadata != nullptr && !metadata->is_object()) {
     return fail(fmt::format("{}: metadata is not an object", describe_object(object)));
   }
+  // The stash lives in an annotation, and could only replace a map of another shape.
+  if (const auto* annotations = json::find_path(object, {"metadata", "annotations"});
+      annotations != nullptr && !annotations->is_object()) {
+    return fail(fmt::format("{}: metadata.annotations is not an object", describe_object(object)));
+  }
   if (*from == *to) return object;
 
   json::object source = *root;

@@ -130,6 +130,21 @@ TEST(KueueConversion, EditInTheOtherVersionWinsOverTheStash) {
   EXPECT_TRUE(json::equal(*json::find(read, "status"), *json::find(v1beta1, "status")));
 }
 
+// Found by fuzz/conversion_review_fuzzer: an object without metadata whose conversion
+// needs a stash got a metadata map made for it, which came back from the round trip.
+TEST(KueueConversion, RoundTripOfAnObjectWithoutMetadataIsExact) {
+  const auto lq = yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+spec: {clusterQueue: cq}
+status: {flavorUsage: [{name: f, resources: [{name: cpu, total: "3"}]}], flavors: [{name: f, resources: [cpu]}]}
+)");
+  const auto there = convert(lq, kKueueV1beta2);
+  ASSERT_TRUE(has_stash(there));
+  const auto back = convert(there, kKueueV1beta1);
+  EXPECT_TRUE(json::equal(back, lq)) << json::dump(back) << "\nwant\n" << json::dump(lq);
+}
+
 TEST(KueueConversion, MalformedInputNamesTheObjectAndTheField) {
   struct Case {
     const char* yaml;
@@ -153,6 +168,9 @@ TEST(KueueConversion, MalformedInputNamesTheObjectAndTheField) {
       {"apiVersion: kueue.x-k8s.io/v1beta1\nkind: Cohort\nmetadata: {name: c}\n", "kueue.x-k8s.io/v2",
        "Cohort \"c\": desiredAPIVersion \"kueue.x-k8s.io/v2\" is not converted here"},
       {"[1, 2]", "kueue.x-k8s.io/v1beta2", "the object to convert is [1,2], not a JSON object"},
+      // The stash would have to replace them (kube-apiserver never sends either).
+      {"apiVersion: kueue.x-k8s.io/v1beta1\nkind: Cohort\nmetadata: {name: c, annotations: [a]}\n", "kueue.x-k8s.io/v1beta2",
+       "Cohort \"c\": metadata.annotations is not an object"},
   };
   for (const auto& c : cases) {
     auto result = convert_kueue_object(yaml(c.yaml), c.to);
