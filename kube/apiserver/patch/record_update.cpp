@@ -204,6 +204,10 @@ class InPlaceCheck final : public detail::ChangeSink {
 bool record_in_place(json::value& object, const json::array* stored, const InPlaceCheck& check,
                      std::string_view manager, std::string_view api_version, std::string_view timestamp,
                      std::string_view subresource, bool stand_in, bool& kept) {
+  // A write that left metadata out (or made it something else) has no map to keep the
+  // entries in; the general path makes one.
+  json::value* metadata = json::find(object, "metadata");
+  if (metadata == nullptr || !metadata->is_object()) return false;
   const std::size_t self = check.self();
   const bool add_self = self == stored->size() && check.changes_own();
   if (add_self && check.updaters() + 1 > 10) return false;  // the general path folds old entries
@@ -215,7 +219,7 @@ bool record_in_place(json::value& object, const json::array* stored, const InPla
 
   // The entries go last in metadata, as the encoder puts them: the ones the request
   // carried are moved there (they equal the stored ones), or the stored ones copied.
-  json::object& meta = object.as_object()["metadata"].as_object();
+  json::object& meta = metadata->as_object();
   json::value entries = nullptr;
   if (auto it = meta.find("managedFields"); it != meta.end()) {
     // On a main-resource write a sent list was checked equal to the stored one; a

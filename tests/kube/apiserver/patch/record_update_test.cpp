@@ -78,6 +78,22 @@ TEST(RecordUpdate, NoOpWriteChangesNothing) {
   EXPECT_TRUE(JsonEq(after, before));
 }
 
+// Found by fuzz/patch_fuzzer: a write that leaves metadata out (a JSON patch removing
+// it, say) of an object whose fields are tracked threw from the path that keeps the
+// stored entries in place. The entries are still recorded, in a metadata made for them.
+TEST(RecordUpdate, AWriteWithoutMetadataStillRecordsTheEntries) {
+  json::value before = J(R"({"apiVersion":"v1","kind":"ConfigMap","data":{"k":"v"}})");
+  record_update(before, nullptr, "kubectl-create", "v1", kT0);
+  ASSERT_EQ(entries(before).size(), 1u);
+  for (const char* data : {R"({"k":"v"})", R"({"k":"w"})"}) {
+    json::value after = J(R"({"apiVersion":"v1","kind":"ConfigMap","data":)" + std::string(data) + "}");
+    ASSERT_NO_THROW(record_update(after, &before, "editor", "v1", kT1)) << data;
+    EXPECT_FALSE(entries(after).empty()) << json::dump(after);
+    after.as_object()["metadata"] = "not a map";
+    ASSERT_NO_THROW(record_update(after, &before, "editor", "v1", kT1)) << data;
+  }
+}
+
 TEST(RecordUpdate, TheSameManagerAccumulatesAndMovesItsTime) {
   const json::value before = created();
   json::value after = before;
