@@ -1,10 +1,13 @@
 #include "kube/json/yaml.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <sstream>
 #include <string>
 
 namespace kueuepp::json {
@@ -187,6 +190,38 @@ std::string position_of(std::string_view text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
 }
 
+// Where each document starts; nothing else of the events is kept.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  YAML::Mark last;
+  void OnDocumentStart(const YAML::Mark& mark) override { last = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// yaml-cpp 0.7's LoadAll loops for ever, making one more null document each turn and
+// so eating all memory, when a document starts with a token that begins no node (a ","
+// at the top level: yaml-cpp issue 1040, found by fuzz/kubeconfig_fuzzer): the parser
+// hands out the same document again without consuming anything. A first pass over the
+// events alone stops at the second document that starts where the one before it did.
+std::optional<YAML::Mark> stuck_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  std::optional<int> previous;
+  while (parser.HandleNextDocument(starts)) {
+    if (previous && *previous == starts.last.pos) return starts.last;
+    previous = starts.last.pos;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<std::vector<value>> parse_yaml_documents(std::string_view text) {
@@ -196,7 +231,12 @@ Expected<std::vector<value>> parse_yaml_documents(std::string_view text) {
                 "0123456789abcdef"[static_cast<unsigned char>(text[bad]) & 0xF] + ")");
   }
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
+    const std::string owned(text);
+    if (const auto stuck = stuck_document(owned)) {
+      return fail("invalid YAML: line " + std::to_string(stuck->line + 1) + ", column " +
+                  std::to_string(stuck->column + 1) + ": no value can start here");
+    }
+    std::vector<YAML::Node> docs = YAML::LoadAll(owned);
     std::vector<value> out;
     out.reserve(docs.size());
     for (const auto& d : docs) out.push_back(convert(d));

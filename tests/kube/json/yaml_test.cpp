@@ -77,6 +77,21 @@ TEST(Yaml, TextThatIsNotUtf8IsAnErrorThatSaysWhere) {
   EXPECT_EQ(get_string(*ok, "a"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
+// Found by fuzz/kubeconfig_fuzzer: yaml-cpp 0.7 made null documents for ever (until
+// memory ran out) from a document that starts with a token no value starts with.
+TEST(Yaml, ACommaAtTheTopLevelIsAnErrorNotALoop) {
+  for (const char* text : {",", ",clusters: [{name: c}]\n", "---\n,\n", "\"x\" ,", "[a], b", "a: 1\n---\n  ,\n"}) {
+    auto v = parse_yaml_documents(text);
+    ASSERT_FALSE(v.has_value()) << text;
+    EXPECT_NE(v.error().message.find("no value can start here"), std::string::npos) << v.error().message;
+  }
+  auto docs = parse_yaml_documents("---\n---\na: 1\n---\n");
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  int non_null = 0;
+  for (auto& d : *docs) non_null += d.is_null() ? 0 : 1;
+  EXPECT_EQ(non_null, 1);
+}
+
 TEST(Yaml, MoreThanOneDocumentIsAnErrorForParseYaml) {
   auto v = parse_yaml("a: 1\n---\nb: 2\n");
   EXPECT_FALSE(v.has_value());
