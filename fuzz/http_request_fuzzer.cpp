@@ -29,6 +29,7 @@
 #include "kube/apiserver/server/api/request_info.hpp"
 #include "kube/apiserver/server/api/server_context.hpp"
 #include "kube/apiserver/server/bootstrap.hpp"
+#include "kube/apiserver/server/controllers/cluster_role_aggregation.hpp"
 #include "kube/apiserver/server/controllers/crd_controller.hpp"
 #include "kube/apiserver/server/controllers/garbage_collector.hpp"
 #include "kube/apiserver/server/controllers/namespace_controller.hpp"
@@ -80,7 +81,7 @@ class Capture final : public Responder, public StreamSink, public std::enable_sh
     status_ = response.status;
     (void)response.body_text().size();
   }
-  std::shared_ptr<StreamSink> stream(int status, std::string, HeaderList) override {
+  std::shared_ptr<StreamSink> stream(int status, std::string, kueuepp::http::Headers) override {
     if (answered_) __builtin_trap();
     answered_ = true;
     status_ = status;
@@ -114,12 +115,14 @@ class Capture final : public Responder, public StreamSink, public std::enable_sh
   std::vector<std::function<void()>> callbacks_;
 };
 
-// A fresh in-memory API server, as ApiServerImpl wires it (no network, no data directory).
+// A fresh in-memory API server, as ApiServerImpl wires it (no network, no data directory,
+// no authentication, no admission webhooks: nothing it would call out to).
 struct Server {
   ManualScheduler scheduler;
   ServerContext ctx{scheduler, 1000};
   GarbageCollector gc{ctx};
   NamespaceController namespaces{ctx};
+  ClusterRoleAggregationController role_aggregation{ctx};
   CrdController crds{ctx};
   std::optional<ApiHandler> handler;
 
@@ -128,6 +131,7 @@ struct Server {
     ctx.observe([this](const Change& c) { crds.observe(c); });
     ctx.observe([this](const Change& c) { gc.observe(c); });
     ctx.observe([this](const Change& c) { namespaces.observe(c); });
+    ctx.observe([this](const Change& c) { role_aggregation.observe(c); });
     ctx.watches.set_published_rv(ctx.store.current_rv());
     if (!create_bootstrap_objects(ctx)) __builtin_trap();
     handler.emplace(ctx, ApiHandlerOptions{});
