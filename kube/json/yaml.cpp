@@ -178,6 +178,18 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+// The first ASCII control character YAML does not allow (all but tab, line feed and
+// carriage return), or npos. Besides being what sigs.k8s.io/yaml refuses, a NUL makes
+// yaml-cpp read the text as UTF-16 or UTF-32 ("b\0\0\0" looks like UTF-32LE) and turn
+// it into strings that are not UTF-8 (found by fuzz/json_fuzzer).
+std::size_t first_control_character(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return i;
+  }
+  return std::string_view::npos;
+}
+
 std::string position_of(std::string_view text, std::size_t offset) {
   std::size_t line = 1;
   std::size_t line_start = 0;
@@ -225,6 +237,11 @@ std::optional<YAML::Mark> stuck_document(const std::string& text) {
 }  // namespace
 
 Expected<std::vector<value>> parse_yaml_documents(std::string_view text) {
+  if (const std::size_t control = first_control_character(text); control != std::string_view::npos) {
+    return fail("invalid YAML: " + position_of(text, control) + ": control characters are not allowed (byte 0x" +
+                "0123456789abcdef"[static_cast<unsigned char>(text[control]) >> 4] +
+                "0123456789abcdef"[static_cast<unsigned char>(text[control]) & 0xF] + ")");
+  }
   if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
     return fail("invalid YAML: " + position_of(text, bad) + ": the text is not UTF-8 (byte 0x" +
                 "0123456789abcdef"[static_cast<unsigned char>(text[bad]) >> 4] +

@@ -92,6 +92,20 @@ TEST(Yaml, ACommaAtTheTopLevelIsAnErrorNotALoop) {
   EXPECT_EQ(non_null, 1);
 }
 
+// Found by fuzz/json_fuzzer: with NULs in it, yaml-cpp took the text for UTF-32 and made
+// strings that are not UTF-8 of it.
+TEST(Yaml, ControlCharactersAreAnErrorThatSaysWhere) {
+  auto nul = parse_yaml_documents(std::string("b\0\0\0[-0.0]", 9));
+  ASSERT_FALSE(nul.has_value());
+  EXPECT_NE(nul.error().message.find("line 1, column 2: control characters are not allowed (byte 0x00)"), std::string::npos)
+      << nul.error().message;
+  auto escape = parse_yaml_documents("a: 1\nb: \x1b[0m\n");
+  ASSERT_FALSE(escape.has_value());
+  EXPECT_NE(escape.error().message.find("line 2, column 4"), std::string::npos) << escape.error().message;
+  auto allowed = parse_yaml("a:\tb\r\nc: d\n");
+  ASSERT_TRUE(allowed.has_value()) << allowed.error().message;
+}
+
 TEST(Yaml, MoreThanOneDocumentIsAnErrorForParseYaml) {
   auto v = parse_yaml("a: 1\n---\nb: 2\n");
   EXPECT_FALSE(v.has_value());
