@@ -94,7 +94,20 @@ value resolve_plain_scalar(const std::string& s) {
 
 value convert(const YAML::Node& node);
 
+value resolve_scalar(const YAML::Node& node);
+
+// Infinities and NaN have no JSON form: sigs.k8s.io/yaml fails to convert them too, and
+// a document holding one would be dumped as text no JSON parser reads (found by
+// fuzz/json_fuzzer).
 value convert_scalar(const YAML::Node& node) {
+  value v = resolve_scalar(node);
+  if (v.is_double() && !std::isfinite(v.get_double())) {
+    throw YAML::ParserException(node.Mark(), "\"" + node.Scalar() + "\" has no JSON form (infinity or NaN): quote it to mean a string");
+  }
+  return v;
+}
+
+value resolve_scalar(const YAML::Node& node) {
   const std::string& text = node.Scalar();
   const std::string& tag = node.Tag();
   if (tag == "!" || tag == "tag:yaml.org,2002:str") return value(text);

@@ -106,6 +106,16 @@ TEST(Yaml, ControlCharactersAreAnErrorThatSaysWhere) {
   ASSERT_TRUE(allowed.has_value()) << allowed.error().message;
 }
 
+// Found by fuzz/json_fuzzer: .nan and .inf became doubles that JSON cannot hold.
+TEST(Yaml, InfinityAndNanAreAnErrorUnlessQuoted) {
+  for (const char* text : {"a: .nan\n", "a: .NAN\n", "a:\n  b: -.inf\n", "[.Inf]", "a: !!float .nan\n"}) {
+    auto v = parse_yaml_documents(text);
+    ASSERT_FALSE(v.has_value()) << text;
+    EXPECT_NE(v.error().message.find("has no JSON form"), std::string::npos) << v.error().message;
+  }
+  EXPECT_EQ(get_string(one("a: \".nan\"\n"), "a"), ".nan");
+}
+
 TEST(Yaml, MoreThanOneDocumentIsAnErrorForParseYaml) {
   auto v = parse_yaml("a: 1\n---\nb: 2\n");
   EXPECT_FALSE(v.has_value());
