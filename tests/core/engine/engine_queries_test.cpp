@@ -73,7 +73,7 @@ TEST(EngineQueries, TalliesGroupTheWorkloadViewsByLocalQueue) {
   const auto expected = testing::recounted_tallies(e, [&](const std::string& key) { return queue_of.at(key); });
   EXPECT_EQ(tallies(e), expected);
   // And in figures: "running" (3) and "other" (1) hold the 4 CPUs, the rest wait.
-  const Tally& lq = tallies(e).at("cq default lq");
+  const Tally lq = tallies(e).at("cq default lq");
   EXPECT_EQ(lq.pending, 2);
   EXPECT_EQ(lq.reserving, 1);
   EXPECT_EQ(lq.admitted, 1);
@@ -108,7 +108,7 @@ TEST(EngineQueries, TalliesFollowAQueueRenameAndAClusterQueueRemoval) {
   moved.queue_name = "lq2";
   ASSERT_TRUE(e.apply(moved));
   EXPECT_EQ(tallies(e).count("cq default lq"), 0u) << "a LocalQueue left without workloads is not listed";
-  const Tally& lq2 = tallies(e).at("cq default lq2");
+  const Tally lq2 = tallies(e).at("cq default lq2");
   EXPECT_EQ(lq2.pending, 1);
   EXPECT_EQ(lq2.reserving, 1);
   EXPECT_EQ(lq2.admitted, 1);
