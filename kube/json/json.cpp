@@ -6,6 +6,7 @@
 #include <boost/json/parser.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,34 @@
 
 namespace kueuepp::json {
 
+namespace {
+
+/// Whether the text has a number with an exponent (a digit, then 'e' or 'E'): the only
+/// way to write a number whose double is not finite.
+bool has_exponent(std::string_view text) {
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if ((c == 'e' || c == 'E') && text[i - 1] >= '0' && text[i - 1] <= '9') return true;
+  }
+  return false;
+}
+
+/// Whether any number in `v` is a double that is not finite (Boost.JSON 1.81 reads
+/// 1e400 as infinity and 0e400 as NaN, which no JSON can write back).
+bool has_non_finite(const value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::double_: return !std::isfinite(v.get_double());
+    case boost::json::kind::array:
+      return std::any_of(v.get_array().begin(), v.get_array().end(), [](const value& e) { return has_non_finite(e); });
+    case boost::json::kind::object:
+      return std::any_of(v.get_object().begin(), v.get_object().end(),
+                         [](const auto& kv) { return has_non_finite(kv.value()); });
+    default: return false;
+  }
+}
+
+}  // namespace
+
 Expected<value> parse(std::string_view text) {
   boost::system::error_code ec;
   boost::json::parse_options opts;
@@ -24,6 +53,8 @@ Expected<value> parse(std::string_view text) {
   if (ec) {
     return fail("invalid JSON: " + ec.message());
   }
+  // Like Go's encoding/json, a number a float64 cannot hold is an error, not a value.
+  if (has_exponent(text) && has_non_finite(v)) return fail("invalid JSON: a number is out of range");
   return v;
 }
 

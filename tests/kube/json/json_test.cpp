@@ -214,3 +214,23 @@ TEST(Json, AQuotedStringIsEscapedAsDumpWritesIt) {
 
 }  // namespace
 }  // namespace kueuepp::json
+
+namespace kueuepp::json {
+namespace {
+
+// Found by the json fuzzer: Boost.JSON 1.81 reads 0e11843300 as NaN and 1e400 as
+// infinity, which no JSON can write back (the API server would store a document it
+// cannot serve). Refused as Go's encoding/json refuses a number a float64 cannot hold.
+TEST(JsonParse, ANumberOutOfRangeIsAnErrorNotANonFiniteValue) {
+  for (const char* text : {"[-0.0e11843300]", "1e400", R"({"a":{"b":[1,-2E999]}})"}) {
+    auto v = parse(text);
+    ASSERT_FALSE(v.has_value()) << text;
+    EXPECT_EQ(v.error().message, "invalid JSON: a number is out of range") << text;
+  }
+  for (const char* text : {"[1e308, -2.5E-3, 0e5]", R"({"name":"e1","v":"1e400"})"}) {
+    EXPECT_TRUE(parse(text).has_value()) << text;
+  }
+}
+
+}  // namespace
+}  // namespace kueuepp::json
