@@ -4,18 +4,26 @@
 # status no test looks at: every report is written to a file, and any such file fails
 # the stage.
 #
-#   scripts/sanitizers.sh [fuzz] [asan] [tsan] [asan-all]    (default: what CI runs, fuzz asan)
+#   scripts/sanitizers.sh [fuzz] [asan] [asan=DIR,DIR...] [tsan] [asan-all]
+#                                                        (default: fuzz asan)
 #
 #   fuzz      builds the libFuzzer targets (fuzz/) in build-asan/ and runs each for
 #             FUZZ_SECONDS over its seed corpus (ctest -L fuzz).
 #   asan      AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer) on the unit
-#             tests of ASAN_TEST_DIRS, in the same build-asan/ (its libraries are the
+#             tests of ASAN_TEST_DIRS (asan=DIR,...: of those directories), one directory
+#             at a time (built, then run), in the same build-asan/ (its libraries are the
 #             fuzzers' ones, so the two stages share one build).
 #   tsan      ThreadSanitizer on the tests of TSAN_TEST_DIRS (the actors, the client, the
 #             API server), in build-tsan/. Not in CI: see docs/performance.md for why.
 #   asan-all  the whole ctest suite and the admission scenarios under ASan + UBSan (builds
 #             everything, the kueuepp binary included; the end-to-end tests are
 #             timing-bound and slower under ASan, so this is a local check).
+#
+# A time budget: with SANITIZER_DEADLINE (seconds since the epoch; CI sets it so that the
+# whole run ends inside its limit), a stage or directory that would start with less than
+# SANITIZER_MIN_SECONDS (600) left is skipped, and one still running at the deadline is
+# stopped; both are said in the summary ("not run: time"), and neither fails the run:
+# what did run passed or failed on its own.
 #
 # Environment: SANITIZER_JOBS (build and ctest parallelism, default nproc), FUZZ_SECONDS
 # (default 20), ASAN_TEST_DIRS, TSAN_TEST_DIRS (directories under tests/), CXX (default
@@ -40,6 +48,20 @@ scripts/install-deps.sh
 summary=()
 failed=0
 since() { echo $(($(date +%s) - $1)); }
+deadline=${SANITIZER_DEADLINE:-}
+min_seconds=${SANITIZER_MIN_SECONDS:-600}
+# Seconds left before the deadline (a large number without one).
+left() { if [ -n "$deadline" ]; then echo $((deadline - $(date +%s))); else echo 999999; fi; }
+# Whether NAME may start; says so in the summary when it may not.
+may_start() {
+  if [ "$(left)" -lt "$min_seconds" ]; then
+    summary+=("$1: not run: time ($(left) s left of the budget)")
+    echo "== $1: not run: $(left) s left of the time budget" >&2
+    return 1
+  fi
+}
+# Runs "$@" within the time left (a command stopped at the deadline exits 124).
+in_budget() { timeout --kill-after=30 "$(($(left) > 0 ? $(left) : 1))" "$@"; }
 
 # Runs "$@" with the sanitizers' reports going to files under $reports; fails the stage
 # (the script goes on to the next stage) when the command fails or any report was written.
@@ -49,7 +71,12 @@ run_checked() {
   rm -rf "$reports"
   mkdir -p "$reports"
   local status=0
-  "$@" || status=$?
+  in_budget bash -c "$(declare -f ctest_dir); jobs=$jobs; exclude='$exclude'; \"\$@\"" _ "$@" || status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    summary+=("$name: stopped at the time budget (what had finished passed)")
+    echo "== $name: stopped at the time budget" >&2
+    status=0
+  fi
   local found
   found=$(find "$reports" -type f -size +0 | sort)
   if [ -n "$found" ]; then
@@ -89,13 +116,7 @@ test_targets() {
 
 # ctest in a directory of the build tree runs the tests that directory (and those below
 # it) defines.
-ctest_dirs() {
-  local build=$1 dirs=$2 status=0 d
-  for d in $dirs; do
-    ctest --test-dir "$build/tests/$d" --output-on-failure -j "$jobs" --timeout 600 -E "$exclude" || status=1
-  done
-  return $status
-}
+ctest_dir() { ctest --test-dir "$1/tests/$2" --output-on-failure -j "$jobs" --timeout 600 -E "$exclude"; }
 
 # ASan: abort at the first error (halt_on_error is its default), leaks checked at exit;
 # UBSan: a stack for each report (the build already makes every report fatal).
@@ -107,21 +128,36 @@ for stage in "${stages[@]}"; do
   start=$(date +%s)
   case "$stage" in
     fuzz)
+      may_start fuzz || continue
       configure_asan
-      cmake --build build-asan -j "$jobs" --target fuzzers
+      if ! in_budget cmake --build build-asan -j "$jobs" --target fuzzers; then
+        [ "$(left)" -gt 0 ] || { summary+=("fuzz: not run: time (its build was stopped at the budget)"); continue; }
+        echo "== fuzz build: FAILED" >&2
+        exit 1
+      fi
       summary+=("fuzz build: $(since "$start") s")
       start=$(date +%s)
       run_checked fuzz build-asan/reports ctest --test-dir build-asan/fuzz --output-on-failure -j "$jobs" -L fuzz
       summary+=("fuzz run: $(since "$start") s")
       ;;
-    asan)
+    asan | asan=*)
+      dirs=$asan_dirs
+      [ "$stage" = asan ] || dirs=${stage#asan=}
       configure_asan
-      mapfile -t targets < <(test_targets $asan_dirs)
-      cmake --build build-asan -j "$jobs" --target "${targets[@]}"
-      summary+=("asan build: $(since "$start") s")
-      start=$(date +%s)
-      run_checked asan build-asan/reports ctest_dirs build-asan "$asan_dirs"
-      summary+=("asan run: $(since "$start") s")
+      for dir in ${dirs//,/ }; do
+        may_start "asan $dir" || continue
+        start=$(date +%s)
+        mapfile -t targets < <(test_targets "$dir")
+        if [ ${#targets[@]} -gt 0 ] && ! in_budget cmake --build build-asan -j "$jobs" --target "${targets[@]}"; then
+          [ "$(left)" -gt 0 ] || { summary+=("asan $dir: not run: time (its build was stopped at the budget)"); continue; }
+          echo "== asan build of tests/$dir: FAILED" >&2
+          exit 1
+        fi
+        summary+=("asan $dir build: $(since "$start") s")
+        start=$(date +%s)
+        run_checked "asan $dir" build-asan/reports ctest_dir build-asan "$dir"
+        summary+=("asan $dir run: $(since "$start") s")
+      done
       ;;
     asan-all)
       configure_asan
@@ -141,11 +177,11 @@ for stage in "${stages[@]}"; do
       cmake --build build-tsan -j "$jobs" --target "${targets[@]}"
       summary+=("tsan build: $(since "$start") s")
       start=$(date +%s)
-      run_checked tsan build-tsan/reports ctest_dirs build-tsan "$tsan_dirs"
+      for dir in $tsan_dirs; do run_checked "tsan $dir" build-tsan/reports ctest_dir build-tsan "$dir"; done
       summary+=("tsan run: $(since "$start") s")
       ;;
     *)
-      echo "unknown stage: $stage (fuzz, asan, tsan or asan-all)" >&2
+      echo "unknown stage: $stage (fuzz, asan, asan=DIR,..., tsan or asan-all)" >&2
       exit 2
       ;;
   esac
