@@ -180,7 +180,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<Server> server;
   std::vector<std::shared_ptr<Capture>> streams;
   beast::flat_buffer buffer;
-  {
+  if (size > 0) {  // libFuzzer's empty input comes with a null pointer, which memcpy may not take
     auto space = buffer.prepare(size);
     std::memcpy(space.data(), data, size);
     buffer.commit(size);
