@@ -7,8 +7,9 @@
 #   scripts/sanitizers.sh [fuzz] [asan] [asan=DIR,DIR...] [tsan] [asan-all]
 #                                                        (default: fuzz asan)
 #
-#   fuzz      builds the libFuzzer targets (fuzz/) in build-asan/ and runs each for
-#             FUZZ_SECONDS over its seed corpus (ctest -L fuzz).
+#   fuzz      builds the libFuzzer targets (fuzz/) in build-asan/ and runs each over its
+#             seed corpus for a fixed number of inputs (times FUZZ_SCALE) with a fixed
+#             seed, so every machine runs the same inputs (ctest -L fuzz).
 #   asan      AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer) on the unit
 #             tests of ASAN_TEST_DIRS (asan=DIR,...: of those directories), one directory
 #             at a time (built, then run), in the same build-asan/ (its libraries are the
@@ -25,8 +26,8 @@
 # stopped; both are said in the summary ("not run: time"), and neither fails the run:
 # what did run passed or failed on its own.
 #
-# Environment: SANITIZER_JOBS (build and ctest parallelism, default nproc), FUZZ_SECONDS
-# (default 20), ASAN_TEST_DIRS, TSAN_TEST_DIRS (directories under tests/), CXX (default
+# Environment: SANITIZER_JOBS (build and ctest parallelism, default nproc), FUZZ_SCALE
+# (default 1), ASAN_TEST_DIRS, TSAN_TEST_DIRS (directories under tests/), CXX (default
 # clang++-14: libFuzzer's compiler; it also compiles this code faster than GCC).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,7 @@ root=$PWD
 
 jobs=${SANITIZER_JOBS:-$(nproc 2>/dev/null || echo 2)}
 cxx=${CXX:-clang++-14}
-fuzz_seconds=${FUZZ_SECONDS:-20}
+fuzz_scale=${FUZZ_SCALE:-1}
 asan_dirs=${ASAN_TEST_DIRS:-"core config kube actors"}
 tsan_dirs=${TSAN_TEST_DIRS:-"actors kube/client kube/apiserver/server"}
 # Tests these stages do not run: the kubectl scripts and the crash test start the
@@ -102,7 +103,7 @@ configure() {
 }
 
 configure_asan() {
-  configure build-asan -DKUEUEPP_SANITIZE=address,undefined -DKUEUEPP_FUZZ=ON -DKUEUEPP_FUZZ_SMOKE_SECONDS="$fuzz_seconds"
+  configure build-asan -DKUEUEPP_SANITIZE=address,undefined -DKUEUEPP_FUZZ=ON -DKUEUEPP_FUZZ_SMOKE_SCALE="$fuzz_scale"
 }
 
 # The gtest programs the CMakeLists.txt files under tests/<dir> define (the crash test

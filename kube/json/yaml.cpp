@@ -92,67 +92,6 @@ value resolve_plain_scalar(const std::string& s) {
   return value(s);
 }
 
-value convert(const YAML::Node& node);
-
-value resolve_scalar(const YAML::Node& node);
-
-// Infinities and NaN have no JSON form: sigs.k8s.io/yaml fails to convert them too, and
-// a document holding one would be dumped as text no JSON parser reads (found by
-// fuzz/json_fuzzer).
-value convert_scalar(const YAML::Node& node) {
-  value v = resolve_scalar(node);
-  if (v.is_double() && !std::isfinite(v.get_double())) {
-    throw YAML::ParserException(node.Mark(), "\"" + node.Scalar() + "\" has no JSON form (infinity or NaN): quote it to mean a string");
-  }
-  return v;
-}
-
-value resolve_scalar(const YAML::Node& node) {
-  const std::string& text = node.Scalar();
-  const std::string& tag = node.Tag();
-  if (tag == "!" || tag == "tag:yaml.org,2002:str") return value(text);
-  if (tag == "?" || tag.empty()) return resolve_plain_scalar(text);
-  // Explicit core-schema tags resolve as the plain scalar would; unknown tags keep text.
-  if (tag == "tag:yaml.org,2002:null" || tag == "tag:yaml.org,2002:bool" ||
-      tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float") {
-    return resolve_plain_scalar(text);
-  }
-  return value(text);
-}
-
-value convert(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return nullptr;
-    case YAML::NodeType::Scalar:
-      return convert_scalar(node);
-    case YAML::NodeType::Sequence: {
-      array a;
-      a.reserve(node.size());
-      for (const auto& item : node) a.push_back(convert(item));
-      return a;
-    }
-    case YAML::NodeType::Map: {
-      object o;
-      o.reserve(node.size());
-      for (const auto& kv : node) {
-        const YAML::Node& k = kv.first;
-        std::string key = k.IsScalar() ? k.Scalar() : YAML::Dump(k);
-        o[key] = convert(kv.second);
-      }
-      return o;
-    }
-  }
-  return nullptr;
-}
-
-std::string describe(const YAML::Exception& e) {
-  if (e.mark.is_null()) return e.msg;
-  return "line " + std::to_string(e.mark.line + 1) + ", column " +
-         std::to_string(e.mark.column + 1) + ": " + e.msg;
-}
-
 // Where `text` stops being UTF-8 (a bad lead byte, a missing or stray continuation byte,
 // an overlong form, a surrogate, past U+10FFFF), or npos. yaml-cpp passes any bytes
 // through into strings, which would then be served as JSON no client can parse;
@@ -189,6 +128,89 @@ std::size_t first_invalid_utf8(std::string_view text) {
     i += length;
   }
   return std::string_view::npos;
+}
+
+value convert(const YAML::Node& node);
+
+// yaml-cpp 0.7 decodes the escapes "\\N" (U+0085) and "\\_" (U+00A0) of double-quoted
+// scalars to one Latin-1 byte instead of UTF-8, leaving a string no JSON client parses
+// (found by fuzz/json_fuzzer). The input was checked to be UTF-8, so a lone 0x85 or 0xA0
+// in a scalar can only come from those escapes; anything else not UTF-8 (an escaped
+// surrogate) is refused.
+std::string as_utf8(std::string text, const YAML::Mark& mark) {
+  for (std::size_t from = 0;;) {
+    const std::size_t bad = first_invalid_utf8(std::string_view(text).substr(from));
+    if (bad == std::string_view::npos) return text;
+    const std::size_t at = from + bad;
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte != 0x85 && byte != 0xA0) {
+      throw YAML::ParserException(mark, "an escape in this string stands for no Unicode character (a surrogate?)");
+    }
+    text.insert(at, 1, '\xC2');
+    from = at + 2;
+  }
+}
+
+std::string utf8_scalar(const YAML::Node& node) { return as_utf8(node.Scalar(), node.Mark()); }
+
+
+value resolve_scalar(const YAML::Node& node);
+
+// Infinities and NaN have no JSON form: sigs.k8s.io/yaml fails to convert them too, and
+// a document holding one would be dumped as text no JSON parser reads (found by
+// fuzz/json_fuzzer).
+value convert_scalar(const YAML::Node& node) {
+  value v = resolve_scalar(node);
+  if (v.is_double() && !std::isfinite(v.get_double())) {
+    throw YAML::ParserException(node.Mark(), "\"" + node.Scalar() + "\" has no JSON form (infinity or NaN): quote it to mean a string");
+  }
+  return v;
+}
+
+value resolve_scalar(const YAML::Node& node) {
+  const std::string text = utf8_scalar(node);
+  const std::string& tag = node.Tag();
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") return value(text);
+  if (tag == "?" || tag.empty()) return resolve_plain_scalar(text);
+  // Explicit core-schema tags resolve as the plain scalar would; unknown tags keep text.
+  if (tag == "tag:yaml.org,2002:null" || tag == "tag:yaml.org,2002:bool" ||
+      tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float") {
+    return resolve_plain_scalar(text);
+  }
+  return value(text);
+}
+
+value convert(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      return nullptr;
+    case YAML::NodeType::Scalar:
+      return convert_scalar(node);
+    case YAML::NodeType::Sequence: {
+      array a;
+      a.reserve(node.size());
+      for (const auto& item : node) a.push_back(convert(item));
+      return a;
+    }
+    case YAML::NodeType::Map: {
+      object o;
+      o.reserve(node.size());
+      for (const auto& kv : node) {
+        const YAML::Node& k = kv.first;
+        std::string key = k.IsScalar() ? utf8_scalar(k) : as_utf8(YAML::Dump(k), k.Mark());
+        o[key] = convert(kv.second);
+      }
+      return o;
+    }
+  }
+  return nullptr;
+}
+
+std::string describe(const YAML::Exception& e) {
+  if (e.mark.is_null()) return e.msg;
+  return "line " + std::to_string(e.mark.line + 1) + ", column " +
+         std::to_string(e.mark.column + 1) + ": " + e.msg;
 }
 
 // The first ASCII control character YAML does not allow (all but tab, line feed and

@@ -77,6 +77,25 @@ TEST(Yaml, TextThatIsNotUtf8IsAnErrorThatSaysWhere) {
   EXPECT_EQ(get_string(*ok, "a"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
+// Found by fuzz/json_fuzzer (in CI): yaml-cpp decodes "\N" and "\_" to one Latin-1 byte,
+// which made a string no JSON parser reads back. They are U+0085 and U+00A0 in UTF-8,
+// as YAML says and as sigs.k8s.io/yaml reads them.
+TEST(Yaml, NextLineAndNoBreakSpaceEscapesBecomeUtf8) {
+  auto v = parse_yaml("a: \"x\\Ny\\_z\"\n\"k\\N\": [-7, \"\\Nullu0\"]\n");
+  ASSERT_TRUE(v.has_value()) << v.error().message;
+  EXPECT_EQ(get_string(*v, "a"), "x\xc2\x85y\xc2\xa0z");
+  const auto& list = v->as_object().at("k\xc2\x85").as_array();
+  ASSERT_EQ(list.size(), 2U);
+  EXPECT_EQ(list[1].as_string(), "\xc2\x85ullu0");
+  auto text = dump(*v);
+  auto again = parse(text);
+  ASSERT_TRUE(again.has_value()) << again.error().message;
+  EXPECT_TRUE(equal(*again, *v));
+  auto same = parse_yaml("a: \"\\u0085 \\u00a0 \\x85\"\n");
+  ASSERT_TRUE(same.has_value()) << same.error().message;
+  EXPECT_EQ(get_string(*same, "a"), "\xc2\x85 \xc2\xa0 \xc2\x85");
+}
+
 // Found by fuzz/kubeconfig_fuzzer: yaml-cpp 0.7 made null documents for ever (until
 // memory ran out) from a document that starts with a token no value starts with.
 TEST(Yaml, ACommaAtTheTopLevelIsAnErrorNotALoop) {
