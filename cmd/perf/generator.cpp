@@ -14,14 +14,15 @@ namespace resources = kube::client::resources;
 using kube::client::ResourceDescriptor;
 
 struct Generator::State : std::enable_shared_from_this<Generator::State> {
-  State(kube::client::Client& c, const GeneratorConfig& cfg, Clock clk, std::size_t max_in_flight)
-      : client(c), config(cfg), plan(plan_cohorts(config)), gate(max_in_flight), clock(std::move(clk)) {}
+  State(kube::client::Client& c, const GeneratorConfig& cfg, Clock clk, std::size_t max_in_flight, WorkloadMix m)
+      : client(c), config(cfg), plan(plan_cohorts(config)), gate(max_in_flight), clock(std::move(clk)), mix(m) {}
 
   kube::client::Client& client;
   const GeneratorConfig config;
   const std::vector<CohortPlan> plan;  // points into `config`
   ApiGate gate;
   Clock clock;
+  const WorkloadMix mix;
 
   mutable std::mutex mu;
   bool stopped = false;
@@ -57,12 +58,13 @@ struct Generator::State : std::enable_shared_from_this<Generator::State> {
   /// Creates one object; on success runs `then` (which continues the current task), on
   /// failure (or once stopped) ends the current task.
   void create(const ResourceDescriptor* resource, json::value doc, bool workload, std::function<void()> then) {
+    const bool jobset = resource == &resources::kJobSet;
     if (is_stopped()) {
       end_task();
       return;
     }
     auto self = shared_from_this();
-    gate.submit([self, resource, doc = std::move(doc), workload, then = std::move(then)](ApiGate::Release release) mutable {
+    gate.submit([self, resource, doc = std::move(doc), workload, jobset, then = std::move(then)](ApiGate::Release release) mutable {
       if (self->is_stopped()) {
         release();
         self->end_task();
@@ -70,10 +72,13 @@ struct Generator::State : std::enable_shared_from_this<Generator::State> {
       }
       std::string what = std::string(resource->kind) + " " + std::string(json::get_string(doc.as_object()["metadata"], "name"));
       self->client.create(*resource, kube::client::Object(std::move(doc)),
-                          [self, release, workload, then = std::move(then), what](kube::client::Result<kube::client::Object> r) {
+                          [self, release, workload, jobset, then = std::move(then), what](kube::client::Result<kube::client::Object> r) {
                             release();
                             if (!r) {
-                              self->failed("creating " + what + ": " + r.error().describe());
+                              self->failed("creating " + what + ": " + r.error().describe() +
+                                           (jobset && r.error().is_not_found()
+                                                ? " (does the API server serve JobSets? pass --crds with the JobSet CRD)"
+                                                : ""));
                               self->end_task();
                               return;
                             }
@@ -81,6 +86,7 @@ struct Generator::State : std::enable_shared_from_this<Generator::State> {
                               std::lock_guard lock(self->mu);
                               ++self->st.objects_created;
                               if (workload) ++self->st.workloads_created;
+                              if (jobset) ++self->st.jobsets_created;
                             }
                             then();
                           });
@@ -95,18 +101,39 @@ struct Generator::State : std::enable_shared_from_this<Generator::State> {
     }
     auto self = shared_from_this();
     create(&resources::kResourceFlavor, resource_flavor_object(config.resource_flavor), false, [self] {
-      for (std::size_t ci = 0; ci < self->plan.size(); ++ci) {
-        self->begin_task();
-        self->create(&resources::kCohort, cohort_object(self->plan[ci].name), false, [self, ci] {
-          for (std::size_t qi = 0; qi < self->plan[ci].queues.size(); ++qi) {
-            self->begin_task();
-            self->start_queue(self->plan[ci].queues[qi]);
-          }
-          self->end_task();
-        });
+      if (self->mix.jobset_every == 0) {
+        self->start_cohorts();
+        return;
       }
-      self->end_task();
+      self->create_priority_classes(std::make_shared<std::vector<std::int32_t>>(template_priorities(self->config)), 0);
     });
+  }
+
+  /// One after the other, then the cohorts (continues the root task).
+  void create_priority_classes(std::shared_ptr<std::vector<std::int32_t>> values, std::size_t next) {
+    if (next == values->size()) {
+      start_cohorts();
+      return;
+    }
+    auto self = shared_from_this();
+    create(&resources::kWorkloadPriorityClass, workload_priority_class_object((*values)[next]), false,
+           [self, values, next] { self->create_priority_classes(values, next + 1); });
+  }
+
+  /// Ends the root task once every cohort's task has begun.
+  void start_cohorts() {
+    auto self = shared_from_this();
+    for (std::size_t ci = 0; ci < plan.size(); ++ci) {
+      begin_task();
+      create(&resources::kCohort, cohort_object(plan[ci].name), false, [self, ci] {
+        for (std::size_t qi = 0; qi < self->plan[ci].queues.size(); ++qi) {
+          self->begin_task();
+          self->start_queue(self->plan[ci].queues[qi]);
+        }
+        self->end_task();
+      });
+    }
+    end_task();
   }
 
   void start_queue(const QueuePlan& q) {
@@ -144,7 +171,12 @@ struct Generator::State : std::enable_shared_from_this<Generator::State> {
         next_template = 0;
         ++next_repetition;
       }
-      self->create(&resources::kWorkload, workload_object(t, workload_name(t, set_index, repetition, template_index), q->name, q->name),
+      const std::string name = workload_name(t, set_index, repetition, template_index);
+      const auto index = repetition * static_cast<std::int64_t>(ws.workloads.size()) +
+                         static_cast<std::int64_t>(template_index);
+      const bool jobset = self->mix.is_jobset(index);
+      self->create(jobset ? &resources::kJobSet : &resources::kWorkload,
+                   jobset ? jobset_object(t, name, q->name, q->name) : workload_object(t, name, q->name, q->name),
                    true, [self, q, set_index, next_repetition, next_template] {
                      self->next_workload(q, set_index, next_repetition, next_template);
                    });
@@ -158,8 +190,8 @@ struct Generator::State : std::enable_shared_from_this<Generator::State> {
 };
 
 std::shared_ptr<Generator> Generator::start(kube::client::Client& client, const GeneratorConfig& config, Clock clock,
-                                            std::size_t max_in_flight) {
-  auto state = std::make_shared<State>(client, config, std::move(clock), max_in_flight);
+                                            std::size_t max_in_flight, WorkloadMix mix) {
+  auto state = std::make_shared<State>(client, config, std::move(clock), max_in_flight, mix);
   state->run();
   return std::make_shared<Generator>(state);
 }

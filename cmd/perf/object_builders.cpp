@@ -1,5 +1,7 @@
 #include "cmd/perf/object_builders.hpp"
 
+#include <algorithm>
+
 namespace kueuepp::cmd::perf {
 
 namespace {
@@ -118,6 +120,76 @@ json::value workload_object(const WorkloadTemplate& t, std::string_view name, st
                       {"kind", "Workload"},
                       {"metadata", std::move(meta)},
                       {"spec", std::move(spec)}};
+}
+
+std::string priority_class_name(std::int32_t value) { return "perf-priority-" + std::to_string(value); }
+
+json::value workload_priority_class_object(std::int32_t value) {
+  return json::object{{"apiVersion", kKueueApiVersion},
+                      {"kind", "WorkloadPriorityClass"},
+                      {"metadata", metadata(priority_class_name(value), cleanup_labels())},
+                      {"value", value},
+                      {"description", "kueuepp perf: the priority of its JobSets"}};
+}
+
+namespace {
+
+json::object replicated_job(std::string_view name, core::Quantity cpu) {
+  json::object container;
+  container["name"] = "c";
+  container["image"] = "registry.k8s.io/pause:3.9";
+  container["resources"] = json::object{{"requests", json::object{{"cpu", cpu.to_string()}}}};
+  json::object pod_spec;
+  pod_spec["restartPolicy"] = "Never";
+  pod_spec["containers"] = json::array{std::move(container)};
+  json::object job_spec;
+  job_spec["parallelism"] = 1;
+  job_spec["completions"] = 1;
+  job_spec["template"] = json::object{{"spec", std::move(pod_spec)}};
+  json::object rj;
+  rj["name"] = name;
+  rj["replicas"] = 1;
+  rj["template"] = json::object{{"spec", std::move(job_spec)}};
+  return rj;
+}
+
+}  // namespace
+
+json::value jobset_object(const WorkloadTemplate& t, std::string_view name, std::string_view ns,
+                          std::string_view local_queue) {
+  json::object labels;
+  labels[kRunningTimeLabel] = std::to_string(t.runtime_ms);
+  labels[kClassLabel] = t.class_name;
+  labels["kueue.x-k8s.io/queue-name"] = local_queue;
+  labels["kueue.x-k8s.io/priority-class"] = priority_class_name(t.priority);
+  json::object meta = metadata(name, std::move(labels));
+  meta["namespace"] = ns;
+
+  // The driver takes half the request (rounded down to a milli-unit), the workers the rest,
+  // so that the JobSet needs the quota its Workload would.
+  const std::int64_t driver = t.request.milli() / 2;
+  json::object spec;
+  spec["suspend"] = true;
+  spec["replicatedJobs"] = json::array{replicated_job("driver", core::Quantity::from_milli(driver)),
+                                       replicated_job("workers", core::Quantity::from_milli(t.request.milli() - driver))};
+  return json::object{{"apiVersion", "jobset.x-k8s.io/v1alpha2"},
+                      {"kind", "JobSet"},
+                      {"metadata", std::move(meta)},
+                      {"spec", std::move(spec)}};
+}
+
+std::vector<std::int32_t> template_priorities(const GeneratorConfig& config) {
+  std::vector<std::int32_t> out;
+  for (const CohortSet& c : config.cohorts) {
+    for (const QueuesSet& q : c.queues_sets) {
+      for (const WorkloadsSet& ws : q.workloads_sets) {
+        for (const WorkloadTemplate& t : ws.workloads) out.push_back(t.priority);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::vector<CohortPlan> plan_cohorts(const GeneratorConfig& config) {

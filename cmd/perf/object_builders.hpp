@@ -13,6 +13,10 @@
 //   Workload        <wlClass>-<wlSetIdx>-<n>-<templateIdx> in the queue's namespace:
 //                   spec.queueName, spec.priority, one pod set "main" of one pod
 //                   requesting `request` cpu, labels for class and running time.
+//   JobSet          (with --jobsets-every) the same name, labels and queue, in place of
+//                   a Workload: two replicated jobs of one pod each, "driver" and
+//                   "workers", sharing the `request` between them, created suspended;
+//                   its priority through the WorkloadPriorityClass perf-priority-<value>.
 
 #include <cstdint>
 #include <string>
@@ -41,6 +45,14 @@ json::value namespace_object(std::string_view name);
 json::value local_queue_object(std::string_view name, std::string_view ns, std::string_view cluster_queue);
 json::value workload_object(const WorkloadTemplate& t, std::string_view name, std::string_view ns,
                             std::string_view local_queue);
+
+/// The WorkloadPriorityClass a JobSet of priority `value` names.
+std::string priority_class_name(std::int32_t value);
+json::value workload_priority_class_object(std::int32_t value);
+json::value jobset_object(const WorkloadTemplate& t, std::string_view name, std::string_view ns,
+                          std::string_view local_queue);
+/// Every distinct priority of the configuration's workload templates, ascending.
+std::vector<std::int32_t> template_priorities(const GeneratorConfig& config);
 
 /// One ClusterQueue to create (with its namespace and LocalQueue).
 struct QueuePlan {

@@ -11,6 +11,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -25,12 +27,15 @@
 #include "cmd/perf/child_process.hpp"
 #include "cmd/perf/generator.hpp"
 #include "cmd/perf/generator_config.hpp"
+#include "cmd/perf/object_builders.hpp"
 #include "cmd/perf/range_spec.hpp"
 #include "cmd/perf/report.hpp"
 #include "cmd/perf/workload_runner.hpp"
+#include "config/kueue_configuration.hpp"
 #include "kube/client/blocking_client.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/in_cluster.hpp"
+#include "kube/json/yaml.hpp"
 
 namespace kueuepp::cmd {
 namespace {
@@ -41,7 +46,7 @@ using perf::Millis;
 constexpr const char* kUsage =
     "usage: kueuepp perf --generator FILE [--rangespec FILE] [--out DIR] [--timeout SECONDS]\n"
     "                    [--kubeconfig FILE | --controller-config FILE] [--controller-arg ARG]...\n"
-    "                    [--crds PATH]... [--log-level LEVEL]\n"
+    "                    [--crds PATH]... [--jobsets-every N] [--log-level LEVEL]\n"
     "\n"
     "Runs Kueue's scheduler performance test shape (test/performance/scheduler) against kueuepp.\n"
     "Without --kubeconfig it starts `kueuepp apiserver` and `kueuepp controller` as child processes\n"
@@ -59,6 +64,13 @@ constexpr const char* kUsage =
     "                     one more argument for the controller it starts, e.g. --controller-arg --threads\n"
     "                     --controller-arg 1 (repeat for each; printed with the figures)\n"
     "  --crds PATH        CRDs for the API server (default: deploy/crds, else ../shared/kueue-crds)\n"
+    "  --jobsets-every N  every Nth workload of each workload set is a JobSet of two pod sets (driver and\n"
+    "                     workers sharing its cpu) that the controller queues, instead of a raw Workload;\n"
+    "                     the runner marks a JobSet Completed runtimeMs after its Workload's admission.\n"
+    "                     The controller must manage JobSets and copy the perf labels to Workloads: perf\n"
+    "                     writes such a Configuration when none is given, and checks a given one; the API\n"
+    "                     server must serve the JobSet CRD (added to the defaults from\n"
+    "                     ../shared/third-party-crds when found; else pass --crds)\n"
     "  --log-level LEVEL  this command's log level (default info)\n";
 
 struct Flags {
@@ -70,6 +82,7 @@ struct Flags {
   std::string controller_config;
   std::vector<std::string> controller_args;
   std::vector<std::string> crds;
+  std::int64_t jobsets_every = 0;
   std::string log_level = "info";
 };
 
@@ -98,6 +111,12 @@ std::string parse(Args args, Flags& f) {
     } else if (a == "--crds") {
       if (!reader.value(v)) return "--crds needs a path";
       f.crds.push_back(v);
+    } else if (a == "--jobsets-every") {
+      if (!reader.value(v)) return "--jobsets-every needs a number";
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), f.jobsets_every);
+      if (ec != std::errc() || end != v.data() + v.size() || f.jobsets_every < 1) {
+        return "--jobsets-every needs a positive whole number (1: every workload a JobSet), got \"" + v + "\"";
+      }
     } else if (a == "--log-level") {
       if (!reader.value(f.log_level)) return "--log-level needs a level";
     } else if (a == "--timeout") {
@@ -123,11 +142,57 @@ std::string parse(Args args, Flags& f) {
   return {};
 }
 
-std::vector<std::string> default_crds() {
+std::vector<std::string> default_crds(bool jobsets) {
+  std::vector<std::string> out;
   for (const char* dir : {"deploy/crds", "../shared/kueue-crds"}) {
-    if (std::filesystem::is_directory(dir)) return {std::filesystem::absolute(dir).string()};
+    if (std::filesystem::is_directory(dir)) {
+      out.push_back(std::filesystem::absolute(dir).string());
+      break;
+    }
   }
-  return {};
+  constexpr const char* kJobSetCrd = "../shared/third-party-crds/jobset.x-k8s.io_jobsets.yaml";
+  if (!out.empty() && jobsets && std::filesystem::is_regular_file(kJobSetCrd)) {
+    out.push_back(std::filesystem::absolute(kJobSetCrd).string());
+  }
+  return out;
+}
+
+constexpr std::string_view kJobSetFramework = "jobset.x-k8s.io/jobset";
+
+/// The started controller's Configuration for --jobsets-every when none is given.
+std::string jobset_controller_configuration() {
+  return std::string(
+             "# Written by kueuepp perf --jobsets-every: JobSets managed, the perf labels copied to their\n"
+             "# Workloads (the runner watches Workloads by its class label).\n"
+             "apiVersion: config.kueue.x-k8s.io/v1beta2\n"
+             "kind: Configuration\n"
+             "integrations:\n"
+             "  frameworks: [batch/job, ") +
+         std::string(kJobSetFramework) + "]\n  labelKeysToCopy: [" + std::string(perf::kClassLabel) + ", " +
+         std::string(perf::kRunningTimeLabel) + "]\n";
+}
+
+/// What a given Configuration lacks for --jobsets-every (empty: nothing).
+std::string jobset_configuration_gaps(const std::string& path) {
+  auto text = perf::read_text_file(path);
+  if (!text) return text.error().message;
+  auto doc = json::parse_yaml(*text);
+  if (!doc) return path + ": " + doc.error().message;
+  config::ConfigurationDecodeOptions options;
+  options.allow_unsupported = true;
+  auto cfg = config::decode_configuration(*doc, options);
+  if (!cfg) return path + ": " + cfg.error().message;
+  std::string gaps;
+  auto has = [](const std::vector<std::string>& list, std::string_view item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  };
+  if (!has(cfg->frameworks, kJobSetFramework)) gaps += " integrations.frameworks needs " + std::string(kJobSetFramework) + ";";
+  for (std::string_view label : {perf::kClassLabel, perf::kRunningTimeLabel}) {
+    if (!has(cfg->label_keys_to_copy, label)) gaps += " integrations.labelKeysToCopy needs " + std::string(label) + ";";
+  }
+  if (gaps.empty()) return {};
+  gaps.pop_back();
+  return "--jobsets-every: the controller's Configuration " + path + " does not let it run the perf JobSets:" + gaps;
 }
 
 /// Ends the run early: a message for the user.
@@ -265,7 +330,7 @@ class PerfRun {
     namespace fs = std::filesystem;
     std::vector<std::string> crds = flags_.crds;
     for (auto& c : crds) c = fs::absolute(c).string();
-    if (crds.empty()) crds = default_crds();
+    if (crds.empty()) crds = default_crds(flags_.jobsets_every > 0);
     if (crds.empty()) throw Abort{"no CRDs found (looked for deploy/crds and ../shared/kueue-crds); pass --crds DIR", 2};
     std::error_code ec;
     exe_ = fs::read_symlink("/proc/self/exe", ec).string();
@@ -302,6 +367,16 @@ class PerfRun {
     // figures, bench/sharding_throughput.sh).
     std::vector<std::string> args = {"controller", "--kubeconfig", kubeconfig_, "--probe-listen", "127.0.0.1:0",
                                      "--leader-elect", "false"};
+    if (flags_.jobsets_every > 0) {
+      if (flags_.controller_config.empty()) {
+        flags_.controller_config = out_dir_ + "/controller-config.yaml";
+        std::ofstream out(flags_.controller_config);
+        out << jobset_controller_configuration();
+        if (!out) throw Abort{"cannot write " + flags_.controller_config};
+      } else if (std::string gaps = jobset_configuration_gaps(flags_.controller_config); !gaps.empty()) {
+        throw Abort{gaps, 2};
+      }
+    }
     if (!flags_.controller_config.empty()) {
       args.push_back("--config");
       args.push_back(flags_.controller_config);
@@ -348,7 +423,7 @@ class PerfRun {
 
     const std::int64_t total = config_.total_workloads();
     spdlog::info("generating {} ClusterQueues and {} workloads", config_.total_cluster_queues(), total);
-    generator_ = perf::Generator::start(*client_, config_, clock);
+    generator_ = perf::Generator::start(*client_, config_, clock, 32, perf::WorkloadMix{flags_.jobsets_every});
 
     const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(flags_.timeout_s * 1000));
     const auto started = std::chrono::steady_clock::now();
@@ -398,6 +473,7 @@ class PerfRun {
     report.generator_path = flags_.generator;
     report.controller_config = flags_.controller_config;
     report.controller_args = flags_.controller_args;
+    report.jobsets_every = flags_.jobsets_every;
     report.cluster_queues = config_.total_cluster_queues();
     report.workloads_expected = total;
     report.generator = generator_->status();

@@ -47,6 +47,10 @@ std::string render_text(const RunReport& r) {
                      "completed, {} conflicts, {} errors\n",
                      r.generator.workloads_created, r.progress.admitted, r.progress.finished, r.progress.evictions,
                      r.progress.finish_writes, r.progress.eviction_writes, r.progress.conflicts, r.progress.write_errors);
+  if (r.jobsets_every > 0) {
+    out += fmt::format("  of them {} JobSets of two pod sets (one in {} of each workload set), queued by the controller\n",
+                       r.generator.jobsets_created, r.jobsets_every);
+  }
   out += fmt::format("  wall time: {} ms (first create request -> all workloads finished and queues idle); generation took {} ms\n",
                      r.wall_ms, r.generator.finished_at - r.generator.started_at);
   out += "\n  ClusterQueue classes (usage = sum of integral of flavorsUsage cpu dt / (sum of nominal quota * (last event - first event))):\n";
@@ -97,12 +101,14 @@ std::string render_yaml(const RunReport& r) {
   out += fmt::format("generator: {}\n", quoted(r.generator_path));
   out += fmt::format("clusterQueues: {}\n", r.cluster_queues);
   out += fmt::format("workloads: {}\n", r.workloads_expected);
+  out += fmt::format("jobSetsEvery: {}\n", r.jobsets_every);
   out += fmt::format("wallMs: {}\n", r.wall_ms);
   out += "wallDefinition: \"first create request to the event after which every workload was Finished and no active ClusterQueue reported pending or reserving workloads\"\n";
   out += fmt::format("generationMs: {}\n", r.generator.finished_at - r.generator.started_at);
   out += "counts:\n";
   out += fmt::format("  created: {}\n  admitted: {}\n  finished: {}\n  evictions: {}\n", r.generator.workloads_created,
                      r.progress.admitted, r.progress.finished, r.progress.evictions);
+  out += fmt::format("  jobSets: {}\n", r.generator.jobsets_created);
   out += fmt::format("  finishWrites: {}\n  evictionWrites: {}\n  conflicts: {}\n  writeErrors: {}\n", r.progress.finish_writes,
                      r.progress.eviction_writes, r.progress.conflicts, r.progress.write_errors);
   out += "clusterQueueClasses:\n";

@@ -51,6 +51,8 @@ struct RunReport {
   std::string controller_config;
   /// Arguments added to the started controller's command line (`--controller-arg`).
   std::vector<std::string> controller_args;
+  /// --jobsets-every (0: every workload a raw Workload).
+  std::int64_t jobsets_every = 0;
   std::optional<ProcessReport> apiserver;
   ProcessReport runner;
   bool has_range_spec = false;

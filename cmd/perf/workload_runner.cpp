@@ -9,6 +9,7 @@
 
 #include "cmd/perf/api_gate.hpp"
 #include "cmd/perf/object_builders.hpp"
+#include "core/model/time.hpp"
 #include "core/quantity.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/informer.hpp"
@@ -70,15 +71,27 @@ std::int64_t running_time_ms(const Object& workload) {
   return ms;
 }
 
+std::optional<std::string> owning_jobset(const Object& wl) {
+  const json::value* refs = wl.find({"metadata", "ownerReferences"});
+  if (refs == nullptr || !refs->is_array()) return std::nullopt;
+  for (const json::value& ref : refs->get_array()) {
+    if (json::get_string(ref, "kind") == "JobSet" && json::get_string(ref, "apiVersion").starts_with("jobset.x-k8s.io/")) {
+      return std::string(json::get_string(ref, "name"));
+    }
+  }
+  return std::nullopt;
+}
+
 RunnerAction decide(const Object& wl, std::optional<Millis> admitted_at, Millis now) {
   if (wl.condition_true("Finished")) return {};
+  const bool jobset = owning_jobset(wl).has_value();
   if (wl.condition_true("Evicted")) {
-    if (wl.condition_true("QuotaReserved")) return {RunnerAction::Kind::CompleteEviction, now};
+    if (wl.condition_true("QuotaReserved") && !jobset) return {RunnerAction::Kind::CompleteEviction, now};
     return {};
   }
   if (!wl.condition_true("Admitted")) return {};
   Millis due = admitted_at.value_or(now) + running_time_ms(wl);
-  if (now >= due) return {RunnerAction::Kind::Finish, now};
+  if (now >= due) return {jobset ? RunnerAction::Kind::CompleteJobSet : RunnerAction::Kind::Finish, now};
   return {RunnerAction::Kind::FinishLater, due};
 }
 
@@ -125,9 +138,11 @@ struct Tracked {
   std::optional<std::uint64_t> conflicted_rv;
   bool timer_armed = false;
   Millis timer_at = 0;
+  /// Its JobSet was marked Completed: the controller finishes the Workload.
+  bool jobset_completed = false;
 };
 
-enum class WriteKind { Finish, Eviction };
+enum class WriteKind { Finish, Eviction, CompleteJobSet };
 
 }  // namespace
 
@@ -252,6 +267,9 @@ struct WorkloadRunner::State : std::enable_shared_from_this<WorkloadRunner::Stat
           send(uid, t, std::move(*patch), WriteKind::Finish, deferred);
         }
         return;
+      case RunnerAction::Kind::CompleteJobSet:
+        if (!t.jobset_completed) complete_jobset(uid, t, deferred);
+        return;
       case RunnerAction::Kind::FinishLater:
         if (t.timer_armed && t.timer_at <= action.at) return;
         t.timer_armed = true;
@@ -302,6 +320,67 @@ struct WorkloadRunner::State : std::enable_shared_from_this<WorkloadRunner::Stat
                            options);
       });
     });
+  }
+
+  /// The JobSet controller's part once every job succeeded: status Completed (the runner
+  /// is the only writer of a perf JobSet's status, so the patch is unconditional).
+  void complete_jobset(const std::string& uid, Tracked& t, Deferred& deferred) {
+    t.in_flight = true;
+    std::string ns(t.latest->namespace_name());
+    std::string name = owning_jobset(*t.latest).value_or("");
+    const std::string at = core::format_rfc3339(wall_now());
+    json::value patch = json::object{
+        {"status", json::object{{"terminalState", "Completed"},
+                                {"conditions", json::array{json::object{{"type", "Completed"},
+                                                                        {"status", "True"},
+                                                                        {"reason", "AllJobsCompleted"},
+                                                                        {"message", "jobset completed successfully"},
+                                                                        {"lastTransitionTime", at}}}}}}};
+    auto self = shared_from_this();
+    deferred.push_back([self, uid, ns, name, patch = std::move(patch)]() mutable {
+      self->gate.submit([self, uid, ns, name, patch = std::move(patch)](ApiGate::Release release) {
+        kube::client::PatchOptions options;
+        options.status_subresource = true;
+        options.field_manager = "kueuepp-perf-runner";
+        self->client.patch(kube::client::resources::kJobSet, ns, name, kube::client::PatchType::Merge, patch,
+                           [self, uid, release](kube::client::Result<Object> r) {
+                             release();
+                             self->jobset_write_done(uid, std::move(r));
+                           },
+                           options);
+      });
+    });
+  }
+
+  void jobset_write_done(const std::string& uid, kube::client::Result<Object> r) {
+    Deferred deferred;
+    {
+      std::lock_guard lock(mu);
+      if (stopped) return;
+      if (r) {
+        ++counters.finish_writes;
+      } else if (!r.error().is_not_found()) {
+        ++counters.write_errors;
+        counters.last_write_error = r.error().describe();
+        spdlog::warn("perf runner: {}", counters.last_write_error);
+      }
+      auto it = tracked.find(uid);
+      if (it == tracked.end()) return;
+      Tracked& t = it->second;
+      t.in_flight = false;
+      if (r || r.error().is_not_found()) {
+        t.jobset_completed = true;
+      } else {
+        t.timer_armed = true;
+        t.timer_at = clock() + 500;
+        arm_timer(uid, 500, deferred);
+      }
+      if (t.dirty) {
+        t.dirty = false;
+        evaluate(uid, t, clock(), deferred);
+      }
+    }
+    run_deferred(deferred);
   }
 
   void write_done(const std::string& uid, std::optional<std::uint64_t> based_on, WriteKind kind,

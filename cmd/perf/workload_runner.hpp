@@ -11,6 +11,9 @@
 //   - completes evictions as the controller's job integration does when the Job has
 //     stopped: kube/jobs eviction_completed_patch (QuotaReserved=False, admission
 //     cleared, Requeued), so a preempted Workload queues again.
+//   A Workload the controller made for a JobSet (--jobsets-every) is left to the
+//   controller for its eviction, and is finished by marking the JobSet Completed, as the
+//   JobSet controller would once its jobs succeeded; the controller then finishes it.
 // Status writes are merge patches of the status subresource conditioned on the
 // resourceVersion they were computed from; a conflict re-evaluates on the newest state.
 
@@ -37,6 +40,7 @@ struct RunnerAction {
     CompleteEviction,  ///< Evicted=True while QuotaReserved=True: release the quota
     Finish,            ///< admitted for at least its running time: write Finished
     FinishLater,       ///< admitted; finish at `at`
+    CompleteJobSet,    ///< a JobSet's Workload admitted for its running time: mark the JobSet Completed
   };
   Kind kind = Kind::None;
   Millis at = 0;
@@ -44,6 +48,9 @@ struct RunnerAction {
 
 /// The running time label, in ms (0 when absent or unreadable, as Kueue's Atoi failure).
 std::int64_t running_time_ms(const kube::client::Object& workload);
+
+/// The name of the JobSet that owns the Workload, if one does.
+std::optional<std::string> owning_jobset(const kube::client::Object& workload);
 
 /// Kueue's runner reconciler for one Workload: `admitted_at` is when the runner saw it
 /// admitted (nullopt: not admitted in the runner's view).
@@ -61,7 +68,7 @@ struct RunnerProgress {
   std::int64_t running = 0;
   std::int64_t finished = 0;
   std::int64_t evictions = 0;
-  std::int64_t finish_writes = 0;
+  std::int64_t finish_writes = 0;  ///< JobSets marked Completed included
   std::int64_t eviction_writes = 0;
   std::int64_t conflicts = 0;
   std::int64_t write_errors = 0;

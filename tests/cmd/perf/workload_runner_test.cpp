@@ -57,6 +57,28 @@ TEST(WorkloadRunner, FinishedWorkloadsAreDone) {
   EXPECT_EQ(decide(done, 0, 100'000).kind, RunnerAction::Kind::None);
 }
 
+Object owned_by_jobset(Object wl, const char* api_version = "jobset.x-k8s.io/v1alpha2") {
+  json::value doc = wl.json();
+  doc.as_object()["metadata"].as_object()["ownerReferences"] = json::array{
+      json::object{{"apiVersion", api_version}, {"kind", "JobSet"}, {"name", "small-0-1-0"}, {"uid", "j1"}, {"controller", true}}};
+  return Object(std::move(doc));
+}
+
+// --jobsets-every: the controller owns a JobSet's eviction, and the runner finishes the
+// JobSet (the controller then finishes the Workload), never the Workload itself.
+TEST(WorkloadRunner, AJobSetsWorkloadIsFinishedThroughItsJobSet) {
+  Object wl = owned_by_jobset(workload({{"QuotaReserved", true}, {"Admitted", true}}));
+  EXPECT_EQ(owning_jobset(wl), "small-0-1-0");
+  EXPECT_EQ(decide(wl, 1000, 1100).kind, RunnerAction::Kind::FinishLater);
+  EXPECT_EQ(decide(wl, 1000, 1200).kind, RunnerAction::Kind::CompleteJobSet);
+  Object evicted = owned_by_jobset(workload({{"QuotaReserved", true}, {"Admitted", true}, {"Evicted", true}}));
+  EXPECT_EQ(decide(evicted, 0, 10).kind, RunnerAction::Kind::None);
+  // Another group's JobSet kind is not a JobSet.
+  Object other = owned_by_jobset(workload({{"QuotaReserved", true}, {"Admitted", true}}), "example.com/v1");
+  EXPECT_EQ(owning_jobset(other), std::nullopt);
+  EXPECT_EQ(decide(other, 1000, 1200).kind, RunnerAction::Kind::Finish);
+}
+
 TEST(WorkloadRunner, ObservesClusterQueueStatus) {
   auto doc = json::parse(R"({"metadata":{"name":"cq-0-1-cohort-0","labels":{"kueue.x-k8s.io/performance-scheduler-class":"cq"}},
     "spec":{"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"rf","resources":[
