@@ -17,6 +17,17 @@ json::object metadata(std::string_view name, json::object labels) {
 
 json::object cleanup_labels() { return json::object{{kCleanupLabel, "true"}}; }
 
+/// A pod of one container requesting `cpu`, as Kueue's runner makes them.
+json::object one_container_pod_spec(core::Quantity cpu) {
+  json::object container;
+  container["name"] = "c";
+  container["resources"] = json::object{{"requests", json::object{{"cpu", cpu.to_string()}}}};
+  json::object pod_spec;
+  pod_spec["restartPolicy"] = "Never";
+  pod_spec["containers"] = json::array{std::move(container)};
+  return pod_spec;
+}
+
 }  // namespace
 
 std::string cohort_name(const CohortSet& set, std::int64_t index) {
@@ -95,16 +106,10 @@ json::value local_queue_object(std::string_view name, std::string_view ns, std::
 
 json::value workload_object(const WorkloadTemplate& t, std::string_view name, std::string_view ns,
                             std::string_view local_queue) {
-  json::object container;
-  container["name"] = "c";
-  container["resources"] = json::object{{"requests", json::object{{"cpu", t.request.to_string()}}}};
-  json::object pod_spec;
-  pod_spec["restartPolicy"] = "Never";
-  pod_spec["containers"] = json::array{std::move(container)};
   json::object pod_set;
   pod_set["name"] = "main";
   pod_set["count"] = 1;
-  pod_set["template"] = json::object{{"spec", std::move(pod_spec)}};
+  pod_set["template"] = json::object{{"spec", one_container_pod_spec(t.request)}};
 
   json::object labels;
   labels[kRunningTimeLabel] = std::to_string(t.runtime_ms);
@@ -135,17 +140,10 @@ json::value workload_priority_class_object(std::int32_t value) {
 namespace {
 
 json::object replicated_job(std::string_view name, core::Quantity cpu) {
-  json::object container;
-  container["name"] = "c";
-  container["image"] = "registry.k8s.io/pause:3.9";
-  container["resources"] = json::object{{"requests", json::object{{"cpu", cpu.to_string()}}}};
-  json::object pod_spec;
-  pod_spec["restartPolicy"] = "Never";
-  pod_spec["containers"] = json::array{std::move(container)};
   json::object job_spec;
   job_spec["parallelism"] = 1;
   job_spec["completions"] = 1;
-  job_spec["template"] = json::object{{"spec", std::move(pod_spec)}};
+  job_spec["template"] = json::object{{"spec", one_container_pod_spec(cpu)}};
   json::object rj;
   rj["name"] = name;
   rj["replicas"] = 1;
