@@ -33,6 +33,14 @@ constexpr std::string_view kDns1123SubdomainMessage =
 const FieldPath kLabels = FieldPath("metadata").child("labels");
 const FieldPath kAnnotations = FieldPath("metadata").child("annotations");
 
+/// The request's namespace, owned: a view into the object would dangle once a defaulter
+/// edits its copy (a label added can move the metadata's short strings; found by
+/// fuzz/admission_review_fuzzer).
+std::string request_namespace(const AdmissionRequest& request) {
+  if (!request.ns.empty()) return std::string(request.ns);
+  return std::string(string_at(request.object, {"metadata", "namespace"}));
+}
+
 std::string_view queue_name(const json::value& job) { return label_of(job, jobs::kQueueNameLabel).value_or(""); }
 std::string_view priority_class(const json::value& job) { return label_of(job, jobs::kPriorityClassLabel).value_or(""); }
 
@@ -281,7 +289,7 @@ AdmissionResponse default_owner(const AdmissionRequest& request, const JobWebhoo
   // A child of a managed parent runs under its parent's Workload.
   if (owner_managed_by_kueue(request.object, policy)) return response;
   json::value job = request.object;
-  const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+  const std::string ns = request_namespace(request);
   // ApplyDefaultLocalQueue.
   if (queue_name(job).empty() && facts.default_local_queue_exists(ns) && namespace_matches(ns, policy, facts)) {
     set_metadata_entry(job, "labels", jobs::kQueueNameLabel, kDefaultName, response.patch);
@@ -322,7 +330,7 @@ FieldErrors validate_job(const AdmissionRequest& request, const ClusterFacts& fa
     check_partial_admission(job, errors);
   }
   check_sync_completions(job, errors);
-  const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+  const std::string ns = request_namespace(request);
   check_update(old_job, job, ns, facts, errors);
   check_partial_admission_update(old_job, job, errors);
   return errors;
@@ -348,7 +356,7 @@ FieldErrors validate_jobset(const AdmissionRequest& request, const ClusterFacts&
   if (!jobset.is_object()) return errors;
   check_create(jobset, errors);
   if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
-  const std::string_view ns = request.ns.empty() ? string_at(jobset, {"metadata", "namespace"}) : request.ns;
+  const std::string ns = request_namespace(request);
   check_update(request.old_object, jobset, ns, facts, errors);
   return errors;
 }
@@ -397,7 +405,7 @@ FieldErrors validate_kubeflow_job(const AdmissionRequest& request, const Cluster
   if (!job.is_object()) return errors;
   check_create(job, errors);
   if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
-  const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+  const std::string ns = request_namespace(request);
   check_update(request.old_object, job, ns, facts, errors, SuspendField::RunPolicy);
   return errors;
 }
@@ -519,7 +527,7 @@ FieldErrors validate_rayjob(const AdmissionRequest& request, const JobWebhookPol
   // unmanaged RayJob's updates are not checked.
   if (update && !managed) return errors;
   if (update) {
-    const std::string_view ns = request.ns.empty() ? string_at(job, {"metadata", "namespace"}) : request.ns;
+    const std::string ns = request_namespace(request);
     check_update(request.old_object, job, ns, facts, errors);
   }
   if (managed) check_managed_rayjob(job, errors);
@@ -550,7 +558,7 @@ FieldErrors validate_raycluster(const AdmissionRequest& request, const JobWebhoo
   const bool update = request.operation == Operation::Update && request.old_object.is_object();
   if (update && !managed) return errors;
   if (update) {
-    const std::string_view ns = request.ns.empty() ? string_at(cluster, {"metadata", "namespace"}) : request.ns;
+    const std::string ns = request_namespace(request);
     check_update(request.old_object, cluster, ns, facts, errors);
   }
   if (managed) {
@@ -627,7 +635,7 @@ FieldErrors validate_trainjob(const AdmissionRequest& request, const ClusterFact
   const json::value& trainjob = request.object;
   if (!trainjob.is_object()) return errors;
   if (request.operation == Operation::Update && request.old_object.is_object()) {
-    const std::string_view ns = request.ns.empty() ? string_at(trainjob, {"metadata", "namespace"}) : request.ns;
+    const std::string ns = request_namespace(request);
     check_update(request.old_object, trainjob, ns, facts, errors);
   }
   check_create(trainjob, errors);
@@ -663,7 +671,7 @@ FieldErrors validate_appwrapper(const AdmissionRequest& request, const ClusterFa
   if (!aw.is_object()) return errors;
   check_create(aw, errors);
   if (request.operation != Operation::Update || !request.old_object.is_object()) return errors;
-  const std::string_view ns = request.ns.empty() ? string_at(aw, {"metadata", "namespace"}) : request.ns;
+  const std::string ns = request_namespace(request);
   check_update(request.old_object, aw, ns, facts, errors);
   return errors;
 }

@@ -107,6 +107,27 @@ TEST(JobDefaulting, UnmanagedNamespacesGetNoDefaultQueueNorHold) {
   EXPECT_TRUE(suspended(patched(other, default_job(other, policy, facts))));
 }
 
+// Found by fuzz/admission_review_fuzzer (ASan, heap-use-after-free): with the request's
+// namespace empty, the namespace was a view into the Job's copy, which adding the default
+// priority class label then moved; the namespace selector read freed memory.
+TEST(JobDefaulting, TheNamespaceFromTheObjectOutlivesTheLabelsAdded) {
+  TableFacts facts;
+  facts.default_priority_class = true;
+  JobWebhookPolicy policy;
+  policy.manage_jobs_without_queue_name = true;
+  policy.managed_jobs_namespace_selector = default_managed_jobs_namespace_selector("kueuepp-system");
+  for (const char* ns : {"team", "a-namespace-name-longer-than-any-inline-string"}) {
+    SCOPED_TRACE(ns);
+    auto r = request(Operation::Create, std::string("{metadata: {namespace: ") + ns + ", name: j}, spec: {}}", {}, "");
+    json::value job = patched(r, default_job(r, policy, facts));
+    EXPECT_EQ(label(job, "kueue.x-k8s.io/priority-class"), "default");
+    EXPECT_TRUE(suspended(job));
+  }
+  // The system namespace is still told apart when it comes from the object.
+  auto system = request(Operation::Create, "{metadata: {namespace: kueuepp-system, name: j}, spec: {}}", {}, "");
+  EXPECT_FALSE(suspended(patched(system, default_job(system, policy, facts))));
+}
+
 TEST(JobDefaulting, OnlyCreatesAreDefaulted) {
   TableFacts facts;
   JobWebhookPolicy policy;
