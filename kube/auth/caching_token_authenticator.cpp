@@ -6,38 +6,18 @@ namespace kueuepp::kube::auth {
 
 CachingTokenAuthenticator::CachingTokenAuthenticator(std::shared_ptr<TokenAuthenticator> inner,
                                                      std::chrono::milliseconds ttl, Clock clock)
-    : inner_(std::move(inner)), ttl_(ttl), clock_(std::move(clock)) {}
+    : inner_(std::move(inner)), cache_(ttl, std::move(clock), kMaxEntries) {}
 
-std::chrono::steady_clock::time_point CachingTokenAuthenticator::now() const {
-  return clock_ ? clock_() : std::chrono::steady_clock::now();
-}
-
-std::size_t CachingTokenAuthenticator::size() const {
-  std::lock_guard lock(mutex_);
-  return cache_.size();
-}
+std::size_t CachingTokenAuthenticator::size() const { return cache_.size(); }
 
 void CachingTokenAuthenticator::authenticate(const std::string& token, Callback done) {
   std::string key = tls::sha256_hex(token);
-  {
-    std::lock_guard lock(mutex_);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) {
-      if (it->second.expires > now()) {
-        std::optional<UserInfo> user = it->second.user;
-        done(std::move(user));
-        return;
-      }
-      cache_.erase(it);
-    }
+  if (auto user = cache_.find(key)) {
+    done(std::move(*user));
+    return;
   }
   inner_->authenticate(token, [this, key = std::move(key), done = std::move(done)](Expected<std::optional<UserInfo>> user) {
-    if (user) {
-      std::lock_guard lock(mutex_);
-      // Expired entries go when their token is seen again; bound the rest.
-      if (cache_.size() >= kMaxEntries) cache_.clear();
-      cache_[key] = Entry{*user, now() + ttl_};
-    }
+    cache_.remember(key, user);
     done(std::move(user));
   });
 }

@@ -8,39 +8,29 @@
 // cache holds no token.
 
 #include <chrono>
-#include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "kube/auth/delegated_auth.hpp"
+#include "kube/auth/expiring_cache.hpp"
 
 namespace kueuepp::kube::auth {
 
 class CachingTokenAuthenticator final : public TokenAuthenticator {
  public:
-  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  using Clock = ExpiringCache<std::optional<UserInfo>>::Clock;
   /// At most this many tokens are remembered; beyond, the cache starts over.
-  static constexpr std::size_t kMaxEntries = 4096;
+  static constexpr std::size_t kMaxEntries = ExpiringCache<std::optional<UserInfo>>::kDefaultMaxEntries;
 
   CachingTokenAuthenticator(std::shared_ptr<TokenAuthenticator> inner, std::chrono::milliseconds ttl, Clock clock = {});
   void authenticate(const std::string& token, Callback done) override;
   std::size_t size() const;
 
  private:
-  struct Entry {
-    std::optional<UserInfo> user;
-    std::chrono::steady_clock::time_point expires;
-  };
-  std::chrono::steady_clock::time_point now() const;
-
   std::shared_ptr<TokenAuthenticator> inner_;
-  std::chrono::milliseconds ttl_;
-  Clock clock_;
-  mutable std::mutex mutex_;
-  std::map<std::string, Entry> cache_;
+  /// Keyed by the token's SHA-256; a cached nullopt is "not authenticated".
+  ExpiringCache<std::optional<UserInfo>> cache_;
 };
 
 }  // namespace kueuepp::kube::auth

@@ -214,38 +214,18 @@ Expected<std::optional<UserInfo>> decode_token_review(std::string_view body) {
 }
 
 CachingAuthorizer::CachingAuthorizer(std::shared_ptr<Authorizer> inner, std::chrono::milliseconds ttl, Clock clock)
-    : inner_(std::move(inner)), ttl_(ttl), clock_(std::move(clock)) {}
+    : inner_(std::move(inner)), cache_(ttl, std::move(clock)) {}
 
-std::chrono::steady_clock::time_point CachingAuthorizer::now() const {
-  return clock_ ? clock_() : std::chrono::steady_clock::now();
-}
-
-std::size_t CachingAuthorizer::size() const {
-  std::lock_guard lock(mutex_);
-  return cache_.size();
-}
+std::size_t CachingAuthorizer::size() const { return cache_.size(); }
 
 void CachingAuthorizer::authorize(const ResourceAttributes& attributes, Callback done) {
   std::string key = cache_key(attributes);
-  {
-    std::lock_guard lock(mutex_);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) {
-      if (it->second.expires > now()) {
-        AuthorizationDecision d = it->second.decision;
-        done(std::move(d));
-        return;
-      }
-      cache_.erase(it);
-    }
+  if (auto decision = cache_.find(key)) {
+    done(std::move(*decision));
+    return;
   }
   inner_->authorize(attributes, [this, key = std::move(key), done = std::move(done)](Expected<AuthorizationDecision> d) {
-    if (d) {
-      std::lock_guard lock(mutex_);
-      // Expired entries go when they are asked again; bound the rest.
-      if (cache_.size() >= 4096) cache_.clear();
-      cache_[key] = Entry{*d, now() + ttl_};
-    }
+    cache_.remember(key, d);
     done(std::move(d));
   });
 }

@@ -17,12 +17,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/expected.hpp"
+#include "kube/auth/expiring_cache.hpp"
 #include "kube/http/headers.hpp"
 
 namespace kueuepp::kube::auth {
@@ -103,23 +103,14 @@ class TokenAuthenticator {
 /// dashboard polling every second costs one SubjectAccessReview per 10 s per question.
 class CachingAuthorizer final : public Authorizer {
  public:
-  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  using Clock = ExpiringCache<AuthorizationDecision>::Clock;
   CachingAuthorizer(std::shared_ptr<Authorizer> inner, std::chrono::milliseconds ttl, Clock clock = {});
   void authorize(const ResourceAttributes& attributes, Callback done) override;
   std::size_t size() const;
 
  private:
-  struct Entry {
-    AuthorizationDecision decision;
-    std::chrono::steady_clock::time_point expires;
-  };
-  std::chrono::steady_clock::time_point now() const;
-
   std::shared_ptr<Authorizer> inner_;
-  std::chrono::milliseconds ttl_;
-  Clock clock_;
-  mutable std::mutex mutex_;
-  std::map<std::string, Entry> cache_;
+  ExpiringCache<AuthorizationDecision> cache_;
 };
 
 }  // namespace kueuepp::kube::auth
