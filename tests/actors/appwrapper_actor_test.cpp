@@ -5,32 +5,19 @@
 // released only once the AppWrapper controller reports QuotaReserved False. A Job an
 // AppWrapper controls is not queued itself.
 
-#include <caf/send.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "actors/event_recorder.hpp"
-#include "actors/introspection_actor.hpp"
-#include "actors/job_actor.hpp"
-#include "actors/watched_kinds.hpp"
-#include "actors/writer_actor.hpp"
-#include "kube/json/yaml.hpp"
-#include "tests/actors/deterministic_actor_test.hpp"
-#include "tests/actors/fake_api.hpp"
+#include "tests/actors/job_kind_actor_test.hpp"
 
 namespace kueuepp::actors {
 namespace {
 
 using namespace messages;
-
-json::value yaml(std::string_view text) {
-  auto v = json::parse_yaml(text);
-  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
-  return v ? *v : json::value(nullptr);
-}
+using testing::yaml;
 
 // Kueue's appwrapper/pytorch-sample.yaml, as stored (suspended by mappwrapper).
 constexpr std::string_view kAppWrapper = R"(
@@ -66,25 +53,9 @@ spec:
                 - {name: pytorch, image: docker.io/kubeflowkatib/pytorch-mnist-cpu:v1beta1-fc858d1, resources: {requests: {cpu: 1}}}
 )";
 
-constexpr std::string_view kAdmitted = R"(
-status:
-  admission:
-    clusterQueue: cq
-    podSetAssignments:
-    - {name: sample-appwrapper-pytorch-job-0, flavors: {cpu: on-demand}, resourceUsage: {cpu: "1"}, count: 1}
-    - {name: sample-appwrapper-pytorch-job-1, flavors: {cpu: spot}, resourceUsage: {cpu: "1"}, count: 1}
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-)";
-
-constexpr std::string_view kEvicted = R"(
-status:
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T00:01:00Z"}
-)";
+constexpr std::string_view kAssignments = R"([
+    {name: sample-appwrapper-pytorch-job-0, flavors: {cpu: on-demand}, resourceUsage: {cpu: "1"}, count: 1},
+    {name: sample-appwrapper-pytorch-job-1, flavors: {cpu: spot}, resourceUsage: {cpu: "1"}, count: 1}])";
 
 /// The AppWrapper controller's QuotaReserved condition, `status` "True" or "False".
 std::string quota_reserved(std::string_view status) {
@@ -92,58 +63,27 @@ std::string quota_reserved(std::string_view status) {
          "\", reason: r, message: m, lastTransitionTime: \"2026-01-01T00:00:00Z\"}]}}";
 }
 
-class ActorTestBase : public DeterministicActorTest {
+class ActorTestBase : public testing::JobKindActorTest {
  protected:
-  ~ActorTestBase() override {
-    caf::anon_send_exit(jobs_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
-    sched_->run();
-  }
-
   void spawn(std::string_view framework, ObjectKind kind, std::vector<std::string> frameworks) {
-    api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: "
-                                          "user-queue, namespace: ns}, spec: {clusterQueue: cq}}"));
-    auto& sys = *system_;
-    introspection_ = spawn_introspection(sys);
-    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
-    auto clock = [] { return core::Time{}; };
-    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
+    put_local_queue();
+    spawn_links();
     JobIntegrationOptions options;
     options.frameworks = std::move(frameworks);
-    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
-    auto entry = find_job_kind(framework);
-    EXPECT_TRUE(entry.has_value());
-    EXPECT_EQ(entry->tag, kind);
-    jobs_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
-    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
-                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass, kind}) {
-      auto listed = api_.list(k);
-      caf::anon_send(jobs_, ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
-    }
+    jobs_ = spawn_kind(framework, kind, options);
+    relist_all(jobs_, {kind});
     sched_->run();
   }
 
-  void deliver(ObjectKind kind, const std::string& name) {
-    caf::anon_send(jobs_, api_.watch_event(kind, "ns", name));
-    sched_->run();
-  }
+  void deliver(ObjectKind kind, const std::string& name) { JobKindActorTest::deliver(jobs_, kind, "ns", name); }
 
-  testing::FakeApi api_;
-  introspection_actor introspection_;
-  writer_actor writer_;
-  event_recorder_actor events_;
   job_actor jobs_;
 };
 
 class AppWrapperActorTest : public ActorTestBase {
  protected:
   void start() {
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: on-demand}, spec: {nodeLabels: {instance-type: on-demand}}})"));
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: spot}, spec: {nodeLabels: {instance-type: spot}}})"));
+    put_flavors();
     api_.put(ObjectKind::AppWrapper, yaml(kAppWrapper));
     spawn("workload.codeflare.dev/appwrapper", ObjectKind::AppWrapper,
           {"batch/job", "kubeflow.org/pytorchjob", "workload.codeflare.dev/appwrapper"});
@@ -172,7 +112,7 @@ TEST_F(AppWrapperActorTest, QueuedWithKueuesPodSetsStartedWithPodSetInfosCleared
 
   const std::string name(wl.name());
   deliver(ObjectKind::Workload, name);
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::admitted_status(kAssignments));
   deliver(ObjectKind::Workload, name);
   auto aw = api_.get(ObjectKind::AppWrapper, "ns", "sample-appwrapper-pytorch-job");
   EXPECT_EQ(aw->bool_at({"spec", "suspend"}), false);
@@ -182,7 +122,7 @@ TEST_F(AppWrapperActorTest, QueuedWithKueuesPodSetsStartedWithPodSetInfosCleared
   // Preempted while its resources are deployed: suspended and cleared, the quota held.
   api_.change(ObjectKind::AppWrapper, "ns", "sample-appwrapper-pytorch-job", yaml(quota_reserved("True")));
   deliver(ObjectKind::AppWrapper, "sample-appwrapper-pytorch-job");
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kEvicted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::preempted_status());
   deliver(ObjectKind::Workload, name);
   aw = api_.get(ObjectKind::AppWrapper, "ns", "sample-appwrapper-pytorch-job");
   EXPECT_EQ(aw->bool_at({"spec", "suspend"}), true);

@@ -4,30 +4,18 @@
 // order), and every failed write must be tried again, on objects read afresh, for as
 // long as it fails.
 
-#include "actors/job_actor.hpp"
-
 #include <caf/send.hpp>
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "actors/event_recorder.hpp"
-#include "actors/introspection_actor.hpp"
-#include "actors/writer_actor.hpp"
-#include "kube/json/yaml.hpp"
-#include "tests/actors/deterministic_actor_test.hpp"
-#include "tests/actors/fake_api.hpp"
+#include "tests/actors/job_kind_actor_test.hpp"
 
 namespace kueuepp::actors {
 namespace {
 
 using namespace messages;
-
-json::value yaml(std::string_view text) {
-  auto v = json::parse_yaml(text);
-  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
-  return v ? *v : json::value(nullptr);
-}
+using testing::yaml;
 
 constexpr std::string_view kJob = R"(
 apiVersion: batch/v1
@@ -51,27 +39,7 @@ spec:
           requests: {cpu: "1"}
 )";
 
-constexpr std::string_view kAdmitted = R"(
-status:
-  admission:
-    clusterQueue: cq
-    podSetAssignments:
-    - name: main
-      flavors: {cpu: on-demand}
-      resourceUsage: {cpu: "1"}
-      count: 1
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-)";
-
-constexpr std::string_view kEvicted = R"(
-status:
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T00:01:00Z"}
-)";
+constexpr std::string_view kAssignments = R"([{name: main, flavors: {cpu: on-demand}, resourceUsage: {cpu: "1"}, count: 1}])";
 
 bool is_start(const WriteRequest& r) {
   return r.kind == ObjectKind::Job && r.verb == WriteVerb::MergePatch && r.body &&
@@ -80,16 +48,8 @@ bool is_start(const WriteRequest& r) {
 
 bool is_get_of_job(const WriteRequest& r) { return r.kind == ObjectKind::Job && r.verb == WriteVerb::Get; }
 
-class JobActorTest : public DeterministicActorTest {
+class JobActorTest : public testing::JobKindActorTest {
  protected:
-  ~JobActorTest() override {
-    caf::anon_send_exit(job_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
-    sched_->run();
-  }
-
   /// The decision clock follows the test coordinator's.
   core::Time now() const {
     auto base = core::parse_rfc3339("2026-01-01T00:00:00Z");
@@ -99,22 +59,12 @@ class JobActorTest : public DeterministicActorTest {
 
   void start() {
     start_ = sched_->clock().current_time;
-    api_.put(ObjectKind::LocalQueue, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue,
-                                              metadata: {name: user-queue, namespace: ns}, spec: {clusterQueue: cq}})"));
-    api_.put(ObjectKind::ResourceFlavor,
-             yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: on-demand}})"));
+    put_local_queue();
+    put_flavors({"on-demand"});
     api_.put(ObjectKind::Job, yaml(kJob));
-    auto& sys = *system_;
-    introspection_ = spawn_introspection(sys);
-    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
-    auto clock = [this] { return now(); };
-    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
-    job_ = spawn_job_actor(sys, JobIntegrationOptions{}, JobLinks{writer_, introspection_, events_, metrics_actor{}}, clock);
-    for (ObjectKind k : {ObjectKind::Job, ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
-                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass}) {
-      auto listed = api_.list(k);
-      caf::anon_send(job_, ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
-    }
+    spawn_links([this] { return now(); });
+    job_ = spawn_kind({}, ObjectKind::Job, JobIntegrationOptions{});
+    relist_all(job_, {ObjectKind::Job});
     run();
   }
 
@@ -138,7 +88,7 @@ class JobActorTest : public DeterministicActorTest {
   ObjectChanged admit() {
     const std::string wl = workload_name();
     caf::anon_send(job_, api_.watch_event(ObjectKind::Workload, "ns", wl));
-    api_.change(ObjectKind::Workload, "ns", wl, yaml(kAdmitted));
+    api_.change(ObjectKind::Workload, "ns", wl, testing::admitted_status(kAssignments));
     ObjectChanged admitted = api_.watch_event(ObjectKind::Workload, "ns", wl);
     caf::anon_send(job_, admitted);
     run();
@@ -149,11 +99,7 @@ class JobActorTest : public DeterministicActorTest {
     return api_.get(ObjectKind::Job, "ns", "sample-job")->bool_at({"spec", "suspend"}).value_or(false);
   }
 
-  testing::FakeApi api_;
   caf::actor_clock::time_point start_{};
-  introspection_actor introspection_;
-  writer_actor writer_;
-  event_recorder_actor events_;
   job_actor job_;
 };
 
@@ -164,7 +110,7 @@ TEST_F(JobActorTest, AJobIsNeverStartedFromAVersionOlderThanOneItHasSeen) {
   // Preempted: the Job is stopped and the quota released, each step computed from the
   // answer of the one before (the watch lags and delivers none of them).
   const std::string wl = workload_name();
-  api_.change(ObjectKind::Workload, "ns", wl, yaml(kEvicted));
+  api_.change(ObjectKind::Workload, "ns", wl, testing::preempted_status());
   caf::anon_send(job_, api_.watch_event(ObjectKind::Workload, "ns", wl));
   run();
   ASSERT_TRUE(job_suspended());

@@ -9,26 +9,14 @@
 
 #include <string>
 
-#include "actors/event_recorder.hpp"
-#include "actors/introspection_actor.hpp"
-#include "actors/job_actor.hpp"
-#include "actors/watched_kinds.hpp"
-#include "actors/writer_actor.hpp"
 #include "kube/jobs/jobset.hpp"
-#include "kube/json/yaml.hpp"
-#include "tests/actors/deterministic_actor_test.hpp"
-#include "tests/actors/fake_api.hpp"
+#include "tests/actors/job_kind_actor_test.hpp"
 
 namespace kueuepp::actors {
 namespace {
 
 using namespace messages;
-
-json::value yaml(std::string_view text) {
-  auto v = json::parse_yaml(text);
-  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
-  return v ? *v : json::value(nullptr);
-}
+using testing::yaml;
 
 constexpr std::string_view kJobSet = R"(
 apiVersion: jobset.x-k8s.io/v1alpha2
@@ -79,65 +67,27 @@ spec:
       containers: [{name: sleep, image: busybox}]
 )";
 
-constexpr std::string_view kAdmitted = R"(
-status:
-  admission:
-    clusterQueue: cq
-    podSetAssignments:
-    - {name: workers, flavors: {cpu: spot}, resourceUsage: {cpu: "2"}, count: 2}
-    - {name: driver, flavors: {cpu: on-demand}, resourceUsage: {cpu: "2"}, count: 1}
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-)";
+constexpr std::string_view kAssignments = R"([
+    {name: workers, flavors: {cpu: spot}, resourceUsage: {cpu: "2"}, count: 2},
+    {name: driver, flavors: {cpu: on-demand}, resourceUsage: {cpu: "2"}, count: 1}])";
 
-class JobSetActorTest : public DeterministicActorTest {
+class JobSetActorTest : public testing::JobKindActorTest {
  protected:
-  ~JobSetActorTest() override {
-    for (auto& a : {jobs_, jobsets_}) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
-    sched_->run();
-  }
-
   void start() {
-    for (std::string_view lq : {"user-queue", "default"}) {
-      api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: " +
-                                            std::string(lq) + ", namespace: ns}, spec: {clusterQueue: cq}}"));
-    }
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: on-demand}, spec: {nodeLabels: {instance-type: on-demand}}})"));
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: spot}, spec: {nodeLabels: {instance-type: spot}}})"));
+    put_local_queue("user-queue");
+    put_local_queue("default");
+    put_flavors();
     api_.put(ObjectKind::JobSet, yaml(kJobSet));
     api_.put(ObjectKind::Job, yaml(kChildJob));
-    auto& sys = *system_;
-    introspection_ = spawn_introspection(sys);
-    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
-    auto clock = [] { return core::Time{}; };
-    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
+    spawn_links();
     JobIntegrationOptions options;
     options.manage_jobs_without_queue_name = true;
     options.frameworks = frameworks_;
-    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
-    jobs_ = spawn_job_actor(sys, options, links, clock);
-    auto entry = find_job_kind(kube::jobs::kJobSetFramework);
-    EXPECT_TRUE(entry.has_value());
-    jobsets_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
-    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
-                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass}) {
-      relist(jobs_, k);
-      relist(jobsets_, k);
-    }
-    relist(jobs_, ObjectKind::Job);
-    relist(jobsets_, ObjectKind::JobSet);
+    jobs_ = spawn_kind({}, ObjectKind::Job, options);
+    jobsets_ = spawn_kind(kube::jobs::kJobSetFramework, ObjectKind::JobSet, options);
+    relist_all(jobs_, {ObjectKind::Job});
+    relist_all(jobsets_, {ObjectKind::JobSet});
     sched_->run();
-  }
-
-  void relist(job_actor actor, ObjectKind k) {
-    auto listed = api_.list(k);
-    caf::anon_send(actor, ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
   }
 
   /// Both actors see the Workload's current version (the controller's watch feeds both).
@@ -148,10 +98,6 @@ class JobSetActorTest : public DeterministicActorTest {
   }
 
   std::vector<std::string> frameworks_ = {"batch/job", "jobset.x-k8s.io/jobset"};
-  testing::FakeApi api_;
-  introspection_actor introspection_;
-  writer_actor writer_;
-  event_recorder_actor events_;
   job_actor jobs_;
   job_actor jobsets_;
 };
@@ -172,7 +118,7 @@ TEST_F(JobSetActorTest, TheJobSetIsQueuedAndStartedWithEachPodSetsFlavorItsChild
 
   const std::string name(wl.name());
   deliver_workload(name);
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::admitted_status(kAssignments));
   deliver_workload(name);
   auto js = api_.get(ObjectKind::JobSet, "ns", "sleep-job");
   EXPECT_EQ(js->bool_at({"spec", "suspend"}), false);
@@ -184,19 +130,11 @@ TEST_F(JobSetActorTest, TheJobSetIsQueuedAndStartedWithEachPodSetsFlavorItsChild
   EXPECT_EQ(api_.list(ObjectKind::Workload).size(), 1u);
 }
 
-constexpr std::string_view kEvicted = R"(
-status:
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T00:01:00Z"}
-)";
-
 TEST_F(JobSetActorTest, PreemptedItIsSuspendedWithItsTemplatesRestoredThenItsQuotaReleased) {
   start();
   const std::string name(api_.list(ObjectKind::Workload).front()->name());
   deliver_workload(name);
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::admitted_status(kAssignments));
   deliver_workload(name);
   ASSERT_EQ(api_.get(ObjectKind::JobSet, "ns", "sleep-job")->bool_at({"spec", "suspend"}), false);
   // A child Job still has a pod running: the quota waits for it.
@@ -204,7 +142,7 @@ TEST_F(JobSetActorTest, PreemptedItIsSuspendedWithItsTemplatesRestoredThenItsQuo
               yaml("{status: {replicatedJobsStatus: [{name: workers, active: 1, ready: 1, succeeded: 0, failed: 0, "
                    "suspended: 0}]}}"));
   caf::anon_send(jobsets_, api_.watch_event(ObjectKind::JobSet, "ns", "sleep-job"));
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kEvicted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::preempted_status());
   deliver_workload(name);
   auto js = api_.get(ObjectKind::JobSet, "ns", "sleep-job");
   EXPECT_EQ(js->bool_at({"spec", "suspend"}), true);

@@ -5,32 +5,19 @@
 // released only once KubeRay reports it Suspended. A RayCluster the RayJob controls is not
 // queued itself.
 
-#include <caf/send.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "actors/event_recorder.hpp"
-#include "actors/introspection_actor.hpp"
-#include "actors/job_actor.hpp"
-#include "actors/watched_kinds.hpp"
-#include "actors/writer_actor.hpp"
-#include "kube/json/yaml.hpp"
-#include "tests/actors/deterministic_actor_test.hpp"
-#include "tests/actors/fake_api.hpp"
+#include "tests/actors/job_kind_actor_test.hpp"
 
 namespace kueuepp::actors {
 namespace {
 
 using namespace messages;
-
-json::value yaml(std::string_view text) {
-  auto v = json::parse_yaml(text);
-  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
-  return v ? *v : json::value(nullptr);
-}
+using testing::yaml;
 
 constexpr std::string_view kRayJob = R"(
 apiVersion: ray.io/v1
@@ -58,70 +45,26 @@ spec:
           containers: [{name: ray-worker, image: rayproject/ray:2.9.0, resources: {requests: {cpu: "1"}}}]
 )";
 
-constexpr std::string_view kAdmitted = R"(
-status:
-  admission:
-    clusterQueue: cq
-    podSetAssignments:
-    - {name: head, flavors: {cpu: on-demand}, resourceUsage: {cpu: "1"}, count: 1}
-    - {name: workers, flavors: {cpu: spot}, resourceUsage: {cpu: "2"}, count: 2}
-    - {name: submitter, flavors: {cpu: on-demand}, resourceUsage: {cpu: 500m}, count: 1}
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-)";
+constexpr std::string_view kAssignments = R"([
+    {name: head, flavors: {cpu: on-demand}, resourceUsage: {cpu: "1"}, count: 1},
+    {name: workers, flavors: {cpu: spot}, resourceUsage: {cpu: "2"}, count: 2},
+    {name: submitter, flavors: {cpu: on-demand}, resourceUsage: {cpu: 500m}, count: 1}])";
 
-constexpr std::string_view kEvicted = R"(
-status:
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T00:01:00Z"}
-)";
-
-class RayJobActorTest : public DeterministicActorTest {
+class RayJobActorTest : public testing::JobKindActorTest {
  protected:
-  ~RayJobActorTest() override {
-    caf::anon_send_exit(rayjobs_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
-    sched_->run();
-  }
-
   void start() {
-    api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: "
-                                          "user-queue, namespace: ns}, spec: {clusterQueue: cq}}"));
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: on-demand}, spec: {nodeLabels: {instance-type: on-demand}}})"));
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: spot}, spec: {nodeLabels: {instance-type: spot}}})"));
+    put_local_queue();
+    put_flavors();
     api_.put(ObjectKind::RayJob, yaml(kRayJob));
-    auto& sys = *system_;
-    introspection_ = spawn_introspection(sys);
-    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
-    auto clock = [] { return core::Time{}; };
-    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
+    spawn_links();
     JobIntegrationOptions options;
     options.frameworks = {"batch/job", "ray.io/rayjob"};
-    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
-    auto entry = find_job_kind("ray.io/rayjob");
-    EXPECT_TRUE(entry.has_value());
-    EXPECT_EQ(entry->tag, ObjectKind::RayJob);
-    rayjobs_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
-    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
-                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass, ObjectKind::RayJob}) {
-      auto listed = api_.list(k);
-      caf::anon_send(rayjobs_,
-                     ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
-    }
+    rayjobs_ = spawn_kind("ray.io/rayjob", ObjectKind::RayJob, options);
+    relist_all(rayjobs_, {ObjectKind::RayJob});
     sched_->run();
   }
 
-  void deliver(ObjectKind kind, const std::string& name) {
-    caf::anon_send(rayjobs_, api_.watch_event(kind, "ns", name));
-    sched_->run();
-  }
+  void deliver(ObjectKind kind, const std::string& name) { JobKindActorTest::deliver(rayjobs_, kind, "ns", name); }
 
   /// The head's (group < 0) or a worker group's nodeSelector (null when it has none).
   json::value node_selector(int group) {
@@ -134,10 +77,6 @@ class RayJobActorTest : public DeterministicActorTest {
     return found != nullptr ? *found : json::value(nullptr);
   }
 
-  testing::FakeApi api_;
-  introspection_actor introspection_;
-  writer_actor writer_;
-  event_recorder_actor events_;
   job_actor rayjobs_;
 };
 
@@ -156,7 +95,7 @@ TEST_F(RayJobActorTest, QueuedWithKueuesPodSetsStartedWithEachFlavorRestoredWhen
 
   const std::string name(wl.name());
   deliver(ObjectKind::Workload, name);
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::admitted_status(kAssignments));
   deliver(ObjectKind::Workload, name);
   auto job = api_.get(ObjectKind::RayJob, "ns", "rayjob-sample");
   EXPECT_EQ(job->bool_at({"spec", "suspend"}), false);
@@ -167,7 +106,7 @@ TEST_F(RayJobActorTest, QueuedWithKueuesPodSetsStartedWithEachFlavorRestoredWhen
   // Preempted while the cluster runs: suspended and restored, the quota held.
   api_.change(ObjectKind::RayJob, "ns", "rayjob-sample", yaml("{status: {jobDeploymentStatus: Running}}"));
   deliver(ObjectKind::RayJob, "rayjob-sample");
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kEvicted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::preempted_status());
   deliver(ObjectKind::Workload, name);
   job = api_.get(ObjectKind::RayJob, "ns", "rayjob-sample");
   EXPECT_EQ(job->bool_at({"spec", "suspend"}), true);
@@ -181,19 +120,10 @@ TEST_F(RayJobActorTest, QueuedWithKueuesPodSetsStartedWithEachFlavorRestoredWhen
 
 // Kueue's parent rule: a RayCluster a queued RayJob controls runs under the RayJob's
 // Workload and is not queued itself; a RayCluster of its own is.
-class RayClusterActorTest : public DeterministicActorTest {
+class RayClusterActorTest : public testing::JobKindActorTest {
  protected:
-  ~RayClusterActorTest() override {
-    caf::anon_send_exit(clusters_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
-    sched_->run();
-  }
-
   void start(std::vector<std::string> frameworks) {
-    api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: "
-                                          "user-queue, namespace: ns}, spec: {clusterQueue: cq}}"));
+    put_local_queue();
     api_.put(ObjectKind::RayCluster, yaml(R"({apiVersion: ray.io/v1, kind: RayCluster,
         metadata: {name: child, namespace: ns, uid: uid-child, labels: {kueue.x-k8s.io/queue-name: user-queue},
                    ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: rj, uid: uid-rj, controller: true}]},
@@ -201,23 +131,11 @@ class RayClusterActorTest : public DeterministicActorTest {
     api_.put(ObjectKind::RayCluster, yaml(R"({apiVersion: ray.io/v1, kind: RayCluster,
         metadata: {name: own, namespace: ns, uid: uid-own, labels: {kueue.x-k8s.io/queue-name: user-queue}},
         spec: {suspend: true, headGroupSpec: {template: {spec: {containers: [{name: head}]}}}}})"));
-    auto& sys = *system_;
-    introspection_ = spawn_introspection(sys);
-    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
-    auto clock = [] { return core::Time{}; };
-    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
+    spawn_links();
     JobIntegrationOptions options;
     options.frameworks = std::move(frameworks);
-    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
-    auto entry = find_job_kind("ray.io/raycluster");
-    EXPECT_TRUE(entry.has_value());
-    clusters_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
-    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
-                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass, ObjectKind::RayCluster}) {
-      auto listed = api_.list(k);
-      caf::anon_send(clusters_,
-                     ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
-    }
+    auto clusters = spawn_kind("ray.io/raycluster", ObjectKind::RayCluster, options);
+    relist_all(clusters, {ObjectKind::RayCluster});
     sched_->run();
   }
 
@@ -228,12 +146,6 @@ class RayClusterActorTest : public DeterministicActorTest {
     std::sort(out.begin(), out.end());
     return out;
   }
-
-  testing::FakeApi api_;
-  introspection_actor introspection_;
-  writer_actor writer_;
-  event_recorder_actor events_;
-  job_actor clusters_;
 };
 
 TEST_F(RayClusterActorTest, OneARayJobControlsIsNotQueuedItself) {

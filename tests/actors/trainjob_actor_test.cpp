@@ -5,31 +5,17 @@
 // it with the flavor in Kueue's runtime patch, and when preempted suspends it first and
 // clears the patch only once no child Job is active.
 
-#include <caf/send.hpp>
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
-#include "actors/event_recorder.hpp"
-#include "actors/introspection_actor.hpp"
-#include "actors/job_actor.hpp"
-#include "actors/watched_kinds.hpp"
-#include "actors/writer_actor.hpp"
-#include "kube/json/yaml.hpp"
-#include "tests/actors/deterministic_actor_test.hpp"
-#include "tests/actors/fake_api.hpp"
+#include "tests/actors/job_kind_actor_test.hpp"
 
 namespace kueuepp::actors {
 namespace {
 
 using namespace messages;
-
-json::value yaml(std::string_view text) {
-  auto v = json::parse_yaml(text);
-  EXPECT_TRUE(v.has_value()) << (v ? "" : v.error().message);
-  return v ? *v : json::value(nullptr);
-}
+using testing::yaml;
 
 constexpr std::string_view kRuntime = R"(
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -67,71 +53,31 @@ spec:
     trainingRuntimeSpec: {template: {spec: {}}}
 )";
 
-constexpr std::string_view kAdmitted = R"(
-status:
-  admission:
-    clusterQueue: cq
-    podSetAssignments:
-    - {name: node, flavors: {cpu: on-demand}, resourceUsage: {cpu: "2"}, count: 2}
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-)";
+constexpr std::string_view kAssignments = R"([{name: node, flavors: {cpu: on-demand}, resourceUsage: {cpu: "2"}, count: 2}])";
 
-constexpr std::string_view kEvicted = R"(
-status:
-  conditions:
-  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
-  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T00:01:00Z"}
-)";
-
-class TrainJobActorTest : public DeterministicActorTest {
+class TrainJobActorTest : public testing::JobKindActorTest {
  protected:
-  ~TrainJobActorTest() override {
-    caf::anon_send_exit(trainjobs_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(writer_, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(introspection_, caf::exit_reason::user_shutdown);
+  /// The actor with every kind listed but the runtimes'.
+  void start() {
+    put_local_queue();
+    put_flavors({"on-demand"});
+    api_.put(ObjectKind::TrainJob, yaml(kTrainJob));
+    spawn_links();
+    JobIntegrationOptions options;
+    options.frameworks = {"batch/job", "trainer.kubeflow.org/trainjob"};
+    EXPECT_EQ(related_kinds(ObjectKind::TrainJob).size(), 2u);
+    trainjobs_ = spawn_kind("trainer.kubeflow.org/trainjob", ObjectKind::TrainJob, options);
+    relist_all(trainjobs_, {ObjectKind::TrainJob});
     sched_->run();
   }
 
-  /// The actor with every kind listed but the runtimes'.
-  void start() {
-    api_.put(ObjectKind::LocalQueue, yaml("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: "
-                                          "user-queue, namespace: ns}, spec: {clusterQueue: cq}}"));
-    api_.put(ObjectKind::ResourceFlavor, yaml(R"({apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor,
-        metadata: {name: on-demand}, spec: {nodeLabels: {instance-type: on-demand}}})"));
-    api_.put(ObjectKind::TrainJob, yaml(kTrainJob));
-    auto& sys = *system_;
-    introspection_ = spawn_introspection(sys);
-    writer_ = spawn_writer(sys, api_.transport(), WriterOptions{4});
-    auto clock = [] { return core::Time{}; };
-    events_ = spawn_event_recorder(sys, writer_, introspection_, clock);
-    JobIntegrationOptions options;
-    options.frameworks = {"batch/job", "trainer.kubeflow.org/trainjob"};
-    const JobLinks links{writer_, introspection_, events_, metrics_actor{}};
-    auto entry = find_job_kind("trainer.kubeflow.org/trainjob");
-    EXPECT_TRUE(entry.has_value());
-    EXPECT_EQ(entry->tag, ObjectKind::TrainJob);
-    EXPECT_EQ(related_kinds(ObjectKind::TrainJob).size(), 2u);
-    trainjobs_ = spawn_job_actor(sys, options, links, clock, false, JobKind{&entry->integration(), entry->tag});
-    for (ObjectKind k : {ObjectKind::Workload, ObjectKind::ResourceFlavor, ObjectKind::LocalQueue,
-                         ObjectKind::WorkloadPriorityClass, ObjectKind::PriorityClass, ObjectKind::TrainJob}) {
-      relist(k);
-    }
-  }
-
   void relist(ObjectKind k) {
-    auto listed = api_.list(k);
-    caf::anon_send(trainjobs_,
-                   ObjectsRelisted{k, std::make_shared<const std::vector<CachedObject>>(listed.begin(), listed.end())});
+    JobKindActorTest::relist(trainjobs_, k);
     sched_->run();
   }
 
   void deliver(ObjectKind kind, const std::string& ns, const std::string& name) {
-    caf::anon_send(trainjobs_, api_.watch_event(kind, ns, name));
-    sched_->run();
+    JobKindActorTest::deliver(trainjobs_, kind, ns, name);
   }
 
   /// Kueue's runtime patch's injected node selector for the node job (null when none).
@@ -154,10 +100,6 @@ class TrainJobActorTest : public DeterministicActorTest {
     return n;
   }
 
-  testing::FakeApi api_;
-  introspection_actor introspection_;
-  writer_actor writer_;
-  event_recorder_actor events_;
   job_actor trainjobs_;
 };
 
@@ -194,7 +136,7 @@ TEST_F(TrainJobActorTest, QueuedOnceItsRuntimeAppearsStartedAndStoppedAsKueueDoe
   EXPECT_EQ(workloads.front()->controller_reference()->kind, "TrainJob");
 
   deliver(ObjectKind::Workload, "ns", name);
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kAdmitted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::admitted_status(kAssignments));
   deliver(ObjectKind::Workload, "ns", name);
   EXPECT_EQ(api_.get(ObjectKind::TrainJob, "ns", "tj")->bool_at({"spec", "suspend"}), false);
   EXPECT_EQ(injected_node_selector(), yaml("{instance-type: on-demand}"));
@@ -202,7 +144,7 @@ TEST_F(TrainJobActorTest, QueuedOnceItsRuntimeAppearsStartedAndStoppedAsKueueDoe
   // Preempted while its Jobs run: suspended first, the patch kept, the quota held.
   api_.change(ObjectKind::TrainJob, "ns", "tj", yaml("{status: {jobsStatus: [{name: node, active: 1}]}}"));
   deliver(ObjectKind::TrainJob, "ns", "tj");
-  api_.change(ObjectKind::Workload, "ns", name, yaml(kEvicted));
+  api_.change(ObjectKind::Workload, "ns", name, testing::preempted_status());
   deliver(ObjectKind::Workload, "ns", name);
   deliver(ObjectKind::TrainJob, "ns", "tj");
   EXPECT_EQ(api_.get(ObjectKind::TrainJob, "ns", "tj")->bool_at({"spec", "suspend"}), true);
