@@ -18,53 +18,18 @@
 # usage: appwrapper_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/job_kind_lib.sh"
 e2e_init "$@"
-CRD=$E2E_SHARED/third-party-crds/workload.codeflare.dev_appwrappers.yaml
-PYTORCH_CRD=$E2E_SHARED/third-party-crds/kubeflow.org_pytorchjobs.yaml
 SAMPLES=$E2E_SHARED/kueue-examples/appwrapper
-for f in "$CRD" "$PYTORCH_CRD" "$SAMPLES/pytorch-sample.yaml" "$SAMPLES/deployment-sample.yaml"; do
-  if [ ! -f "$f" ]; then
-    echo "skipped: needs $f"
-    exit 77
-  fi
-done
-cat >"$E2E_TMP/config.yaml" <<'YAML'
-apiVersion: config.kueue.x-k8s.io/v1beta2
-kind: Configuration
-manageJobsWithoutQueueName: true
-integrations:
-  frameworks: [batch/job, kubeflow.org/pytorchjob, workload.codeflare.dev/appwrapper]
-YAML
+require_crds "$E2E_SHARED"/third-party-crds/{workload.codeflare.dev_appwrappers,kubeflow.org_pytorchjobs}.yaml
+require_files "$SAMPLES"/{pytorch-sample,deployment-sample}.yaml
+config=$(frameworks_config "[batch/job, kubeflow.org/pytorchjob, workload.codeflare.dev/appwrapper]" \
+  "manageJobsWithoutQueueName: true")
 # The PyTorchJob runs its image's program (no `sleep`): the default 10 s, 8 s here (the
 # checks of the running AppWrapper rely on it).
-e2e_start --job-time-scale 1.25 --config "$E2E_TMP/config.yaml" --crds "$CRD" --crds "$PYTORCH_CRD"
+e2e_start --job-time-scale 1.25 --config "$config" "${E2E_CRD_FLAGS[@]}"
 
-# One flavor with a node label, QUOTA cpu.
-cluster_queue() {
-  k apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: on-demand}
-spec: {nodeLabels: {instance-type: on-demand}}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: on-demand
-      resources: [{name: cpu, nominalQuota: $1}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-YAML
-}
-cluster_queue 0
+on_demand_queue cpu=0
 
 AW=sample-appwrapper-pytorch-job
 k create -f "$SAMPLES/pytorch-sample.yaml" >/dev/null
@@ -85,11 +50,9 @@ expect_eq "the Deployment sample gets its declared pod set" \
   "$(workload sample-appwrapper-deployment '[.spec.podSets[] | "\(.name):\(.count)"] | join(",")')" \
   "sample-appwrapper-deployment-0:3"
 k delete appwrapper sample-appwrapper-deployment >/dev/null
-expect_eventually 15 "it waits with Kueue's pending message" \
-  "workload $AW '.status.conditions[]? | select(.type == \"QuotaReserved\") | .message' | grep -c \"^couldn't assign flavors to pod set $AW-0: insufficient quota for cpu in flavor on-demand\"" \
-  "1"
+expect_waits_for_quota "$(wl_of_owner AppWrapper $AW)" $AW-0
 
-cluster_queue 2
+on_demand_queue cpu=2
 expect_eventually 20 "quota freed: it is resumed, and Running (the runner plays the AppWrapper controller)" \
   "appwrapper '\"\\(.spec.suspend) \\(.status.phase)\"'" "false Running"
 expect_eq "with the flavor's node selector in both pod sets' podSetInfos" \
@@ -99,7 +62,7 @@ expect_eventually 10 "its PyTorchJob was created, owned by it" \
   "k get pytorchjob pytorch-simple -o jsonpath='{.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}' 2>/dev/null" \
   "AppWrapper/$AW"
 expect_eq "with the node selector in both replicas' templates" \
-  "$(k get pytorchjob pytorch-simple -o json | jq -r '[.spec.pytorchReplicaSpecs.Master, .spec.pytorchReplicaSpecs.Worker | .template.spec.nodeSelector["instance-type"] // "none"] | join(",")')" \
+  "$(instance_types pytorchjob pytorch-simple '.spec.pytorchReplicaSpecs.Master.template, .spec.pytorchReplicaSpecs.Worker.template')" \
   "on-demand,on-demand"
 expect_eq "not suspended and not queued itself (its parent's Workload holds the quota)" \
   "$(k get pytorchjob pytorch-simple -o json | jq -r '.spec.runPolicy.suspend // false') $(k get workloads -o json | jq '[.items[] | select(.metadata.ownerReferences[0].kind == "PyTorchJob")] | length')" \
@@ -107,8 +70,7 @@ expect_eq "not suspended and not queued itself (its parent's Workload holds the 
 expect_eventually 25 "it succeeds with its PyTorchJob and its Workload finishes" \
   "workload $AW '[.status.conditions[]? | select(.type == \"Finished\") | .reason] | join(\"\")'" "Succeeded"
 expect_eq "as its status says" "$(appwrapper .status.phase)" "Succeeded"
-expect_eventually 15 "and the quota is released" \
-  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+expect_quota_released
 
 e2e_failed_checks
 e2e_pass "Kueue's AppWrapper sample queued with Kueue's pod sets, held, resumed on the flavor, its PyTorchJob run, finished"

@@ -14,21 +14,14 @@
 # usage: jobset_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/job_kind_lib.sh"
 e2e_init "$@"
-JOBSET_CRD=$E2E_SHARED/third-party-crds/jobset.x-k8s.io_jobsets.yaml
 SAMPLE=$E2E_SHARED/kueue-examples/jobs/sample-jobset.yaml
-if [ ! -f "$JOBSET_CRD" ] || [ ! -f "$SAMPLE" ]; then
-  echo "skipped: needs $JOBSET_CRD and $SAMPLE"
-  exit 77
-fi
-cat >"$E2E_TMP/config.yaml" <<'YAML'
-apiVersion: config.kueue.x-k8s.io/v1beta2
-kind: Configuration
-integrations:
-  frameworks: [batch/job, jobset.x-k8s.io/jobset]
-YAML
+require_crds "$E2E_SHARED/third-party-crds/jobset.x-k8s.io_jobsets.yaml"
+require_files "$SAMPLE"
+config=$(frameworks_config "[batch/job, jobset.x-k8s.io/jobset]")
 # The sample sleeps 100 s: 5 s here.
-e2e_start --job-time-scale 20 --config "$E2E_TMP/config.yaml" --crds "$JOBSET_CRD"
+e2e_start --job-time-scale 20 --config "$config" "${E2E_CRD_FLAGS[@]}"
 
 # Workers (1 cpu) fit spot; the driver (2 cpu) needs on-demand, which has 1 cpu at first.
 cluster_queue() {
@@ -74,23 +67,16 @@ cluster_queue 1
 js=$(k create -f "$SAMPLE" -o jsonpath='{.metadata.name}')
 expect_eq "the sample JobSet is stored suspended" "$(jp jobset "$js" '{.spec.suspend}')" "true"
 
-wl_of_jobset() {
-  k get workloads -o json |
-    jq -r --arg js "$js" '[.items[] | select(.metadata.ownerReferences[]? | .kind == "JobSet" and .name == $js and .controller)][].metadata.name'
-}
-wait_until 15 "the JobSet's Workload" '[ -n "$(wl_of_jobset)" ]'
-wl=$(wl_of_jobset)
+wl=$(wait_wl_of_owner JobSet "$js")
 expect_match "named as Kueue names it" "$wl" "^jobset-$js-[0-9a-f]{5}\$"
 expect_eq "one pod set per replicated job, Kueue's names and counts" \
   "$(jp workload "$wl" '{range .spec.podSets[*]}{.name}={.count} {end}')" "workers=1 driver=1 "
 
-expect_eventually 15 "it waits with Kueue's pending message while the driver's quota is short" \
-  "wl_cond $wl QuotaReserved message | grep -o \"couldn't assign flavors to pod set driver: insufficient quota for cpu in flavor on-demand\" | head -1" \
-  "couldn't assign flavors to pod set driver: insufficient quota for cpu in flavor on-demand"
+expect_waits_for_quota "$wl" driver
 expect_eq "and is still suspended" "$(jp jobset "$js" '{.spec.suspend}')" "true"
 
 cluster_queue 2
-expect_eventually 20 "quota freed: the JobSet is resumed" "jp jobset $js '{.spec.suspend}'" "false"
+expect_resumed jobset "$js"
 expect_eq "the workers' template has spot's node selector" \
   "$(jp jobset "$js" '{.spec.replicatedJobs[0].template.spec.template.spec.nodeSelector.instance-type}')" "spot"
 expect_eq "the driver's template has on-demand's" \
@@ -111,8 +97,7 @@ expect_eq "a child's pods are placed by its replicated job's flavor" \
 expect_eventually 25 "the JobSet completes with its child Jobs" \
   "k get jobset $js -o jsonpath='{.status.conditions[?(@.type==\"Completed\")].status}'" "True"
 expect_eventually 15 "its Workload finishes" "wl_cond $wl Finished" "True"
-expect_eventually 15 "and the quota is released" \
-  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+expect_quota_released
 
 e2e_failed_checks
 e2e_pass "the sample JobSet queued as one Workload of two pod sets, held, resumed on two flavors, run and finished"

@@ -16,60 +16,18 @@
 # usage: kubeflow_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/job_kind_lib.sh"
 e2e_init "$@"
 CRDS=$E2E_SHARED/third-party-crds
 SAMPLES=$E2E_SHARED/kueue-examples/jobs
-crd_args=()
-for kind in pytorchjobs tfjobs xgboostjobs paddlejobs jaxjobs mpijobs; do
-  f=$CRDS/kubeflow.org_$kind.yaml
-  if [ ! -f "$f" ]; then
-    echo "skipped: needs $f"
-    exit 77
-  fi
-  crd_args+=(--crds "$f")
-done
-for kind in pytorchjob tfjob xgboostjob paddlejob jaxjob mpijob; do
-  if [ ! -f "$SAMPLES/sample-$kind.yaml" ]; then
-    echo "skipped: needs $SAMPLES/sample-$kind.yaml"
-    exit 77
-  fi
-done
-cat >"$E2E_TMP/config.yaml" <<'YAML'
-apiVersion: config.kueue.x-k8s.io/v1beta2
-kind: Configuration
-integrations:
-  frameworks: [batch/job, kubeflow.org/pytorchjob, kubeflow.org/tfjob, kubeflow.org/xgboostjob,
-               kubeflow.org/paddlejob, kubeflow.org/jaxjob, kubeflow.org/mpijob]
-YAML
+require_crds "$CRDS"/kubeflow.org_{pytorchjobs,tfjobs,xgboostjobs,paddlejobs,jaxjobs,mpijobs}.yaml
+require_files "$SAMPLES"/sample-{pytorchjob,tfjob,xgboostjob,paddlejob,jaxjob,mpijob}.yaml
+config=$(frameworks_config "[batch/job, kubeflow.org/pytorchjob, kubeflow.org/tfjob, kubeflow.org/xgboostjob,
+               kubeflow.org/paddlejob, kubeflow.org/jaxjob, kubeflow.org/mpijob]")
 # The samples run their images' programs (no `sleep`): the default 10 s, 4 s here.
-e2e_start --job-time-scale 2.5 --config "$E2E_TMP/config.yaml" "${crd_args[@]}"
+e2e_start --job-time-scale 2.5 --config "$config" "${E2E_CRD_FLAGS[@]}"
 
-# One flavor with a node label, QUOTA cpu.
-cluster_queue() {
-  k apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: on-demand}
-spec: {nodeLabels: {instance-type: on-demand}}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: on-demand
-      resources: [{name: cpu, nominalQuota: $1}, {name: memory, nominalQuota: 16Gi}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-YAML
-}
-cluster_queue 0
+on_demand_queue cpu=0 memory=16Gi
 
 refused=$(k create -f "$SAMPLES/sample-xgboostjob.yaml" 2>&1 || true)
 expect_match "sample-xgboostjob.yaml is refused as kube-apiserver refuses it" "$refused" \
@@ -109,7 +67,7 @@ expect_eventually 15 "they wait with Kueue's pending message" pending_messages \
   "PyTorchJob=true TFJob=true PaddleJob=true JAXJob=true MPIJob=true"
 
 # 2 + 3 + 2 + 2 + 3 cpu (the MPIJob's from its limits).
-cluster_queue 12
+on_demand_queue cpu=12 memory=16Gi
 expect_eventually 20 "quota freed: each is resumed" suspended \
   "PyTorchJob=false TFJob=false PaddleJob=false JAXJob=false MPIJob=false"
 expect_eq "with the flavor's node selector in every replica's template" \
@@ -120,8 +78,7 @@ expect_eventually 25 "each succeeds (the runner plays its operator) and its Work
 expect_eq "as their Succeeded conditions say" \
   "$(jobs_say '[.status.conditions[]? | select(.type == "Succeeded") | .status] | join("")')" \
   "PyTorchJob=True TFJob=True PaddleJob=True JAXJob=True MPIJob=True"
-expect_eventually 15 "and the quota is released" \
-  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+expect_quota_released
 
 e2e_failed_checks
 e2e_pass "Kueue's Kubeflow v1 and MPI samples queued with Kueue's pod sets, held, resumed on the flavor, run and finished"

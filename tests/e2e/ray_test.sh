@@ -19,52 +19,16 @@
 # usage: ray_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/job_kind_lib.sh"
 e2e_init "$@"
-CRD=$E2E_SHARED/third-party-crds/ray.io_rayjobs.yaml
-CLUSTER_CRD=$E2E_SHARED/third-party-crds/ray.io_rayclusters.yaml
 SAMPLES=$E2E_SHARED/kueue-examples/jobs
-for f in "$CRD" "$CLUSTER_CRD" "$SAMPLES/ray-job-sample.yaml" "$SAMPLES/ray-job-autoscaling-sample.yaml" \
-  "$SAMPLES/ray-cluster-sample.yaml"; do
-  if [ ! -f "$f" ]; then
-    echo "skipped: needs $f"
-    exit 77
-  fi
-done
-cat >"$E2E_TMP/config.yaml" <<'YAML'
-apiVersion: config.kueue.x-k8s.io/v1beta2
-kind: Configuration
-integrations:
-  frameworks: [batch/job, ray.io/rayjob, ray.io/raycluster]
-YAML
+require_crds "$E2E_SHARED"/third-party-crds/ray.io_{rayjobs,rayclusters}.yaml
+require_files "$SAMPLES"/{ray-job-sample,ray-job-autoscaling-sample,ray-cluster-sample}.yaml
+config=$(frameworks_config "[batch/job, ray.io/rayjob, ray.io/raycluster]")
 # The RayJob runs a Ray program (no `sleep`): the default 10 s, 4 s here.
-e2e_start --job-time-scale 2.5 --config "$E2E_TMP/config.yaml" --crds "$CRD" --crds "$CLUSTER_CRD"
+e2e_start --job-time-scale 2.5 --config "$config" "${E2E_CRD_FLAGS[@]}"
 
-# One flavor with a node label, QUOTA cpu.
-cluster_queue() {
-  k apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: on-demand}
-spec: {nodeLabels: {instance-type: on-demand}}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: on-demand
-      resources: [{name: cpu, nominalQuota: $1}, {name: memory, nominalQuota: 16Gi}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-YAML
-}
-cluster_queue 0
+on_demand_queue cpu=0 memory=16Gi
 
 refused=$(k create -f "$SAMPLES/ray-job-autoscaling-sample.yaml" 2>&1 || true)
 expect_match "ray-job-autoscaling-sample.yaml is refused with Kueue's message" "$refused" \
@@ -82,24 +46,21 @@ expect_eq "the submitter is KubeRay's default (the head's image, 500m cpu)" \
   "$(workload '.spec.podSets[2].template.spec.containers[0] | "\(.name) \(.image) \(.resources.requests.cpu)"')" \
   "ray-job-submitter rayproject/ray:2.9.0 500m"
 expect_match "named with Kueue's prefix and hash" "$(workload .metadata.name)" '^rayjob-rayjob-sample-[0-9a-f]{5}$'
-expect_eventually 15 "it waits with Kueue's pending message" \
-  "workload '.status.conditions[]? | select(.type == \"QuotaReserved\") | .message' | grep -c \"^couldn't assign flavors to pod set head: insufficient quota for cpu in flavor on-demand\"" \
-  "1"
+expect_waits_for_quota "$(workload .metadata.name)" head
 
 # 1 (head) + 1 (worker) + 0.5 (submitter) cpu.
-cluster_queue 3
-expect_eventually 20 "quota freed: it is resumed" "rayjob .spec.suspend" "false"
+on_demand_queue cpu=3 memory=16Gi
+expect_resumed rayjob rayjob-sample
 expect_eq "with the flavor's node selector in the head's, the worker group's and the submitter's templates" \
-  "$(rayjob '[.spec.rayClusterSpec.headGroupSpec, .spec.rayClusterSpec.workerGroupSpecs[0], .spec.submitterPodTemplate | (.template // .) | .spec.nodeSelector["instance-type"] // "none"] | join(",")')" \
+  "$(instance_types rayjob rayjob-sample '.spec.rayClusterSpec.headGroupSpec.template, .spec.rayClusterSpec.workerGroupSpecs[0].template, .spec.submitterPodTemplate')" \
   "on-demand,on-demand,on-demand"
 expect_eventually 25 "it completes (the runner plays KubeRay) and its Workload finishes" \
   "workload '[.status.conditions[]? | select(.type == \"Finished\") | .reason] | join(\"\")'" "Succeeded"
 expect_eq "as its status says" "$(rayjob '"\(.status.jobDeploymentStatus) \(.status.jobStatus)"')" "Complete SUCCEEDED"
-expect_eventually 15 "and the quota is released" \
-  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+expect_quota_released
 
 # A RayCluster of its own (1 (head) + 1 (worker) cpu), created while the quota is 0.
-cluster_queue 0
+on_demand_queue cpu=0 memory=16Gi
 k create -f "$SAMPLES/ray-cluster-sample.yaml" >/dev/null
 raycluster() { k get raycluster raycluster-complete -o json | jq -r "$1"; }
 cluster_workload() { k get workloads -o json | jq -r ".items[] | select(.metadata.ownerReferences[0].kind == \"RayCluster\") | $1"; }
@@ -107,16 +68,15 @@ expect_eq "the RayCluster sample is stored suspended (by mraycluster)" "$(rayclu
 expect_eventually 15 "it gets a Workload with Kueue's pod sets" \
   "cluster_workload '[.spec.podSets[] | \"\(.name):\(.count)\"] | join(\",\")'" "head:1,small-group:1"
 expect_match "named with Kueue's prefix and hash" "$(cluster_workload .metadata.name)" '^raycluster-raycluster-complete-[0-9a-f]{5}$'
-cluster_queue 3
-expect_eventually 20 "quota freed: it is resumed" "raycluster .spec.suspend" "false"
+on_demand_queue cpu=3 memory=16Gi
+expect_resumed raycluster raycluster-complete
 expect_eq "with the flavor's node selector in both templates" \
-  "$(raycluster '[.spec.headGroupSpec, .spec.workerGroupSpecs[0] | .template.spec.nodeSelector["instance-type"] // "none"] | join(",")')" \
+  "$(instance_types raycluster raycluster-complete '.spec.headGroupSpec.template, .spec.workerGroupSpecs[0].template')" \
   "on-demand,on-demand"
 expect_eventually 15 "it is ready (the runner) and holds its quota" \
   "echo \$(raycluster .status.state) \$(k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}')" "ready 1"
 k delete raycluster raycluster-complete >/dev/null
-expect_eventually 15 "deleted, it releases the quota" \
-  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+expect_quota_released "deleted, it releases the quota"
 
 e2e_failed_checks
 e2e_pass "Kueue's RayJob and RayCluster samples queued with Kueue's pod sets, held, resumed on the flavor, run, finished or deleted"

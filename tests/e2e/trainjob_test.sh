@@ -16,62 +16,22 @@
 # usage: trainjob_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/job_kind_lib.sh"
 e2e_init "$@"
 CRDS=$E2E_SHARED/third-party-crds
-TRAINJOB_CRD=$CRDS/trainer.kubeflow.org_trainjobs.yaml
-JOBSET_CRD=$CRDS/jobset.x-k8s.io_jobsets.yaml
-for f in "$TRAINJOB_CRD" "$JOBSET_CRD" "$CRDS/trainer.kubeflow.org_trainingruntimes.yaml" \
-  "$CRDS/trainer.kubeflow.org_clustertrainingruntimes.yaml"; do
-  if [ ! -f "$f" ]; then
-    echo "skipped: needs $f"
-    exit 77
-  fi
-done
-cat >"$E2E_TMP/config.yaml" <<'YAML'
-apiVersion: config.kueue.x-k8s.io/v1beta2
-kind: Configuration
-integrations:
-  frameworks: [batch/job, jobset.x-k8s.io/jobset, trainer.kubeflow.org/trainjob]
-YAML
+require_crds "$CRDS/trainer.kubeflow.org_trainjobs.yaml" "$CRDS/jobset.x-k8s.io_jobsets.yaml"
+require_files "$CRDS"/trainer.kubeflow.org_{trainingruntimes,clustertrainingruntimes}.yaml
+config=$(frameworks_config "[batch/job, jobset.x-k8s.io/jobset, trainer.kubeflow.org/trainjob]")
 # The trainer sleeps 100 s: 2 s here.
-e2e_start --job-time-scale 50 --config "$E2E_TMP/config.yaml" --crds "$TRAINJOB_CRD" --crds "$JOBSET_CRD"
+e2e_start --job-time-scale 50 --config "$config" "${E2E_CRD_FLAGS[@]}"
 
 k apply --server-side -f "$CRDS/trainer.kubeflow.org_trainingruntimes.yaml" \
   -f "$CRDS/trainer.kubeflow.org_clustertrainingruntimes.yaml" >/dev/null
 k wait --for=condition=Established --timeout=10s crd/trainingruntimes.trainer.kubeflow.org \
   crd/clustertrainingruntimes.trainer.kubeflow.org >/dev/null
 
-cluster_queue() {
-  k apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: on-demand}
-spec: {nodeLabels: {instance-type: on-demand}}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: on-demand
-      resources: [{name: cpu, nominalQuota: $1}, {name: memory, nominalQuota: 4Gi}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
----
 # A default LocalQueue: the TrainJob's JobSet is left alone by the parent rule only.
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: default, namespace: default}
-spec: {clusterQueue: cluster-queue}
-YAML
-}
-cluster_queue 1
+on_demand_queue cpu=1 memory=4Gi default_queue=yes
 
 runtime_yaml() { # KIND NAME
   cat <<YAML
@@ -119,12 +79,7 @@ stored=$(k get trainjob $tj -o json)
 expect_eq "the TrainJob is stored suspended" "$(jq -r .spec.suspend <<<"$stored")" "true"
 expect_eq "with Kueue's runtime patch" "$(jq -r '.spec.runtimePatches[].manager' <<<"$stored")" "kueue.x-k8s.io/manager"
 
-wl_of() {
-  k get workloads -o json |
-    jq -r --arg tj "$1" '[.items[] | select(.metadata.ownerReferences[]? | .kind == "TrainJob" and .name == $tj and .controller)][].metadata.name'
-}
-wait_until 15 "the TrainJob's Workload" '[ -n "$(wl_of $tj)" ]'
-wl=$(wl_of $tj)
+wl=$(wait_wl_of_owner TrainJob $tj)
 expect_match "named as Kueue names it" "$wl" "^trainjob-$tj-[0-9a-f]{5}\$"
 wl_spec=$(wl_json "$wl" default)
 expect_eq "Kueue's pod sets: the trainer's job, numNodes pods" \
@@ -132,14 +87,12 @@ expect_eq "Kueue's pod sets: the trainer's job, numNodes pods" \
 expect_eq "of the runtime's requests" \
   "$(jq -r '.spec.podSets[0].template.spec.containers[0].resources.requests.cpu' <<<"$wl_spec")" "1"
 
-expect_eventually 15 "it waits with Kueue's pending message while the quota is short" \
-  "wl_cond $wl QuotaReserved message | grep -o \"couldn't assign flavors to pod set node: insufficient quota for cpu in flavor on-demand\" | head -1" \
-  "couldn't assign flavors to pod set node: insufficient quota for cpu in flavor on-demand"
+expect_waits_for_quota "$wl" node
 expect_eq "and is still suspended" "$(jp trainjob $tj '{.spec.suspend}')" "true"
 expect_eq "no JobSet yet" "$(k get jobsets -o name | wc -l | tr -d ' ')" "0"
 
-cluster_queue 2
-expect_eventually 20 "quota freed: the TrainJob is resumed" "jp trainjob $tj '{.spec.suspend}'" "false"
+on_demand_queue cpu=2 memory=4Gi default_queue=yes
+expect_resumed trainjob $tj
 tj_json=$(k get trainjob $tj -o json)
 expect_eq "the flavor's node selector is in Kueue's runtime patch" \
   "$(jq -r '.spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.nodeSelector["instance-type"]' <<<"$tj_json")" \
@@ -158,18 +111,17 @@ expect_eq "the JobSet is not queued itself" "$(k get workloads -o name | wc -l |
 expect_eventually 25 "the TrainJob completes with its JobSet" \
   "k get trainjob $tj -o jsonpath='{.status.conditions[?(@.type==\"Complete\")].status}'" "True"
 expect_eventually 15 "its Workload finishes" "wl_cond $wl Finished" "True"
-expect_eventually 15 "and the quota is released" \
-  "k get clusterqueue cluster-queue -o jsonpath='{.status.admittedWorkloads}'" "0"
+expect_quota_released
 
 # A TrainJob before its runtime.
 trainjob_yaml late TrainingRuntime late-runtime | k create -f - >/dev/null
 expect_eventually 15 "without its runtime it says why" \
   "k get events --field-selector involvedObject.name=late,reason=ErrWorkloadCompose -o jsonpath='{.items[0].message}' | grep -o \"runtime 'late-runtime' not found: TrainingRuntime late-runtime in namespace default does not exist\"" \
   "runtime 'late-runtime' not found: TrainingRuntime late-runtime in namespace default does not exist"
-expect_eq "and has no Workload" "$(wl_of late)" ""
+expect_eq "and has no Workload" "$(wl_of_owner TrainJob late)" ""
 runtime_yaml TrainingRuntime late-runtime | k apply -f - >/dev/null
-wait_until 15 "the runtime created, its Workload" '[ -n "$(wl_of late)" ]'
-expect_eq "with the runtime's pod sets" "$(jp workload "$(wl_of late)" '{range .spec.podSets[*]}{.name}={.count} {end}')" "node=2 "
+late_wl=$(wait_wl_of_owner TrainJob late)
+expect_eq "the runtime created, its Workload has the runtime's pod sets" "$(jp workload "$late_wl" '{range .spec.podSets[*]}{.name}={.count} {end}')" "node=2 "
 
 e2e_failed_checks
 e2e_pass "a TrainJob queued as one Workload from its runtime, held, resumed with its flavor, run and finished"
