@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Restart safety, end to end: `kueuepp standalone --data-dir D` is killed with SIGKILL twice
-# while 30 one-CPU Jobs stream through a 3-CPU ClusterQueue, and restarted on the same data
-# dir each time. Sampled all along while it runs (every API read): never more than 3
-# Workloads hold quota at once and never more than 3 Jobs have active pods. At the end:
+# while 30 one-CPU Jobs stream through a 5-CPU ClusterQueue, and restarted on the same data
+# dir each time. Sampled all along while it runs (every API read): never more than 5
+# Workloads hold quota at once and never more than 5 Jobs have active pods. At the end:
 # every Job completed exactly once (succeeded 1, Complete, its completion time unchanged
 # since it was first seen complete, even across the crashes), there is exactly one Workload
 # per Job (none lost, none duplicated), each Finished, and the queue is empty.
@@ -15,7 +15,9 @@ data=$E2E_TMP/data
 mkdir -p "$data"
 e2e_start --job-time-scale 10 --data-dir "$data"
 
-apply_one_queue 3
+# Five at a time: six waves of Jobs, each wave long enough to be sampled several times.
+quota=5
+apply_one_queue $quota
 
 total=30
 submit() { # FIRST LAST: jobs job-FIRST .. job-LAST, 1 CPU, 2 s each (sleep 20 at scale 10)
@@ -39,8 +41,8 @@ sample() {
   samples=$((samples + 1))
   [ "$reserving" -gt "$max_reserving" ] && max_reserving=$reserving
   [ "$active" -gt "$max_active" ] && max_active=$active
-  [ "$reserving" -le 3 ] || fail "$reserving Workloads hold quota at once; the ClusterQueue has 3 CPU"
-  [ "$active" -le 3 ] || fail "$active Jobs have active pods at once; the ClusterQueue has 3 CPU"
+  [ "$reserving" -le "$quota" ] || fail "$reserving Workloads hold quota at once; the ClusterQueue has $quota CPU"
+  [ "$active" -le "$quota" ] || fail "$active Jobs have active pods at once; the ClusterQueue has $quota CPU"
   done_jobs=0
   while read -r name t; do
     [ -n "$name" ] || continue
@@ -103,7 +105,7 @@ expect_eq "Workloads Finished (Succeeded)" \
   "$(jq '[.items[] | select(any(.status.conditions[]?; .type == "Finished" and .status == "True" and .reason == "Succeeded"))] | length' <<<"$wls")" \
   "$total"
 expect_eq "Jobs seen completing" "${#completed_at[@]}" "$total"
-expect_eq "most Workloads holding quota at once" "$max_reserving" 3
+expect_eq "most Workloads holding quota at once" "$max_reserving" "$quota"
 wait_until 10 "the ClusterQueue status to be empty" \
   '[ "$(jp clusterqueue cq "{.status.reservingWorkloads}/{.status.admittedWorkloads}/{.status.pendingWorkloads}/{.status.flavorsUsage[0].resources[0].total}")" = 0/0/0/0 ]'
 e2e_pass "$total Jobs through two SIGKILL restarts: each completed once with one Workload; at most $max_reserving held quota and $max_active ran at once ($samples samples)"
