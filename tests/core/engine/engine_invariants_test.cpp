@@ -263,10 +263,10 @@ SimulationRun simulate(const Generated& g, bool check) {
   return run;
 }
 
-// The seeds 1..2000 in ranges of 250, one test entry each: together they run the same
+// The seeds 1..2000 in ranges of 100, one test entry each: together they run the same
 // simulations as one loop over all of them, and a slow or failing range names its seeds.
 constexpr std::uint64_t kSeeds = 2000;
-constexpr std::uint64_t kSeedsPerRange = 250;
+constexpr std::uint64_t kSeedsPerRange = 100;
 
 class EngineInvariants : public ::testing::TestWithParam<std::uint64_t> {};  // the range's first seed
 
