@@ -1,6 +1,7 @@
 # Shared helpers of the end-to-end tests: source it from a test script (which runs under
 # `set -euo pipefail`), then call `e2e_init "$@"` with the script's arguments
-# (KUEUEPP_BINARY SHARED_DIR).
+# (KUEUEPP_BINARY SHARED_DIR). The tests of a kind of job (JobSet, Kubeflow, Ray, TrainJob,
+# AppWrapper) source job_kind_lib.sh too, for the steps of its lifecycle.
 #
 # Process:
 #   e2e_init BIN SHARED        checks the prerequisites (exit 77, "skipped", when kubectl,
