@@ -32,6 +32,7 @@ const ResourceDescriptor kJAXJob{"kubeflow.org", "v1", "jaxjobs", "JAXJob", true
 const ResourceDescriptor kMPIJob{"kubeflow.org", "v2beta1", "mpijobs", "MPIJob", true};
 const ResourceDescriptor kRayJob{"ray.io", "v1", "rayjobs", "RayJob", true};
 const ResourceDescriptor kRayCluster{"ray.io", "v1", "rayclusters", "RayCluster", true};
+const ResourceDescriptor kRayService{"ray.io", "v1", "rayservices", "RayService", true};
 const ResourceDescriptor kTrainJob{"trainer.kubeflow.org", "v1alpha1", "trainjobs", "TrainJob", true};
 const ResourceDescriptor kTrainingRuntime{"trainer.kubeflow.org", "v1alpha1", "trainingruntimes", "TrainingRuntime", true};
 const ResourceDescriptor kClusterTrainingRuntime{"trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes",
@@ -49,9 +50,9 @@ const ResourceDescriptor kPriorityClass{"scheduling.k8s.io", "v1", "priorityclas
 
 std::span<const ResourceDescriptor* const> known_resources() {
   using namespace resources;
-  static const std::array<const ResourceDescriptor*, 28> all = {
+  static const std::array<const ResourceDescriptor*, 29> all = {
       &kResourceFlavor, &kClusterQueue, &kLocalQueue, &kCohort, &kWorkload,
-      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kPyTorchJob, &kTFJob, &kXGBoostJob, &kPaddleJob, &kJAXJob, &kMPIJob, &kRayJob, &kRayCluster,
+      &kWorkloadPriorityClass, &kAdmissionCheck, &kJob, &kJobSet, &kPyTorchJob, &kTFJob, &kXGBoostJob, &kPaddleJob, &kJAXJob, &kMPIJob, &kRayJob, &kRayCluster, &kRayService,
       &kTrainJob, &kTrainingRuntime, &kClusterTrainingRuntime, &kAppWrapper,
       &kNamespace, &kPod, &kConfigMap,
       &kEvent, &kEventsV1Event, &kLease, &kPriorityClass};

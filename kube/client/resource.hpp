@@ -50,6 +50,7 @@ extern const ResourceDescriptor kJAXJob;          ///< kubeflow.org/v1
 extern const ResourceDescriptor kMPIJob;          ///< kubeflow.org/v2beta1
 extern const ResourceDescriptor kRayJob;          ///< ray.io/v1
 extern const ResourceDescriptor kRayCluster;      ///< ray.io/v1
+extern const ResourceDescriptor kRayService;      ///< ray.io/v1
 extern const ResourceDescriptor kTrainJob;        ///< trainer.kubeflow.org/v1alpha1
 extern const ResourceDescriptor kTrainingRuntime;  ///< trainer.kubeflow.org/v1alpha1, namespaced
 extern const ResourceDescriptor kClusterTrainingRuntime;  ///< trainer.kubeflow.org/v1alpha1, cluster-scoped

@@ -7,6 +7,7 @@
 #include "kube/jobs/kubeflow_job.hpp"
 #include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_job.hpp"
+#include "kube/jobs/ray_service.hpp"
 #include "kube/jobs/trainjob.hpp"
 
 namespace kueuepp::kube::jobs {
@@ -66,7 +67,7 @@ const JobIntegration* find_integration(std::string_view framework) {
   for (const JobIntegration* known :
        {&batch_job_integration(), &jobset_integration(), &pytorchjob_integration(), &tfjob_integration(),
         &xgboostjob_integration(), &paddlejob_integration(), &jaxjob_integration(), &mpijob_integration(),
-        &rayjob_integration(), &raycluster_integration(), &trainjob_integration(),
+        &rayjob_integration(), &raycluster_integration(), &rayservice_integration(), &trainjob_integration(),
         &appwrapper_integration()}) {
     if (framework == known->framework()) return known;
   }

@@ -24,24 +24,6 @@ bool cluster_suspended(const client::Object& cluster) { return cluster.bool_at({
 
 bool ready(const client::Object& cluster) { return cluster.string_at({"status", "state"}) == "ready"; }
 
-/// The PriorityClass the pods ask for: the first pod set's template that names one.
-std::pair<std::string, std::string> pods_priority_class(const client::Object& cluster) {
-  auto named = [](const json::value* tmpl) -> std::string_view {
-    const json::value* name = tmpl != nullptr ? json::find_path(*tmpl, {"spec", "priorityClassName"}) : nullptr;
-    return name != nullptr && name->is_string() ? std::string_view(name->get_string()) : std::string_view{};
-  };
-  if (auto n = named(json::find_path(spec_of(cluster), {"headGroupSpec", "template"})); !n.empty()) {
-    return {std::string(n), "spec.headGroupSpec.template.spec.priorityClassName"};
-  }
-  const json::array& groups = ray_worker_groups(spec_of(cluster));
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    if (auto n = named(json::find(groups[i], "template")); !n.empty()) {
-      return {std::string(n), "spec.workerGroupSpecs[" + std::to_string(i) + "].template.spec.priorityClassName"};
-    }
-  }
-  return {};
-}
-
 class RayClusterIntegration final : public JobIntegration {
  public:
   std::string_view framework() const override { return kRayClusterFramework; }
@@ -110,7 +92,7 @@ class RayClusterIntegration final : public JobIntegration {
   }
 
   Expected<WorkloadPriority> priority(const client::Object& cluster, const BuildOptions& options) const override {
-    auto [name, field] = pods_priority_class(cluster);
+    auto [name, field] = ray_cluster_priority_class(spec_of(cluster), "spec");
     return owner_priority(cluster, kKind, name, field, options);
   }
 

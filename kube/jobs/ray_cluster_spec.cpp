@@ -114,6 +114,24 @@ Expected<std::optional<json::object>> ray_topology_request(const client::Object&
   return std::optional<json::object>{std::move(*req)};
 }
 
+std::pair<std::string, std::string> ray_cluster_priority_class(const json::value& cluster_spec, std::string_view path) {
+  auto named = [](const json::value* tmpl) -> std::string_view {
+    const json::value* name = tmpl != nullptr ? json::find_path(*tmpl, {"spec", "priorityClassName"}) : nullptr;
+    return name != nullptr && name->is_string() ? std::string_view(name->get_string()) : std::string_view{};
+  };
+  if (auto n = named(json::find_path(cluster_spec, {"headGroupSpec", "template"})); !n.empty()) {
+    return {std::string(n), std::string(path) + ".headGroupSpec.template.spec.priorityClassName"};
+  }
+  const json::array& groups = ray_worker_groups(cluster_spec);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (auto n = named(json::find(groups[i], "template")); !n.empty()) {
+      return {std::string(n), std::string(path) + ".workerGroupSpecs[" + std::to_string(i) +
+                                  "].template.spec.priorityClassName"};
+    }
+  }
+  return {};
+}
+
 Expected<void, InjectionError> ray_cluster_inject(json::value& cluster_spec, const std::vector<PodSetInfo>& infos,
                                                   std::string_view what) {
   json::value* head = json::find(cluster_spec, "headGroupSpec");

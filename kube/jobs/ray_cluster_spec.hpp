@@ -1,11 +1,13 @@
 #pragma once
 
 // What Kueue's Ray integrations share (Kueue's pkg/controller/jobs/raycluster, used by the
-// RayJob and RayCluster adapters): the pod sets of a rayClusterSpec (the head, then one per
+// RayJob, RayCluster and RayService adapters): the pod sets of a rayClusterSpec (the head, then one per
 // worker group in spec order) and the injection into, and restore of, their templates.
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "kube/jobs/job_pod_sets.hpp"
@@ -42,6 +44,11 @@ Expected<json::array> ray_cluster_pod_sets(const json::value& cluster_spec, cons
 /// A Ray template's topologyRequest as Kueue's builder makes it (no pod index label:
 /// KubeRay labels no pod with an index); nullopt when the template asks for nothing.
 Expected<std::optional<json::object>> ray_topology_request(const client::Object& owner, const json::value& pod_template);
+
+/// The PriorityClass the cluster's pods ask for: the head's template's, else the first
+/// worker group's that names one; with the field it was read from (`path` is where the
+/// cluster spec is, "spec" or "spec.rayClusterConfig"), for errors. Empty: none names one.
+std::pair<std::string, std::string> ray_cluster_priority_class(const json::value& cluster_spec, std::string_view path);
 
 /// UpdateRayClusterSpecToRunWithPodSetsInfo: infos[0] into the head template, infos[i+1]
 /// into worker group i's. `infos` has at least ray_cluster_pod_set_count entries.
