@@ -13,6 +13,7 @@
 #include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_cluster_spec.hpp"
 #include "kube/jobs/ray_job.hpp"
+#include "kube/jobs/ray_service.hpp"
 #include "kube/jobs/trainjob.hpp"
 #include "kube/webhook/go_parse.hpp"
 #include "kube/webhook/json_patch.hpp"
@@ -44,23 +45,34 @@ std::string request_namespace(const AdmissionRequest& request) {
 std::string_view queue_name(const json::value& job) { return label_of(job, jobs::kQueueNameLabel).value_or(""); }
 std::string_view priority_class(const json::value& job) { return label_of(job, jobs::kPriorityClassLabel).value_or(""); }
 
-/// Where a kind keeps its suspend flag: spec.suspend (Job, JobSet) or
-/// spec.runPolicy.suspend (the Kubeflow jobs and MPIJob).
-enum class SuspendField { Spec, RunPolicy };
+/// Where a kind keeps its suspend flag: spec.suspend (Job, JobSet, ...),
+/// spec.runPolicy.suspend (the Kubeflow jobs and MPIJob) or spec.rayClusterConfig.suspend
+/// (RayService: Kueue suspends its cluster, not the service).
+enum class SuspendField { Spec, RunPolicy, RayClusterConfig };
+
+std::vector<std::string_view> suspend_keys(SuspendField field) {
+  switch (field) {
+    case SuspendField::Spec: return {"spec", "suspend"};
+    case SuspendField::RunPolicy: return {"spec", "runPolicy", "suspend"};
+    case SuspendField::RayClusterConfig: return {"spec", "rayClusterConfig", "suspend"};
+  }
+  return {"spec", "suspend"};
+}
 
 /// Kueue's IsSuspended: the kind's suspend flag, unless the job is being stopped.
 bool is_suspended(const json::value& job, SuspendField field = SuspendField::Spec) {
-  const bool flag = field == SuspendField::Spec ? bool_at(job, {"spec", "suspend"}).value_or(false)
-                                                : bool_at(job, {"spec", "runPolicy", "suspend"}).value_or(false);
-  return flag && annotation_of(job, jobs::kStoppingAnnotation).value_or("") != "true";
+  const json::value* flag = &job;
+  for (std::string_view key : suspend_keys(field)) {
+    flag = flag->is_object() ? json::find(*flag, key) : nullptr;
+    if (flag == nullptr) return false;
+  }
+  return flag->is_bool() && flag->get_bool() && annotation_of(job, jobs::kStoppingAnnotation).value_or("") != "true";
 }
 
 /// The JSON patch operation that sets the kind's suspend flag to true, adding the
 /// objects on its way that the job does not have.
 json::object suspend_operation(const json::value& job, SuspendField field) {
-  const std::vector<std::string_view> keys =
-      field == SuspendField::Spec ? std::vector<std::string_view>{"spec", "suspend"}
-                                  : std::vector<std::string_view>{"spec", "runPolicy", "suspend"};
+  const std::vector<std::string_view> keys = suspend_keys(field);
   const json::value* at = &job;
   std::string path;
   std::size_t depth = 0;
@@ -440,6 +452,10 @@ bool rayclusters_integrated(const AdmissionRequest& request, const JobWebhookPol
   return ray_kind_integrated(request, policy, "RayCluster", jobs::kRayClusterFramework);
 }
 
+bool rayservices_integrated(const AdmissionRequest& request, const JobWebhookPolicy& policy) {
+  return ray_kind_integrated(request, policy, "RayService", jobs::kRayServiceFramework);
+}
+
 /// Go's %v of a map[string]string: "map[k1:v1 k2:v2]", keys sorted (boost's object keeps
 /// insertion order, so they are sorted here).
 std::string go_map(const json::value& m) {
@@ -577,6 +593,46 @@ AdmissionResponse review_raycluster(const AdmissionRequest& request, const JobWe
                                     const ClusterFacts& facts) {
   if (!rayclusters_integrated(request, policy)) return allowed(request.uid);
   FieldErrors errors = validate_raycluster(request, policy, facts);
+  if (errors.empty()) return allowed(request.uid);
+  return denied(request.uid, aggregate(errors));
+}
+
+AdmissionResponse default_rayservice(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                     const ClusterFacts& facts) {
+  if (!rayservices_integrated(request, policy)) return allowed(request.uid);
+  return default_owner(request, policy, facts, SuspendField::RayClusterConfig);
+}
+
+FieldErrors validate_rayservice(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts) {
+  FieldErrors errors;
+  const json::value& service = request.object;
+  if (!service.is_object()) return errors;
+  const bool managed = policy.manage_jobs_without_queue_name || !queue_name(service).empty();
+  const bool update = request.operation == Operation::Update && request.old_object.is_object();
+  // ShouldValidateRayOrSparkJobOnUpdate with ValidateRayAndSparkJobUpdates at Kueue's
+  // default (on): an update is checked while the new or the old object has a queue name,
+  // so the name cannot be dropped from a running service.
+  if (update && !managed && queue_name(request.old_object).empty()) return errors;
+  if (update) {
+    const std::string_view ns = request.ns.empty() ? string_at(service, {"metadata", "namespace"}) : request.ns;
+    check_update(request.old_object, service, ns, facts, errors, SuspendField::RayClusterConfig);
+  }
+  if (managed) {
+    const json::value* cluster = at_path(service, {"spec", "rayClusterConfig"});
+    static const json::value kEmpty = json::object{};
+    // Kueue names the field by its Go name (RayClusterSpec) in these errors.
+    check_ray_cluster_spec(cluster != nullptr && cluster->is_object() ? *cluster : kEmpty,
+                           FieldPath("spec").child("rayClusterSpec"), errors);
+  }
+  check_create(service, errors);
+  return errors;
+}
+
+AdmissionResponse review_rayservice(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                    const ClusterFacts& facts) {
+  if (!rayservices_integrated(request, policy)) return allowed(request.uid);
+  FieldErrors errors = validate_rayservice(request, policy, facts);
   if (errors.empty()) return allowed(request.uid);
   return denied(request.uid, aggregate(errors));
 }

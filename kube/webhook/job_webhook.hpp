@@ -118,6 +118,26 @@ FieldErrors validate_raycluster(const AdmissionRequest& request, const JobWebhoo
 AdmissionResponse review_raycluster(const AdmissionRequest& request, const JobWebhookPolicy& policy,
                                     const ClusterFacts& facts);
 
+/// mrayservice: default_job's defaults with spec.rayClusterConfig.suspend as the suspend
+/// flag (Kueue suspends the service's cluster) when RayServices are integrated, else
+/// allowed unchanged.
+AdmissionResponse default_rayservice(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                     const ClusterFacts& facts);
+
+/// vrayservice (Kueue's rayservice_webhook): for a managed RayService, its
+/// rayClusterConfig as vrayjob checks a rayClusterSpec (no in-tree autoscaling, at most 18
+/// pod sets, no worker group named "head"; the errors name spec.rayClusterSpec, as
+/// Kueue's do); then jobframework's create and update checks, an update checked while the
+/// new or the old RayService has a queue name (ValidateRayAndSparkJobUpdates, on by
+/// default). Kueue's topology annotation checks are not made. Empty when valid.
+FieldErrors validate_rayservice(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                const ClusterFacts& facts);
+
+/// vrayservice: allowed, or refused (403) with validate_rayservice's errors; allowed
+/// unchanged when RayServices are not integrated.
+AdmissionResponse review_rayservice(const AdmissionRequest& request, const JobWebhookPolicy& policy,
+                                    const ClusterFacts& facts);
+
 /// mtrainjob: default_job's defaults (spec.suspend) when TrainJobs are integrated, and
 /// Kueue's runtime patch (manager kueue.x-k8s.io/manager) appended unless present; else
 /// allowed unchanged.

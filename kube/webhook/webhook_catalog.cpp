@@ -21,6 +21,7 @@ constexpr std::string_view kMpijobs[] = {"mpijobs"};
 constexpr std::string_view kRayGroup = "ray.io";
 constexpr std::string_view kRayjobs[] = {"rayjobs"};
 constexpr std::string_view kRayclusters[] = {"rayclusters"};
+constexpr std::string_view kRayservices[] = {"rayservices"};
 constexpr std::string_view kTrainerGroup = "trainer.kubeflow.org";
 constexpr std::string_view kTrainjobs[] = {"trainjobs"};
 constexpr std::string_view kAppWrapperGroup = "workload.codeflare.dev";
@@ -36,7 +37,7 @@ constexpr std::string_view kV1beta2 = "v1beta2";
 using enum FailurePolicy;
 using enum ObjectFilter;
 
-const std::array<WebhookSpec, 43> kCatalog{{
+const std::array<WebhookSpec, 46> kCatalog{{
     {WebhookKind::MutateJob, "mjob.kb.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs, kCreate, Fail,
      QueueNameSet, true, true},
     {WebhookKind::MutateJob, "mjob-unlabelled.kueuepp.x-k8s.io", "/mutate-batch-v1-job", true, "batch", "v1", kJobs,
@@ -79,6 +80,10 @@ const std::array<WebhookSpec, 43> kCatalog{{
      kRayclusters, kCreate, Fail, QueueNameSet, true, true},
     {WebhookKind::MutateRayCluster, "mraycluster-unlabelled.kueuepp.x-k8s.io", "/mutate-ray-io-v1-raycluster", true,
      kRayGroup, "v1", kRayclusters, kCreate, Ignore, QueueNameUnset, true, true},
+    {WebhookKind::MutateRayService, "mrayservice.kb.io", "/mutate-ray-io-v1-rayservice", true, kRayGroup, "v1",
+     kRayservices, kCreate, Fail, QueueNameSet, true, true},
+    {WebhookKind::MutateRayService, "mrayservice-unlabelled.kueuepp.x-k8s.io", "/mutate-ray-io-v1-rayservice", true,
+     kRayGroup, "v1", kRayservices, kCreate, Ignore, QueueNameUnset, true, true},
     {WebhookKind::MutateTrainJob, "mtrainjob.kb.io", "/mutate-trainer-kubeflow-org-v1alpha1-trainjob", true,
      kTrainerGroup, "v1alpha1", kTrainjobs, kCreate, Fail, QueueNameSet, true, true},
     {WebhookKind::MutateTrainJob, "mtrainjob-unlabelled.kueuepp.x-k8s.io", "/mutate-trainer-kubeflow-org-v1alpha1-trainjob",
@@ -114,6 +119,8 @@ const std::array<WebhookSpec, 43> kCatalog{{
      kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateRayCluster, "vraycluster.kb.io", "/validate-ray-io-v1-raycluster", false, kRayGroup, "v1",
      kRayclusters, kCreateUpdate, Fail, QueueNameSet, true, true},
+    {WebhookKind::ValidateRayService, "vrayservice.kb.io", "/validate-ray-io-v1-rayservice", false, kRayGroup, "v1",
+     kRayservices, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateTrainJob, "vtrainjob.kb.io", "/validate-trainer-kubeflow-org-v1alpha1-trainjob", false,
      kTrainerGroup, "v1alpha1", kTrainjobs, kCreateUpdate, Fail, QueueNameSet, true, true},
     {WebhookKind::ValidateAppWrapper, "vappwrapper.kb.io", "/validate-workload-codeflare-dev-v1beta2-appwrapper", false,

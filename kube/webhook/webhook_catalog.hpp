@@ -22,6 +22,8 @@ enum class WebhookKind : std::uint8_t {
   ValidateRayJob,
   MutateRayCluster,
   ValidateRayCluster,
+  MutateRayService,
+  ValidateRayService,
   MutateTrainJob,
   ValidateTrainJob,
   MutateAppWrapper,

@@ -17,6 +17,8 @@ AdmissionResponse decide(WebhookKind kind, const AdmissionRequest& request, cons
     case WebhookKind::ValidateRayJob: return review_rayjob(request, policy, facts);
     case WebhookKind::MutateRayCluster: return default_raycluster(request, policy, facts);
     case WebhookKind::ValidateRayCluster: return review_raycluster(request, policy, facts);
+    case WebhookKind::MutateRayService: return default_rayservice(request, policy, facts);
+    case WebhookKind::ValidateRayService: return review_rayservice(request, policy, facts);
     case WebhookKind::MutateTrainJob: return default_trainjob(request, policy, facts);
     case WebhookKind::ValidateTrainJob: return review_trainjob(request, policy, facts);
     case WebhookKind::MutateAppWrapper: return default_appwrapper(request, policy, facts);

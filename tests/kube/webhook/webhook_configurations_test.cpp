@@ -26,10 +26,9 @@ TEST(WebhookConfigurations, ByServiceLeaveSystemNamespacesAndUnlabelledJobsToIgn
   EXPECT_EQ(m.at("kind"), "MutatingWebhookConfiguration");
   EXPECT_EQ(m.at("metadata").at("name").as_string(), kMutatingConfigurationName);
   const auto& hooks = m.at("webhooks").as_array();
-  // mjob, mjobset, the six Kubeflow kinds', mrayjob, mraycluster, mtrainjob and mappwrapper twice each,
-  // clusterqueue,
-  // resourceflavor (not the Workload's)
-  ASSERT_EQ(hooks.size(), 26u);
+  // mjob, mjobset, the six Kubeflow kinds', mrayjob, mraycluster, mrayservice, mtrainjob and mappwrapper
+  // twice each, clusterqueue, resourceflavor (not the Workload's)
+  ASSERT_EQ(hooks.size(), 28u);
   const auto& mjob = hooks[0].as_object();
   EXPECT_EQ(mjob.at("name").as_string(), "mjob.kb.io");
   EXPECT_EQ(mjob.at("failurePolicy"), "Fail");
@@ -47,14 +46,16 @@ TEST(WebhookConfigurations, ByServiceLeaveSystemNamespacesAndUnlabelledJobsToIgn
   EXPECT_EQ(hooks[4].at("rules").at(0).at("resources").at(0), "pytorchjobs");
   EXPECT_EQ(hooks[16].at("name"), "mrayjob.kb.io");
   EXPECT_EQ(hooks[18].at("name"), "mraycluster.kb.io");
-  EXPECT_EQ(hooks[20].at("name"), "mtrainjob.kb.io");
-  EXPECT_EQ(hooks[20].at("rules").at(0).at("resources").at(0), "trainjobs");
-  EXPECT_EQ(hooks[22].at("name"), "mappwrapper.kb.io");
-  EXPECT_EQ(hooks[22].at("rules").at(0).at("apiGroups").at(0), "workload.codeflare.dev");
-  EXPECT_EQ(hooks[24].at("name"), "mclusterqueue.kb.io");
-  EXPECT_FALSE(hooks[24].as_object().contains("namespaceSelector"));  // ClusterQueues are cluster-scoped
+  EXPECT_EQ(hooks[20].at("name"), "mrayservice.kb.io");
+  EXPECT_EQ(hooks[20].at("rules").at(0).at("resources").at(0), "rayservices");
+  EXPECT_EQ(hooks[22].at("name"), "mtrainjob.kb.io");
+  EXPECT_EQ(hooks[22].at("rules").at(0).at("resources").at(0), "trainjobs");
+  EXPECT_EQ(hooks[24].at("name"), "mappwrapper.kb.io");
+  EXPECT_EQ(hooks[24].at("rules").at(0).at("apiGroups").at(0), "workload.codeflare.dev");
+  EXPECT_EQ(hooks[26].at("name"), "mclusterqueue.kb.io");
+  EXPECT_FALSE(hooks[26].as_object().contains("namespaceSelector"));  // ClusterQueues are cluster-scoped
   json::value v = validating_configuration(target);
-  EXPECT_EQ(v.at("webhooks").as_array().size(), 15u);
+  EXPECT_EQ(v.at("webhooks").as_array().size(), 16u);
 }
 
 TEST(WebhookConfigurations, ByUrl) {
@@ -74,7 +75,7 @@ TEST(WebhookConfigurations, CaBundlePatchNamesOnlyOurWebhooksThatDiffer) {
   auto patch = ca_bundle_patch(live, "CA");
   ASSERT_TRUE(patch);
   const auto& entries = patch->at("webhooks").as_array();
-  EXPECT_EQ(entries.size(), 26u);  // every mutating webhook of ours (the catalog's registered ones)
+  EXPECT_EQ(entries.size(), 28u);  // every mutating webhook of ours (the catalog's registered ones)
   EXPECT_EQ(*core::base64_decode(entries[0].at("clientConfig").at("caBundle").as_string()), "CA");
   target.ca_bundle_pem = "CA";
   EXPECT_FALSE(ca_bundle_patch(mutating_configuration(target), "CA"));
