@@ -8,6 +8,7 @@
 #include "kube/jobs/kubeflow_job.hpp"
 #include "kube/jobs/ray_cluster.hpp"
 #include "kube/jobs/ray_job.hpp"
+#include "kube/jobs/ray_service.hpp"
 #include "kube/jobs/trainjob.hpp"
 
 namespace kueuepp::actors {
@@ -17,7 +18,7 @@ const kube::client::ResourceDescriptor& resource_of(messages::ObjectKind kind) {
 }
 
 std::span<const JobKindEntry> job_kinds() {
-  static const std::array<JobKindEntry, 12> kKinds{{
+  static const std::array<JobKindEntry, 13> kKinds{{
       {"batch/job", messages::ObjectKind::Job, &kube::jobs::batch_job_integration, false},
       {kube::jobs::kJobSetFramework, messages::ObjectKind::JobSet, &kube::jobs::jobset_integration, true},
       {"kubeflow.org/pytorchjob", messages::ObjectKind::PyTorchJob, &kube::jobs::pytorchjob_integration, true},
@@ -28,6 +29,7 @@ std::span<const JobKindEntry> job_kinds() {
       {"kubeflow.org/mpijob", messages::ObjectKind::MPIJob, &kube::jobs::mpijob_integration, true},
       {kube::jobs::kRayJobFramework, messages::ObjectKind::RayJob, &kube::jobs::rayjob_integration, true},
       {kube::jobs::kRayClusterFramework, messages::ObjectKind::RayCluster, &kube::jobs::raycluster_integration, true},
+      {kube::jobs::kRayServiceFramework, messages::ObjectKind::RayService, &kube::jobs::rayservice_integration, true},
       {kube::jobs::kTrainJobFramework, messages::ObjectKind::TrainJob, &kube::jobs::trainjob_integration, true},
       {kube::jobs::kAppWrapperFramework, messages::ObjectKind::AppWrapper, &kube::jobs::appwrapper_integration, true},
   }};

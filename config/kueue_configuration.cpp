@@ -18,7 +18,8 @@ using kube::sub;
 constexpr std::string_view kSupportedFrameworks[] = {
     "batch/job",          "jobset.x-k8s.io/jobset", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob",
     "kubeflow.org/xgboostjob", "kubeflow.org/paddlejob", "kubeflow.org/jaxjob",     "kubeflow.org/mpijob",
-    "ray.io/rayjob", "ray.io/raycluster", "trainer.kubeflow.org/trainjob", "workload.codeflare.dev/appwrapper"};
+    "ray.io/rayjob", "ray.io/raycluster", "ray.io/rayservice", "trainer.kubeflow.org/trainjob",
+    "workload.codeflare.dev/appwrapper"};
 constexpr std::string_view kKueueFrameworks[] = {
     "batch/job", "pod", "deployment", "statefulset", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob",
     "kubeflow.org/paddlejob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob", "kubeflow.org/xgboostjob",
@@ -191,7 +192,7 @@ Expected<KueueConfiguration> decode_configuration(const json::value& doc, const 
         unsupported.push_back(
             {sub(frameworks_path, i).str() + " \"" + name + "\"",
              "kueuepp integrates batch/v1 Job, JobSet, the Kubeflow training jobs, TrainJob, MPIJob, RayJob, "
-             "RayCluster and AppWrapper only so far"});
+             "RayCluster, RayService and AppWrapper only so far"});
       }
     }
   }

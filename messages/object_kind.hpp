@@ -34,6 +34,7 @@ enum class ObjectKind : std::uint8_t {
   MPIJob,
   RayJob,  ///< ray.io/v1, watched only when its integration is enabled
   RayCluster,  ///< ray.io/v1, likewise
+  RayService,  ///< ray.io/v1, likewise
   TrainJob,  ///< trainer.kubeflow.org/v1alpha1, likewise
   AppWrapper,  ///< workload.codeflare.dev/v1beta2, likewise
   // What a TrainJob's pod sets come from: watched for the TrainJob integration only
@@ -82,6 +83,7 @@ inline constexpr std::array<KindTraits, kObjectKinds> kKindTraits{{
     {ObjectKind::MPIJob, "MPIJob", true, true, KindTraits::Route::None, &kube::client::resources::kMPIJob},
     {ObjectKind::RayJob, "RayJob", true, true, KindTraits::Route::None, &kube::client::resources::kRayJob},
     {ObjectKind::RayCluster, "RayCluster", true, true, KindTraits::Route::None, &kube::client::resources::kRayCluster},
+    {ObjectKind::RayService, "RayService", true, true, KindTraits::Route::None, &kube::client::resources::kRayService},
     {ObjectKind::TrainJob, "TrainJob", true, true, KindTraits::Route::None, &kube::client::resources::kTrainJob},
     {ObjectKind::AppWrapper, "AppWrapper", true, true, KindTraits::Route::None, &kube::client::resources::kAppWrapper},
     {ObjectKind::TrainingRuntime, "TrainingRuntime", true, true, KindTraits::Route::None, &kube::client::resources::kTrainingRuntime},

@@ -173,6 +173,15 @@ TEST(KueueConfiguration, TheKubeflowKindsAndTrainJobAreIntegrated) {
   EXPECT_TRUE(trainjob->ignored.empty());
 }
 
+TEST(KueueConfiguration, TheRayKindsRayServiceIncludedAreIntegrated) {
+  auto ray = decode(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {frameworks: [batch/job, ray.io/rayjob, ray.io/raycluster, ray.io/rayservice]}\n");
+  ASSERT_TRUE(ray.has_value()) << ray.error().message;
+  EXPECT_EQ(ray->frameworks.back(), "ray.io/rayservice");
+  EXPECT_TRUE(ray->ignored.empty());
+}
+
 TEST(KueueConfiguration, AllowUnsupportedStartsWithoutThemAndListsEach) {
   auto c = decode(with_pod_framework(), true);
   ASSERT_TRUE(c.has_value()) << c.error().message;
