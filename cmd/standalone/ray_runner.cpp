@@ -57,11 +57,36 @@ json::object rayjob_status(const Object& rayjob, RayJobPhase phase, std::string_
   return status;
 }
 
+json::object rayservice_status(const Object& service, bool serving, std::string_view now_text) {
+  json::object ready{{"type", "Ready"}, {"lastTransitionTime", now_text}};
+  json::object status;
+  if (serving) {
+    ready["status"] = "True";
+    ready["reason"] = "NonZeroServeEndpoints";
+    ready["message"] = "Number of serve endpoints is greater than 0";
+    status["serviceStatus"] = "Running";
+    status["numServeEndpoints"] = 1;
+    status["activeServiceStatus"] = json::object{
+        {"rayClusterName", std::string(service.name()) + "-raycluster"},
+        {"rayClusterStatus", json::object{{"state", "ready"}}}};
+  } else {
+    ready["status"] = "False";
+    ready["reason"] = "ZeroServeEndpoints";
+    ready["message"] = "its RayCluster is suspended";
+    status["serviceStatus"] = nullptr;
+    status["numServeEndpoints"] = 0;
+    status["activeServiceStatus"] = nullptr;
+  }
+  status["conditions"] = json::array{std::move(ready)};
+  return status;
+}
+
 struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
   kube::client::Client& client;
   JobRunnerOptions options;
   std::shared_ptr<kube::client::Informer> informer;
   std::shared_ptr<kube::client::Informer> cluster_informer;
+  std::shared_ptr<kube::client::Informer> service_informer;
   RunningJobs running;  ///< RayJobs, by key
 
   Impl(kube::client::Client& c, JobRunnerOptions o) : client(c), options(o) {}
@@ -122,6 +147,23 @@ struct RayRunner::Impl : std::enable_shared_from_this<Impl> {
                  o);
   }
 
+  // A RayService serves until deleted: Ready while its cluster is unsuspended.
+  void on_rayservice(const Object& service) {
+    const bool serving = !service.bool_at({"spec", "rayClusterConfig", "suspend"}).value_or(false);
+    if (service.condition_true("Ready") == serving && service.condition("Ready").has_value()) return;
+    if (running.closed()) return;
+    kube::client::PatchOptions o;
+    o.status_subresource = true;
+    o.field_manager = "kueuepp-ray-runner";
+    json::object status = rayservice_status(service, serving, core::format_rfc3339(now()));
+    client.patch(kube::client::resources::kRayService, service.namespace_name(), service.name(),
+                 kube::client::PatchType::Merge, json::object{{"status", std::move(status)}},
+                 [key = service.key()](kube::client::Result<Object> r) {
+                   if (!r && !r.error().is_not_found()) spdlog::warn("ray runner: RayService {}: {}", key, r.error().message);
+                 },
+                 o);
+  }
+
   void complete(const Object& rayjob) {
     if (!running.finish(rayjob.key(), rayjob.uid())) return;
     patch_status(rayjob, rayjob_status(rayjob, RayJobPhase::Complete, core::format_rfc3339(now())), "complete");
@@ -175,6 +217,24 @@ std::unique_ptr<RayRunner> RayRunner::start(kube::client::Client& client, JobRun
         }
         spdlog::warn("ray runner: RayClusters: {} (retrying)", error.describe());
       });
+  impl->service_informer = kube::client::Informer::start(
+      client, kube::client::resources::kRayService, o,
+      [weak](kube::client::InformerEvent e) {
+        auto self = weak.lock();
+        if (!self) return;
+        if (e.type == Type::Relisted) {
+          for (const Object& service : e.items) self->on_rayservice(service);
+        } else if (e.type != Type::Deleted) {
+          self->on_rayservice(e.object);
+        }
+      },
+      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
+        if (error.http_status == 404) {
+          if (!missing->exchange(true)) spdlog::debug("ray runner: no RayService CRD yet");
+          return;
+        }
+        spdlog::warn("ray runner: RayServices: {} (retrying)", error.describe());
+      });
   return std::unique_ptr<RayRunner>(new RayRunner(std::move(impl)));
 }
 
@@ -182,6 +242,7 @@ void RayRunner::stop() {
   if (!impl_) return;
   if (impl_->informer) impl_->informer->stop();
   if (impl_->cluster_informer) impl_->cluster_informer->stop();
+  if (impl_->service_informer) impl_->service_informer->stop();
   impl_->running.close();
 }
 

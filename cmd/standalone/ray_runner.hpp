@@ -7,8 +7,11 @@
 // --job-time-scale; the entrypoint is a Ray program, not a pod command, so there is no
 // `sleep N` to read). Suspended (from creation, or an eviction), it is Suspended at once,
 // its cluster gone, and starts over when resumed. A RayCluster is "ready" while
-// unsuspended and "suspended" otherwise (it serves until deleted). Not played: a RayJob's
-// RayCluster, pods, the submitter Job, failures, retries, deadlines, autoscaling, TTL.
+// unsuspended and "suspended" otherwise (it serves until deleted). A RayService serves
+// (Ready, serviceStatus Running, one serve endpoint, its active cluster "ready") while its
+// spec.rayClusterConfig is unsuspended, and is not Ready with no endpoint otherwise; it
+// never ends. Not played: the RayCluster of a RayJob or RayService, pods, the submitter
+// Job, Serve applications and upgrades, failures, retries, deadlines, autoscaling, TTL.
 
 #include <memory>
 #include <string_view>
@@ -29,6 +32,11 @@ enum class RayJobPhase { Running, Suspended, Complete };
 /// The status fields KubeRay writes for `phase` (a merge patch of the status: cleared
 /// fields are null), `now` in RFC 3339.
 json::object rayjob_status(const kube::client::Object& rayjob, RayJobPhase phase, std::string_view now);
+
+/// The status fields KubeRay writes for a RayService that serves (`serving`) or whose
+/// cluster is suspended: a merge patch of the status (cleared fields are null), `now` in
+/// RFC 3339 for the Ready condition's transition.
+json::object rayservice_status(const kube::client::Object& service, bool serving, std::string_view now);
 
 class RayRunner {
  public:
