@@ -615,7 +615,7 @@ FieldErrors validate_rayservice(const AdmissionRequest& request, const JobWebhoo
   // so the name cannot be dropped from a running service.
   if (update && !managed && queue_name(request.old_object).empty()) return errors;
   if (update) {
-    const std::string_view ns = request.ns.empty() ? string_at(service, {"metadata", "namespace"}) : request.ns;
+    const std::string ns = request_namespace(request);
     check_update(request.old_object, service, ns, facts, errors, SuspendField::RayClusterConfig);
   }
   if (managed) {
