@@ -481,6 +481,7 @@ actors::WebhookOptions webhook_options(const config::KueueConfiguration& cfg, co
   w.policy.managed_jobs_namespace_selector =
       cfg.managed_jobs_namespace_selector.value_or(kube::webhook::default_managed_jobs_namespace_selector(cfg.ns));
   w.policy.workload_priority_class_defaulting = cfg.feature_gates.enabled("WorkloadPriorityClassDefaulting");
+  w.policy.validate_ray_updates = cfg.feature_gates.enabled("ValidateRayAndSparkJobUpdates");
   w.policy.frameworks = cfg.frameworks;
   return w;
 }

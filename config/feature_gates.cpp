@@ -12,7 +12,7 @@ constexpr std::string_view kTas = "only matters with TopologyAwareScheduling, wh
 constexpr std::string_view kMultiKueue = "only matters with MultiKueue, which kueuepp does not implement";
 constexpr std::string_view kDra = "only matters with KueueDRAIntegration, which kueuepp does not implement";
 constexpr std::string_view kOtherKinds =
-    "only matters for workload kinds kueuepp does not integrate yet (Pods, Deployments, LeaderWorkerSet, Ray, Spark)";
+    "only matters for workload kinds kueuepp does not integrate yet (Pods, Deployments, LeaderWorkerSet, Spark)";
 constexpr std::string_view kImplementation = "tunes how Kueue writes or caches objects; kueuepp has its own way";
 constexpr std::string_view kAlways = "kueuepp always behaves as Kueue does with this gate at its default";
 constexpr std::string_view kMissing = "kueuepp does not implement this yet";
@@ -27,7 +27,9 @@ constexpr std::array kGates = {
                 "only matters with ProvisioningRequest admission checks, which kueuepp does not run"},
     FeatureGate{"ConcurrentAdmission", false, S::NotImplemented, kMissing},
     FeatureGate{"CustomMetricLabels", false, S::NotImplemented, kMissing},
-    FeatureGate{"DeferRayServiceFinalizationForRedisCleanup", true, S::NoEffect, kOtherKinds},
+    FeatureGate{"DeferRayServiceFinalizationForRedisCleanup", true, S::NotImplemented,
+                "kueuepp releases a deleted RayService's quota at once, without waiting for the Redis cleanup of GCS fault "
+                "tolerance"},
     FeatureGate{"DisableWaitForPodsReady", false, S::Honoured, {}},
     FeatureGate{"DynamicResourceAllocation", false, S::NotImplemented, kMissing},
     FeatureGate{"ElasticJobsViaWorkloadSlices", true, S::NotImplemented, kMissing},
@@ -100,7 +102,7 @@ constexpr std::array kGates = {
     FeatureGate{"TopologyAwareScheduling", true, S::NotImplemented, kMissing},
     FeatureGate{"UnadmittedWorkloadsExplicitStatus", false, S::NotImplemented, kMissing},
     FeatureGate{"UnadmittedWorkloadsObservability", true, S::KueueDefault, kAlways},
-    FeatureGate{"ValidateRayAndSparkJobUpdates", true, S::NoEffect, kOtherKinds},
+    FeatureGate{"ValidateRayAndSparkJobUpdates", true, S::Honoured, {}},
     FeatureGate{"VectorizedResourceRequests", true, S::NoEffect, kImplementation},
     FeatureGate{"VisibilityOnDemand", true, S::NotImplemented, kMissing},
     FeatureGate{"WorkloadIdentifierAnnotations", true, S::NotImplemented, kMissing},

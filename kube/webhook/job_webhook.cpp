@@ -43,6 +43,12 @@ std::string request_namespace(const AdmissionRequest& request) {
 }
 
 std::string_view queue_name(const json::value& job) { return label_of(job, jobs::kQueueNameLabel).value_or(""); }
+
+/// Kueue's ShouldValidateRayOrSparkJobOnUpdate.
+bool ray_update_checked(const AdmissionRequest& request, const JobWebhookPolicy& policy) {
+  if (policy.manage_jobs_without_queue_name || !queue_name(request.object).empty()) return true;
+  return policy.validate_ray_updates && !queue_name(request.old_object).empty();
+}
 std::string_view priority_class(const json::value& job) { return label_of(job, jobs::kPriorityClassLabel).value_or(""); }
 
 /// Where a kind keeps its suspend flag: spec.suspend (Job, JobSet, ...),
@@ -539,9 +545,7 @@ FieldErrors validate_rayjob(const AdmissionRequest& request, const JobWebhookPol
   if (!job.is_object()) return errors;
   const bool managed = policy.manage_jobs_without_queue_name || !queue_name(job).empty();
   const bool update = request.operation == Operation::Update && request.old_object.is_object();
-  // ShouldValidateRayOrSparkJobOnUpdate (ValidateRayAndSparkJobUpdates off): an
-  // unmanaged RayJob's updates are not checked.
-  if (update && !managed) return errors;
+  if (update && !ray_update_checked(request, policy)) return errors;
   if (update) {
     const std::string ns = request_namespace(request);
     check_update(request.old_object, job, ns, facts, errors);
@@ -572,7 +576,7 @@ FieldErrors validate_raycluster(const AdmissionRequest& request, const JobWebhoo
   if (!cluster.is_object()) return errors;
   const bool managed = policy.manage_jobs_without_queue_name || !queue_name(cluster).empty();
   const bool update = request.operation == Operation::Update && request.old_object.is_object();
-  if (update && !managed) return errors;
+  if (update && !ray_update_checked(request, policy)) return errors;
   if (update) {
     const std::string ns = request_namespace(request);
     check_update(request.old_object, cluster, ns, facts, errors);
@@ -610,10 +614,7 @@ FieldErrors validate_rayservice(const AdmissionRequest& request, const JobWebhoo
   if (!service.is_object()) return errors;
   const bool managed = policy.manage_jobs_without_queue_name || !queue_name(service).empty();
   const bool update = request.operation == Operation::Update && request.old_object.is_object();
-  // ShouldValidateRayOrSparkJobOnUpdate with ValidateRayAndSparkJobUpdates at Kueue's
-  // default (on): an update is checked while the new or the old object has a queue name,
-  // so the name cannot be dropped from a running service.
-  if (update && !managed && queue_name(request.old_object).empty()) return errors;
+  if (update && !ray_update_checked(request, policy)) return errors;
   if (update) {
     const std::string ns = request_namespace(request);
     check_update(request.old_object, service, ns, facts, errors, SuspendField::RayClusterConfig);

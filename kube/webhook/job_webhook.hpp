@@ -29,6 +29,10 @@ struct JobWebhookPolicy {
   std::optional<core::LabelSelector> managed_jobs_namespace_selector;
   /// Feature gate WorkloadPriorityClassDefaulting (beta, on by default since Kueue 0.20).
   bool workload_priority_class_defaulting = true;
+  /// Feature gate ValidateRayAndSparkJobUpdates (beta, on by default since Kueue 0.18): a
+  /// RayJob, RayCluster or RayService update is checked while the old object had a queue
+  /// name too, so that dropping the name cannot leave it running unmanaged.
+  bool validate_ray_updates = true;
   /// integrations.frameworks: the kinds whose webhooks act (the others' allow everything
   /// unchanged, as Kueue's no-op webhooks), and whose children are left alone.
   std::vector<std::string> frameworks = {"batch/job"};

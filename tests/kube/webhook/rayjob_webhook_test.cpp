@@ -87,6 +87,31 @@ TEST(RayJobValidation, AnUnlabelledRayJobIsLeftAloneAndTheQueueIsFrozenWhileItRu
   EXPECT_TRUE(review_rayjob(bad, jobs_only, facts).allowed) << "not integrated: Kueue's no-op webhook";
 }
 
+// ValidateRayAndSparkJobUpdates (Kueue's ShouldValidateRayOrSparkJobOnUpdate): on, as by
+// default, dropping the queue name of a running RayJob or RayCluster is refused; off, the
+// update of an object that is no longer labelled is not checked.
+TEST(RayJobValidation, DroppingTheQueueNameWhileRunningFollowsValidateRayAndSparkJobUpdates) {
+  TableFacts facts;
+  const std::string running = "{suspend: false, shutdownAfterJobFinishes: true, rayClusterSpec: " + kCluster + "}";
+  auto drop = request(Operation::Update, rayjob(running, "{}"), rayjob(running));
+  JobWebhookPolicy policy = with_ray();
+  auto refused = review_rayjob(drop, policy, facts);
+  ASSERT_FALSE(refused.allowed);
+  EXPECT_EQ(refused.status->message, "metadata.labels[kueue.x-k8s.io/queue-name]: Invalid value: \"\": field is immutable");
+  policy.validate_ray_updates = false;
+  EXPECT_TRUE(review_rayjob(drop, policy, facts).allowed);
+
+  const std::string cluster_labels = "{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: c, labels: ";
+  const std::string cluster_spec = "}, spec: {suspend: false, headGroupSpec: {template: {}}}}";
+  auto drop_cluster = request(Operation::Update, cluster_labels + "{}" + cluster_spec,
+                              cluster_labels + "{kueue.x-k8s.io/queue-name: q}" + cluster_spec);
+  JobWebhookPolicy clusters;
+  clusters.frameworks = {"batch/job", "ray.io/raycluster"};
+  EXPECT_FALSE(review_raycluster(drop_cluster, clusters, facts).allowed);
+  clusters.validate_ray_updates = false;
+  EXPECT_TRUE(review_raycluster(drop_cluster, clusters, facts).allowed);
+}
+
 TEST(RayJobWebhooks, InTheCatalogWithKueuesNamesAndPaths) {
   const WebhookSpec* m = find_webhook("/mutate-ray-io-v1-rayjob");
   ASSERT_NE(m, nullptr);
