@@ -1,10 +1,14 @@
-// `kueuepp conformance [--kubeconfig FILE] [--crds DIR] DIR|FILE...`: replays recorded
-// kube-apiserver traces (../shared/apiserver-conformance) against the server a
-// kubeconfig names, or against a fresh embedded API server started in-process.
+// `kueuepp conformance [--kubeconfig FILE | --server URL [--token T]] [--crds DIR] DIR|FILE...`:
+// replays recorded kube-apiserver traces (../shared/apiserver-conformance) against the
+// server a kubeconfig or URL names, or against a fresh embedded API server started
+// in-process. With `--record OUT_DIR` it records instead: the inputs are trace scripts,
+// sent to the named (real) server, and written with its normalized answers.
 
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,7 +17,10 @@
 #include "cmd/flag_reader.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/kubeconfig.hpp"
+#include "kube/json/json.hpp"
 #include "kube/apiserver/conformance/client_transport.hpp"
+#include "kube/apiserver/conformance/pretty_json.hpp"
+#include "kube/apiserver/conformance/recorder.hpp"
 #include "kube/apiserver/conformance/replayer.hpp"
 #include "kube/apiserver/server/api_server.hpp"
 
@@ -22,13 +29,20 @@ namespace kueuepp::cmd {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: kueuepp conformance [--kubeconfig FILE] [--crds DIR] DIR|FILE...\n"
+    "usage: kueuepp conformance [--kubeconfig FILE | --server URL [--token T]] [--crds DIR]\n"
+    "                           [--record OUT_DIR] DIR|FILE...\n"
     "  Replays every trace (*.json) in the given directories or files and prints\n"
-    "  PASS/FAIL per trace. Without --kubeconfig a fresh embedded API server is started\n"
-    "  with the CRDs of --crds (default ../shared/kueue-crds).\n";
+    "  PASS/FAIL per trace. Without --kubeconfig or --server a fresh embedded API server\n"
+    "  is started with the CRDs of --crds (default ../shared/kueue-crds).\n"
+    "  --record OUT_DIR: the inputs are trace scripts (responses absent or ignored); each\n"
+    "  is sent to the server of --kubeconfig/--server and written to OUT_DIR with the\n"
+    "  server's normalized answers.\n";
 
 struct ConformanceArgs {
   std::string kubeconfig;
+  std::string server;
+  std::string token;
+  std::string record_dir;
   std::string crds = "../shared/kueue-crds";
   std::vector<std::string> inputs;
 };
@@ -49,6 +63,12 @@ std::optional<ConformanceArgs> parse_args(Args args, bool& help) {
       return std::nullopt;
     } else if (arg == "--kubeconfig") {
       if (!value(out.kubeconfig)) return std::nullopt;
+    } else if (arg == "--server") {
+      if (!value(out.server)) return std::nullopt;
+    } else if (arg == "--token") {
+      if (!value(out.token)) return std::nullopt;
+    } else if (arg == "--record") {
+      if (!value(out.record_dir)) return std::nullopt;
     } else if (arg == "--crds") {
       if (!value(out.crds)) return std::nullopt;
     } else if (arg.starts_with("--")) {
@@ -63,6 +83,11 @@ std::optional<ConformanceArgs> parse_args(Args args, bool& help) {
     std::fprintf(stderr, "kueuepp conformance: no trace directory or file given\n%s", kUsage);
     return std::nullopt;
   }
+  if (!out.record_dir.empty() && out.kubeconfig.empty() && out.server.empty()) {
+    std::fprintf(stderr, "kueuepp conformance: --record needs the server to record from "
+                         "(--kubeconfig or --server)\n%s", kUsage);
+    return std::nullopt;
+  }
   return out;
 }
 
@@ -70,6 +95,13 @@ std::optional<ConformanceArgs> parse_args(Args args, bool& help) {
 // alive in `embedded` for the run).
 Expected<kube::client::ClientConfig> target_server(
     const ConformanceArgs& args, std::unique_ptr<kube::server::ApiServer>& embedded) {
+  if (!args.server.empty()) {
+    kube::client::ClientConfig config;
+    config.server = args.server;
+    config.token = args.token;
+    config.source = "--server " + args.server;
+    return config;
+  }
   if (!args.kubeconfig.empty()) {
     kube::client::KubeconfigLoadOptions options;
     options.explicit_path = args.kubeconfig;
@@ -90,6 +122,50 @@ Expected<kube::client::ClientConfig> target_server(
   config.source = "embedded API server " + embedded->url();
   spdlog::info("replaying against a fresh embedded API server at {}", embedded->url());
   return config;
+}
+
+// "kube-apiserver v1.32.13", from the server's /version; empty when it does not say.
+std::string server_version(kube::conformance::ReplayTransport& transport) {
+  kube::client::HttpRequest request;
+  request.method = "GET";
+  request.target = "/version";
+  request.headers = {{"Accept", "application/json"}};
+  auto answer = transport.send(request);
+  if (!answer || answer->status != 200) return {};
+  auto doc = json::parse(answer->body);
+  if (!doc) return {};
+  const std::string_view version = json::get_string(*doc, "gitVersion");
+  return version.empty() ? std::string() : "kube-apiserver " + std::string(version);
+}
+
+// Records each script into `out_dir` under its file name; 0 when all were recorded.
+int record_scripts(const std::vector<std::string>& files, const std::string& out_dir,
+                   kube::conformance::ReplayTransport& transport) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "kueuepp conformance: cannot create %s: %s\n", out_dir.c_str(), ec.message().c_str());
+    return 2;
+  }
+  const kube::conformance::RecordContext context{server_version(transport)};
+  int failed = 0;
+  for (const std::string& file : files) {
+    auto script = kube::conformance::read_trace_file(file);
+    auto recorded = script ? kube::conformance::record_trace(*script, file, transport, context)
+                           : Expected<json::value>(unexpected(script.error()));
+    if (!recorded) {
+      ++failed;
+      std::fprintf(stdout, "FAIL %s: %s\n", file.c_str(), recorded.error().message.c_str());
+      continue;
+    }
+    const fs::path out = fs::path(out_dir) / fs::path(file).filename();
+    std::ofstream(out, std::ios::binary) << kube::conformance::dump_pretty(*recorded);
+    std::fprintf(stdout, "RECORDED %s\n", out.string().c_str());
+    std::fflush(stdout);
+  }
+  std::fprintf(stdout, "%zu recorded, %d failed\n", files.size() - static_cast<std::size_t>(failed), failed);
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -121,6 +197,11 @@ int run_conformance(Args args) {
   }
 
   kube::conformance::ClientReplayTransport transport(**client);
+  if (!parsed->record_dir.empty()) {
+    const int rc = record_scripts(*files, parsed->record_dir, transport);
+    (*client)->shutdown();
+    return rc;
+  }
   const auto summary = kube::conformance::run_trace_files(
       *files, transport, [](const std::string& line) {
         std::fprintf(stdout, "%s\n", line.c_str());

@@ -60,6 +60,8 @@ std::optional<std::string> check_events(const TraceStep& step, const ActualRespo
   return std::nullopt;
 }
 
+}  // namespace
+
 std::vector<std::string> actual_warnings(const client::Headers& headers) {
   std::vector<std::string> texts;
   for (std::string_view value : client::find_headers(headers, "Warning")) {
@@ -67,8 +69,6 @@ std::vector<std::string> actual_warnings(const client::Headers& headers) {
   }
   return texts;
 }
-
-}  // namespace
 
 json::value body_as_json(const ActualResponse& response) {
   if (response.body.empty()) return nullptr;

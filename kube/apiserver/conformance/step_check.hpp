@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/expected.hpp"
 #include "kube/client/http_types.hpp"
@@ -23,6 +24,9 @@ struct ActualResponse {
 /// The body as the recorder saw it: parsed JSON under a JSON Content-Type, else the
 /// text as a JSON string; null when empty.
 json::value body_as_json(const ActualResponse& response);
+
+/// The texts of the response's Warning headers, in order.
+std::vector<std::string> actual_warnings(const client::Headers& headers);
 
 /// The events of a watch body, BOOKMARKs dropped, each `{"type", "object"}`.
 Expected<json::array> watch_events(std::string_view body);

@@ -36,12 +36,15 @@ std::optional<Assertion::Op> parse_op(std::string_view op) {
   return std::nullopt;
 }
 
+const json::value kNoResponse = json::object();
+
 double number_or(const json::value* v, double fallback) {
   if (v == nullptr || !v->is_number()) return fallback;
   return v->to_number<double>();
 }
 
-Expected<TraceStep> parse_step(const json::value& s, std::size_t number, const std::string& file) {
+Expected<TraceStep> parse_step(const json::value& s, std::size_t number, const std::string& file,
+                               TraceKind kind) {
   const std::string at = where(file, number);
   if (!s.is_object()) return fail(at + ": a step must be an object");
   TraceStep step;
@@ -62,10 +65,17 @@ Expected<TraceStep> parse_step(const json::value& s, std::size_t number, const s
   step.watch = is_watch_path(step.path);
 
   const json::value* response = json::find(s, "response");
+  const bool script = kind == TraceKind::Script;
+  if (script && (response == nullptr || response->is_null())) response = &kNoResponse;
   if (response == nullptr || !response->is_object()) return fail(at + ": no response");
   const json::value* status = json::find(*response, "status");
-  if (status == nullptr || !status->is_int64()) return fail(at + ": response.status must be an integer");
-  step.status = static_cast<int>(status->get_int64());
+  if (script && status == nullptr) {
+    step.status = 0;
+  } else if (status == nullptr || !status->is_int64()) {
+    return fail(at + ": response.status must be an integer");
+  } else {
+    step.status = static_cast<int>(status->get_int64());
+  }
   if (const json::value* body = json::find(*response, "body")) step.response_body = *body;
   if (const json::value* events = json::find(*response, "events")) {
     if (!events->is_array()) return fail(at + ": response.events must be a list");
@@ -133,7 +143,7 @@ bool is_watch_path(std::string_view path) {
   return false;
 }
 
-Expected<Trace> parse_trace(std::string_view text, const std::string& file) {
+Expected<Trace> parse_trace(std::string_view text, const std::string& file, TraceKind kind) {
   auto doc = json::parse(text);
   if (!doc) return fail(file + ": not valid JSON: " + doc.error().message);
   if (!doc->is_object()) return fail(file + ": a trace must be a JSON object");
@@ -146,19 +156,25 @@ Expected<Trace> parse_trace(std::string_view text, const std::string& file) {
   if (steps == nullptr || !steps->is_array()) return fail(file + ": no steps list");
   std::size_t number = 0;
   for (const json::value& s : steps->get_array()) {
-    auto step = parse_step(s, ++number, file);
+    auto step = parse_step(s, ++number, file, kind);
     if (!step) return unexpected(step.error());
     trace.steps.push_back(std::move(*step));
   }
   return trace;
 }
 
-Expected<Trace> load_trace(const std::string& file) {
+Expected<std::string> read_trace_file(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return fail(file + ": cannot open the trace file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_trace(text.str(), file);
+  return text.str();
+}
+
+Expected<Trace> load_trace(const std::string& file, TraceKind kind) {
+  auto text = read_trace_file(file);
+  if (!text) return unexpected(text.error());
+  return parse_trace(*text, file, kind);
 }
 
 }  // namespace kueuepp::kube::conformance

@@ -58,9 +58,17 @@ struct Trace {
   std::vector<TraceStep> steps;
 };
 
+/// A trace to replay has a response in every step; a trace *script*, the recorder's
+/// input, may leave responses out (a script step's status, when given, is what a
+/// polled step waits for).
+enum class TraceKind { Recorded, Script };
+
 /// Parses a trace; `file` names it in errors and gives the default name.
-Expected<Trace> parse_trace(std::string_view text, const std::string& file);
-Expected<Trace> load_trace(const std::string& file);
+Expected<Trace> parse_trace(std::string_view text, const std::string& file,
+                            TraceKind kind = TraceKind::Recorded);
+Expected<Trace> load_trace(const std::string& file, TraceKind kind = TraceKind::Recorded);
+/// The whole text of a trace file.
+Expected<std::string> read_trace_file(const std::string& file);
 
 /// True when a request path's query has watch=1 or watch=true.
 bool is_watch_path(std::string_view path);
