@@ -1,6 +1,7 @@
 #include "kube/apiserver/server/api/api_handler.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <spdlog/spdlog.h>
 
 #include "kube/apiserver/server/api/authorization.hpp"
@@ -194,6 +195,11 @@ void ApiHandler::handle_non_resource(const HttpRequest& request, const std::stri
   page_not_found(*responder);
 }
 
+bool ApiHandler::serves_only_custom_resources(std::string_view group, std::string_view version) const {
+  const auto types = ctx_.registry.resources(group, version);
+  return !types.empty() && std::all_of(types.begin(), types.end(), [](const ResourceTypePtr& t) { return t->custom; });
+}
+
 std::vector<RemoteGroupVersion> ApiHandler::remote_group_versions() const {
   return ctx_.aggregated != nullptr ? ctx_.aggregated->remote_group_versions() : std::vector<RemoteGroupVersion>{};
 }
@@ -206,6 +212,9 @@ void ApiHandler::handle_resource(const HttpRequest& request, RequestInfo info, Q
   // resource needs a namespace.
   if (!type || (!info.ns.empty() && !type->namespaced) ||
       (type->namespaced && info.ns.empty() && !info.name.empty())) {
+    // kube-apiserver's CRD handler passes what it does not serve on to the plain
+    // not-found handler; the built-in groups answer with a Status.
+    if (serves_only_custom_resources(info.group, info.version)) return page_not_found(*responder);
     return respond_error(*responder, unknown_resource());
   }
   if (info.subresource == "token" && type->group.empty() && type->plural == "serviceaccounts" &&

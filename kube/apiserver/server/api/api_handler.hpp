@@ -55,6 +55,8 @@ class ApiHandler {
   void handle_non_resource(const HttpRequest& request, const std::string& path, const ResponderPtr& responder);
   /// The aggregated APIs' group-versions for discovery (none without an aggregator).
   std::vector<RemoteGroupVersion> remote_group_versions() const;
+  /// True when every resource of the group version comes from a CRD.
+  bool serves_only_custom_resources(std::string_view group, std::string_view version) const;
   void handle_resource(const HttpRequest& request, RequestInfo info, Query query, const auth::UserInfo& user,
                        const ResponderPtr& responder);
   /// The user of a request (401 answered and nullopt when it has none).
