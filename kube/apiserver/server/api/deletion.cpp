@@ -83,14 +83,16 @@ ApiResult<DeleteOptions> parse_delete_options(const Query& query, std::string_vi
 
 ApiResult<DeleteOutcome> delete_object(ServerContext& ctx, const ResourceType& type, const ObjectPtr& current,
                                        const DeleteOptions& options, std::function<void()> done) {
-  ErrorSubject subject{type.group, type.plural, current->name};
+  // kube-apiserver's delete preconditions name the object by kind, not by resource.
+  ErrorSubject subject{type.group, type.kind, current->name};
   if (options.precondition_uid && *options.precondition_uid != current->uid) {
-    return api_fail(conflict(subject, fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}",
+    return api_fail(conflict(subject, fmt::format("the UID in the precondition ({}) does not match the UID in record ({}). "
+                                                  "The object might have been deleted and then recreated",
                                                   *options.precondition_uid, current->uid)));
   }
   if (options.precondition_rv && *options.precondition_rv != std::to_string(current->rv)) {
-    return api_fail(conflict(subject, fmt::format("Precondition failed: ResourceVersion in precondition: {}, "
-                                                  "ResourceVersion in object meta: {}",
+    return api_fail(conflict(subject, fmt::format("the ResourceVersion in the precondition ({}) does not match the "
+                                                  "ResourceVersion in record ({}). The object might have been modified",
                                                   *options.precondition_rv, current->rv)));
   }
   const Strategy& strategy = *type.strategy;
