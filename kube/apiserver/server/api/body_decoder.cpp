@@ -3,18 +3,11 @@
 #include <fmt/format.h>
 
 #include "kube/json/yaml.hpp"
+#include "kube/apiserver/server/api/decode_error_text.hpp"
 #include "kube/apiserver/server/api/media.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 
 namespace kueuepp::kube::server {
-
-namespace {
-
-std::string_view excerpt(std::string_view body) {
-  return body.substr(0, 30);
-}
-
-}  // namespace
 
 ApiResult<json::value> parse_body(std::string_view content_type, std::string_view body, std::string_view kind) {
   MediaType media = parse_media_type(content_type);
@@ -26,17 +19,14 @@ ApiResult<json::value> parse_body(std::string_view content_type, std::string_vie
         "application/json, application/yaml")));
   }
   Expected<json::value> doc = yaml ? json::parse_yaml(body) : json::parse(body);
-  if (!doc) {
+  if (!doc || !doc->is_object()) {
+    const std::string parser_text = doc ? std::string("the request body is not a JSON object") : doc.error().message;
+    std::string why = parser_text;
+    if (!yaml) why = go_probe_error(body, parser_text).value_or(parser_text);
     return api_fail(bad_request(fmt::format(
         "the object provided is unrecognized (must be of type {}): couldn't get version/kind; "
-        "{} parse error: {} ({} ...)",
-        kind, yaml ? "yaml" : "json", doc.error().message, excerpt(body))));
-  }
-  if (!doc->is_object()) {
-    return api_fail(bad_request(fmt::format(
-        "the object provided is unrecognized (must be of type {}): couldn't get version/kind; json "
-        "parse error: the request body is not a JSON object",
-        kind)));
+        "{} parse error: {} ({})",
+        kind, yaml ? "yaml" : "json", why, summarize_body(body))));
   }
   return std::move(*doc);
 }
