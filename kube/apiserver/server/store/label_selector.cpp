@@ -86,6 +86,8 @@ Expected<std::vector<std::string>> parse_set(Lexer& lex) {
   if (!lex.consume("(")) return parse_error(fmt::format("found '{}', expected: '('", lex.peek_word()));
   std::vector<std::string> values;
   if (lex.consume(")")) return values;
+  // kube-apiserver looks for a value, a comma or ")" after "(".
+  if (lex.done()) return parse_error("found '', expected: ',', ')' or identifier");
   while (true) {
     std::string_view v = lex.word();
     if (auto st = check_value(v); !st) return unexpected(st.error());
