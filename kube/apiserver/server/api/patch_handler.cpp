@@ -221,8 +221,8 @@ void handle_patch(const RequestPtr& r) {
   auto w = make_write_context(*r, warnings.get());
   if (!w) return respond_error(*r->responder, w.error(), r->rep);
   if (*type == PatchType::Apply && r->query.get_or("fieldManager", "").empty()) {
-    return respond_error(*r->responder,
-                         bad_request("PATCH requests with apply patch type must specify fieldManager"), r->rep);
+    FieldErrors errs{required_error("fieldManager", "is required for apply patch")};
+    return respond_error(*r->responder, invalid("meta.k8s.io", "PatchOptions", "", errs), r->rep);
   }
   auto doc = parse_patch(*r, *type);
   if (!doc) return respond_error(*r->responder, doc.error(), r->rep);
