@@ -20,7 +20,8 @@ void admit_and_create(const RequestPtr& r, json::value obj, const WriteContext& 
       json::object& meta = metadata_of(obj.as_object());
       if (meta_string(obj.as_object(), "namespace").empty()) meta["namespace"] = r->info.ns;
     }
-    if (auto st = admit_namespace(r->ctx, r->view(), r->info.ns, true); !st) {
+    const std::string_view name = obj.is_object() ? meta_string(obj.as_object(), "name") : std::string_view();
+    if (auto st = admit_namespace(r->ctx, r->view(), r->info.ns, name, true); !st) {
       return respond_error(*r->responder, st.error(), r->rep);
     }
   }

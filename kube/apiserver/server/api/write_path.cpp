@@ -54,19 +54,21 @@ ApiResult<WriteContext> make_write_context(const ResourceRequest& r, std::vector
   return w;
 }
 
-ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::string_view ns, bool create) {
+ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::string_view ns, std::string_view name,
+                          bool create) {
   if (!type.namespaced) return {};
   const ResourceType* ns_type = ctx.registry.find("", "v1", "namespaces");
   if (ns_type == nullptr) return {};
   ObjectPtr nso = ctx.store.get(ctx.bucket_of(*ns_type), ns);
   if (!nso) return api_fail(not_found(ErrorSubject{"", "namespaces", ns}));
   if (create && !meta_string(nso->doc.as_object(), "deletionTimestamp").empty()) {
-    ApiError e = forbidden(ErrorSubject{type.group, type.plural, ""},
+    // kube-apiserver's NamespaceLifecycle admission names the object being created.
+    ApiError e = forbidden(ErrorSubject{type.group, type.plural, name},
                            fmt::format("unable to create new content in namespace {} because it is being terminated", ns));
-    e.details = json::object{{"name", ns}, {"group", type.group}, {"kind", type.plural},
-                             {"causes", json::array{json::object{{"reason", "NamespaceTerminating"},
-                                                                 {"message", fmt::format("namespace {} is being terminated", ns)},
-                                                                 {"field", "metadata.namespace"}}}}};
+    json::object& details = *e.details;
+    details["causes"] = json::array{json::object{{"reason", "NamespaceTerminating"},
+                                                 {"message", fmt::format("namespace {} is being terminated", ns)},
+                                                 {"field", "metadata.namespace"}}};
     return api_fail(std::move(e));
   }
   return {};
@@ -106,7 +108,7 @@ ApiResult<json::value> prepare_create(ServerContext& ctx, const ResourceType& vi
     meta.erase("generation");
   }
   view.strategy->prepare_for_create(o, w);
-  if (auto st = admit_namespace(ctx, view, ns, true); !st) return unexpected(st.error());
+  if (auto st = admit_namespace(ctx, view, ns, meta_string(o, "name"), true); !st) return unexpected(st.error());
   FieldErrors errs = validate_object_meta(o, *view.strategy, view.namespaced);
   WriteContext wv = w;
   wv.prior_errors = &errs;

@@ -25,7 +25,8 @@ ApiResult<WriteContext> make_write_context(const ResourceRequest& r, std::vector
 
 /// NamespaceLifecycle admission for a write into `ns`: 404 when it does not exist, 403
 /// when it is terminating (creates only).
-ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::string_view ns, bool create);
+ApiStatus admit_namespace(ServerContext& ctx, const ResourceType& type, std::string_view ns, std::string_view name,
+                          bool create);
 
 /// Turns a decoded body into the object a create stores: namespace and name checks,
 /// generateName, uid, creationTimestamp, generation, the strategy's defaults,
