@@ -22,15 +22,32 @@ std::string_view go_type_name(const boost::json::value& v) {
 
 }  // namespace
 
-std::optional<std::string> go_probe_error(std::string_view body, std::string_view fallback) {
+namespace {
+
+// The parsed body, or nullopt when it does not parse (truncated says why).
+std::optional<boost::json::value> parse_whole(std::string_view body, bool& truncated) {
   boost::json::stream_parser parser;
   boost::system::error_code ec;
   parser.write(body.data(), body.size(), ec);
-  if ((!ec && !parser.done()) || ec == boost::json::error::incomplete) {
-    return std::string("unexpected end of JSON input");
-  }
-  if (ec) return std::string(fallback);
-  const boost::json::value v = parser.release();
+  truncated = (!ec && !parser.done()) || ec == boost::json::error::incomplete;
+  if (ec || !parser.done()) return std::nullopt;
+  return parser.release();
+}
+
+}  // namespace
+
+std::string go_syntax_error(std::string_view body, std::string_view fallback) {
+  bool truncated = false;
+  if (!parse_whole(body, truncated) && truncated) return "unexpected end of JSON input";
+  return std::string(fallback);
+}
+
+std::optional<std::string> go_probe_error(std::string_view body, std::string_view fallback) {
+  bool truncated = false;
+  const std::optional<boost::json::value> parsed = parse_whole(body, truncated);
+  if (truncated) return std::string("unexpected end of JSON input");
+  if (!parsed) return std::string(fallback);
+  const boost::json::value& v = *parsed;
   if (v.is_object() || v.is_null()) return std::nullopt;
   return fmt::format("json: cannot unmarshal {} into Go value of type {}", go_type_name(v), kProbeType);
 }

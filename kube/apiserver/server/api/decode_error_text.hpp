@@ -10,6 +10,10 @@
 
 namespace kueuepp::kube::server {
 
+/// Go's encoding/json text for a body that does not parse: "unexpected end of JSON
+/// input" when it stops short; other syntax errors keep `fallback`, the parser's own text.
+std::string go_syntax_error(std::string_view body, std::string_view fallback);
+
 /// What Go's json.Unmarshal into the {apiVersion, kind} probe says about `body`, or
 /// nullopt when it would accept it (an object, or null).
 /// Syntax errors other than a truncated body keep `fallback`, the parser's own text.

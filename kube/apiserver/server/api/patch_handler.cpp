@@ -7,6 +7,7 @@
 #include "kube/json/yaml.hpp"
 #include "kube/apiserver/patch/patch.hpp"
 #include "kube/apiserver/server/api/body_decoder.hpp"
+#include "kube/apiserver/server/api/decode_error_text.hpp"
 #include "kube/apiserver/server/api/handlers.hpp"
 #include "kube/apiserver/server/api/object_encoding.hpp"
 #include "kube/apiserver/server/api/webhook_conversion.hpp"
@@ -79,10 +80,14 @@ ApiError from_patch_error(const patch::PatchError& e, const ResourceRequest& r, 
 ApiResult<json::value> parse_patch(const ResourceRequest& r, PatchType type) {
   Expected<json::value> doc = type == PatchType::Apply ? json::parse_yaml(r.http.body) : json::parse(r.http.body);
   if (!doc) {
-    if (type == PatchType::Json) {
+    if (type == PatchType::Apply) {
       return api_fail(bad_request(fmt::format("error decoding patch: {}", doc.error().message)));
     }
-    return api_fail(bad_request(fmt::format("error decoding patch: {}", doc.error().message)));
+    // kube-apiserver reads JSON and merge patches with encoding/json and says so; a
+    // strategic merge patch's error comes without the prefix.
+    const std::string why = go_syntax_error(r.http.body, doc.error().message);
+    if (type == PatchType::Strategic) return api_fail(bad_request(why));
+    return api_fail(bad_request(fmt::format("error decoding patch: {}", why)));
   }
   switch (type) {
     case PatchType::Json:
