@@ -26,6 +26,8 @@ ApiResult<ObjectFilter> filter_of(const ResourceRequest& r) {
       if (!list.empty()) list += ", ";
       list += fmt::format("\"{}\"", a);
     }
+    // The CRD handler words it differently from the built-in resources.
+    if (r.type->custom) return api_fail(bad_request(fmt::format("field label not supported: {}", term.field)));
     return api_fail(bad_request(fmt::format("\"{}\" is not a known field selector: only {}", term.field, list)));
   }
   f.fields = std::move(*fields);
