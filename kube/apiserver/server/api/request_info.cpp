@@ -67,8 +67,12 @@ std::string_view Query::get_or(std::string_view key, std::string_view fallback) 
 }
 
 bool Query::flag(std::string_view key) const {
+  // Go's conversion of a query value to bool: only "0" and "false" (any case) are false.
   auto v = get(key);
-  return v && (*v == "true" || *v == "1");
+  if (!v || *v == "0") return false;
+  std::string lower(*v);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return lower != "false";
 }
 
 std::optional<std::pair<RequestInfo, Query>> parse_target(std::string_view target) {

@@ -19,7 +19,8 @@ class Query {
   std::optional<std::string_view> get(std::string_view key) const;
   std::string_view get_or(std::string_view key, std::string_view fallback) const;
   bool has(std::string_view key) const { return get(key).has_value(); }
-  /// True for "true", "1" (how kube-apiserver reads boolean parameters like watch).
+  /// Present and neither "0" nor "false" in any case (how kube-apiserver reads boolean
+  /// parameters like watch and force: "maybe" is true).
   bool flag(std::string_view key) const;
 
  private:
