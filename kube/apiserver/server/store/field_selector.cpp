@@ -22,12 +22,26 @@ std::vector<std::string_view> split_terms(std::string_view text) {
   return out;
 }
 
-std::string unescape(std::string_view s) {
+// A value as kube-apiserver unescapes it: \\, \, and \= stand for the character; any
+// other escape, a trailing backslash and an unescaped ',' or '=' are errors.
+Expected<std::string> unescape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) ++i;
-    out.push_back(s[i]);
+    const char c = s[i];
+    if (c == ',' || c == '=') {
+      return fail(fmt::format("invalid field selector: unescaped character in value: {}", static_cast<int>(c)));
+    }
+    if (c == '\\') {
+      if (i + 1 == s.size()) return fail("invalid field selector: invalid escape sequence: \\");
+      const char next = s[++i];
+      if (next != '\\' && next != ',' && next != '=') {
+        return fail(fmt::format("invalid field selector: invalid escape sequence: \\{}", next));
+      }
+      out.push_back(next);
+      continue;
+    }
+    out.push_back(c);
   }
   return out;
 }
@@ -61,7 +75,9 @@ Expected<FieldSelector> FieldSelector::parse(std::string_view text) {
     if (pos == std::string_view::npos || pos == 0) {
       return fail(fmt::format("invalid selector: '{}'; can't understand '{}'", text, term));
     }
-    sel.terms_.push_back(Term{std::string(term.substr(0, pos)), equals, unescape(term.substr(pos + len))});
+    auto value = unescape(term.substr(pos + len));
+    if (!value) return unexpected(value.error());
+    sel.terms_.push_back(Term{std::string(term.substr(0, pos)), equals, std::move(*value)});
   }
   return sel;
 }
