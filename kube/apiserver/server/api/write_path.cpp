@@ -39,12 +39,24 @@ json::value as_view(const ResourceType& view, json::value obj) {
 }  // namespace
 
 ApiResult<WriteContext> make_write_context(const ResourceRequest& r, std::vector<std::string>* warnings) {
-  auto fv = field_validation_of(r.query);
-  if (!fv) return unexpected(fv.error());
+  // kube-apiserver validates the write's options object as a whole: every bad value is
+  // a cause of one Invalid on CreateOptions, UpdateOptions or PatchOptions.
+  FieldErrors errs;
   std::string_view dry = r.query.get_or("dryRun", "");
   if (!dry.empty() && dry != "All") {
-    FieldErrors errs{not_supported_error("dryRun", json::value(dry), {"All"})};
-    return api_fail(invalid("meta.k8s.io", "CreateOptions", "", errs));
+    // dryRun is a list of strings, which Go's %#v shows as []string{"..."}.
+    errs.push_back({"FieldValueNotSupported", "dryRun",
+                    fmt::format("Unsupported value: []string{{\"{}\"}}: supported values: \"All\"", dry)});
+  }
+  auto fv = field_validation_of(r.query);
+  if (!fv) {
+    errs.push_back(not_supported_error("fieldValidation", json::value(r.query.get_or("fieldValidation", "")),
+                                       {"", "Ignore", "Strict", "Warn"}));
+  }
+  if (!errs.empty()) {
+    const std::string_view method = r.http.method;
+    const std::string_view options = method == "PUT" ? "UpdateOptions" : method == "PATCH" ? "PatchOptions" : "CreateOptions";
+    return api_fail(invalid("meta.k8s.io", options, "", errs));
   }
   WriteContext w;
   w.view = r.type.get();
