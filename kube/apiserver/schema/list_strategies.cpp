@@ -1,5 +1,6 @@
 // Server-side apply needs, for each list, how it merges: x-kubernetes-list-type (atomic
-// when absent, as for every CRD list) and x-kubernetes-list-map-keys.
+// when absent, as for every CRD list) and x-kubernetes-list-map-keys; and for each
+// object or map whether it is owned whole (x-kubernetes-map-type: atomic).
 
 #include "kube/apiserver/schema/node.hpp"
 
@@ -36,6 +37,14 @@ patch::ListStrategy strategy_of(const Node* n) {
 }
 
 }  // namespace
+
+patch::AtomicObjectResolver atomic_objects(SchemaPtr schema) {
+  return [schema = std::move(schema)](patch::FieldPath path) {
+    if (!schema) return false;
+    const Node* n = find_list(schema->root, path);
+    return n != nullptr && n->map_type == "atomic";
+  };
+}
 
 patch::ListStrategyResolver list_strategies(SchemaPtr schema) {
   return [schema = std::move(schema)](patch::FieldPath path) {

@@ -112,5 +112,7 @@ std::vector<std::string> rule_compile_errors(const Schema& schema);
 /// List strategies from x-kubernetes-list-type / x-kubernetes-list-map-keys, for
 /// server-side apply of custom resources.
 patch::ListStrategyResolver list_strategies(SchemaPtr schema);
+/// The objects and maps server-side apply owns whole (x-kubernetes-map-type: atomic).
+patch::AtomicObjectResolver atomic_objects(SchemaPtr schema);
 
 }  // namespace kueuepp::kube::schema

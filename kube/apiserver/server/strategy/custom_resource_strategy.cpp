@@ -161,7 +161,8 @@ class CustomResourceStrategy final : public Strategy {
     return schema::list_strategies(v_.schema);
   }
   patch::AtomicObjectResolver apply_atomic_objects() const override {
-    return [](patch::FieldPath) { return false; };
+    if (!v_.schema) return [](patch::FieldPath) { return false; };
+    return schema::atomic_objects(v_.schema);
   }
 
   std::vector<std::string> selectable_fields() const override { return v_.selectable_fields; }
