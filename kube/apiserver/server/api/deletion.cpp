@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "kube/apiserver/server/api/list_options.hpp"
 #include "kube/apiserver/server/strategy/object_meta.hpp"
 #include "kube/apiserver/server/strategy/strategy.hpp"
 #include "kube/apiserver/server/util/time.hpp"
@@ -48,6 +49,7 @@ bool should_delete_in_foreground(const std::vector<std::string>& finalizers, con
 }  // namespace
 
 ApiResult<DeleteOptions> parse_delete_options(const Query& query, std::string_view body) {
+  if (auto st = check_integer_params(query, {"gracePeriodSeconds"}); !st) return unexpected(st.error());
   DeleteOptions o;
   o.propagation_policy = std::string(query.get_or("propagationPolicy", ""));
   o.dry_run = query.get_or("dryRun", "") == "All";

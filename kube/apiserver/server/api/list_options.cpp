@@ -8,6 +8,24 @@
 
 namespace kueuepp::kube::server {
 
+ApiStatus check_integer_params(const Query& query, std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) {
+    const auto value = query.get(key);
+    if (!value) continue;
+    std::string_view digits = *value;
+    if (digits.starts_with('+')) digits.remove_prefix(1);
+    std::int64_t parsed = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), parsed);
+    if (ec == std::errc::result_out_of_range) {
+      return api_fail(bad_request(fmt::format("strconv.ParseInt: parsing \"{}\": value out of range", *value)));
+    }
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+      return api_fail(bad_request(fmt::format("strconv.ParseInt: parsing \"{}\": invalid syntax", *value)));
+    }
+  }
+  return {};
+}
+
 ApiResult<ObjectFilter> filter_of(const ResourceRequest& r) {
   ObjectFilter f;
   f.view = r.type;

@@ -5,6 +5,7 @@
 // resourceVersionMatch, limit, continue), checked as kube-apiserver checks them.
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,10 @@ namespace kueuepp::kube::server {
 /// Builds the object filter of a list/watch: namespace from the URL, label and field
 /// selectors from the query (400 for bad syntax or unknown fields).
 ApiResult<ObjectFilter> filter_of(const ResourceRequest& r);
+
+/// 400 with Go's strconv.ParseInt error for the first of `keys` whose value in the query
+/// is not a 64-bit integer (kube-apiserver decodes integer options that way).
+ApiStatus check_integer_params(const Query& query, std::initializer_list<std::string_view> keys);
 
 /// Parses a resourceVersion parameter ("" -> nullopt; 400 when not a number).
 ApiResult<std::optional<std::uint64_t>> parse_resource_version(std::string_view text);

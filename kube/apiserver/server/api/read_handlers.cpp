@@ -141,6 +141,9 @@ void handle_get(const RequestPtr& r) {
 }
 
 void handle_list(const RequestPtr& r) {
+  if (auto st = check_integer_params(r->query, {"timeoutSeconds"}); !st) {
+    return respond_error(*r->responder, st.error(), r->rep);
+  }
   auto filter = filter_of(*r);
   if (!filter) return respond_error(*r->responder, filter.error(), r->rep);
   std::size_t limit = 0;
