@@ -74,5 +74,17 @@ TEST(ParseTarget, ResourcePaths) {
   EXPECT_EQ(parts("/api/v1/namespaces/a%zz"), "malformed");
 }
 
+TEST(QueryFlag, OnlyZeroAndFalseAreFalseAsGoConvertsThem) {
+  const Query q = Query::parse("a=true&b=1&c=maybe&d=0&e=FALSE&f=false&g=");
+  EXPECT_TRUE(q.flag("a"));
+  EXPECT_TRUE(q.flag("b"));
+  EXPECT_TRUE(q.flag("c"));
+  EXPECT_FALSE(q.flag("d"));
+  EXPECT_FALSE(q.flag("e"));
+  EXPECT_FALSE(q.flag("f"));
+  EXPECT_TRUE(q.flag("g"));
+  EXPECT_FALSE(q.flag("absent"));
+}
+
 }  // namespace
 }  // namespace kueuepp::kube::server
