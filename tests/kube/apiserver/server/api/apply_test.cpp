@@ -95,8 +95,8 @@ TEST_F(ApiServerApply, UpdatesByOtherWritersConflictToo) {
 }
 
 TEST_F(ApiServerApply, RequestErrors) {
-  // fieldManager is required.
-  EXPECT_EQ(api().request("PATCH", kCm, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n", kApply).status, 400);
+  // fieldManager is required: an Invalid PatchOptions (trace e08).
+  EXPECT_EQ(api().request("PATCH", kCm, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n", kApply).status, 422);
   // The name must match the URL.
   EXPECT_EQ(apply(kCm, "alice", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n").status, 400);
   // Not YAML / not an object.
