@@ -34,6 +34,23 @@ TEST(ListStrategies, FromListTypeExtensions) {
   EXPECT_EQ(at(list_strategies(nullptr), {"spec"}), "atomic");
 }
 
+TEST(AtomicObjects, FromMapTypeExtensions) {
+  auto s = testing::inline_schema(R"({"type": "object", "properties": {
+      "spec": {"type": "object", "properties": {
+        "labels": {"type": "object", "x-kubernetes-map-type": "atomic", "additionalProperties": {"type": "string"}},
+        "granular": {"type": "object", "x-kubernetes-map-type": "granular", "additionalProperties": {"type": "string"}},
+        "plain": {"type": "object", "additionalProperties": {"type": "string"}}}}}})");
+  ASSERT_TRUE(s);
+  auto atomic = atomic_objects(s);
+  auto is_atomic = [&](std::vector<std::string> path) { return atomic(patch::FieldPath(path.data(), path.size())); };
+  EXPECT_TRUE(is_atomic({"spec", "labels"}));
+  EXPECT_FALSE(is_atomic({"spec", "granular"}));
+  EXPECT_FALSE(is_atomic({"spec", "plain"}));
+  EXPECT_FALSE(is_atomic({"spec", "nope"}));
+  std::vector<std::string> spec{"spec"};
+  EXPECT_FALSE(atomic_objects(nullptr)(patch::FieldPath(spec.data(), spec.size())));
+}
+
 TEST(ListStrategies, KueueWorkload) {
   KUEUEPP_REQUIRE_SCHEMA(s, "workloads", "v1beta2");
   auto r = list_strategies(s);
