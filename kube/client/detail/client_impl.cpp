@@ -92,11 +92,22 @@ struct ClientImpl::Runtime {
   std::unordered_map<std::uint64_t, std::weak_ptr<Operation>> ops;
   std::uint64_t next_op_id = 1;
 
-  std::uint64_t track(const std::shared_ptr<Operation>& op) {
+  // Registers `op` for shutdown to cancel (its key in `id`, set before the step can run)
+  // and posts its first step to `strand`; once shutdown has begun, does neither and
+  // returns false (the caller answers "cancelled"). Both under the lock shutdown takes to
+  // set `stopping` and collect the operations: an operation started while the client
+  // shuts down is either collected and cancelled, its first step queued before the io
+  // threads can run out of work, or refused here; never posted to an io_context whose
+  // threads have already returned, which would lose its callback.
+  template <class Step>
+  bool track_and_post(const std::shared_ptr<Operation>& op, std::uint64_t& id, const Strand& strand,
+                      Step first_step) {
     std::lock_guard lock(ops_mutex);
-    const std::uint64_t id = next_op_id++;
+    if (stopping) return false;
+    id = next_op_id++;
     ops.emplace(id, op);
-    return id;
+    asio::post(strand, std::move(first_step));
+    return true;
   }
   void untrack(std::uint64_t id) {
     std::lock_guard lock(ops_mutex);
@@ -200,8 +211,10 @@ class RequestOperation final : public Operation,
   }
 
   void start() {
-    id_ = rt_.track(shared_from_this());
-    asio::post(strand_, [self = shared_from_this()] { self->attempt(); });
+    auto self = shared_from_this();
+    if (!rt_.track_and_post(self, id_, strand_, [self] { self->attempt(); })) {
+      finish(unexpected(cancelled_error(spec_.http)));
+    }
   }
 
   void cancel() override {
@@ -305,9 +318,8 @@ class StreamOperation final : public Operation,
         strand_(asio::make_strand(rt.io)), timer_(strand_) {}
 
   void start() {
-    id_ = rt_.track(shared_from_this());
     auto self = shared_from_this();
-    asio::post(strand_, [self] {
+    const bool started = rt_.track_and_post(self, id_, strand_, [self] {
       if (self->cancelled_ || self->rt_.stopping) {
         return self->end(unexpected(cancelled_error(self->spec_.http)));
       }
@@ -315,6 +327,7 @@ class StreamOperation final : public Operation,
           self->timer_, self->strand_, std::chrono::nanoseconds(0), [self] { self->send(); },
           [self] { self->end(unexpected(cancelled_error(self->spec_.http))); });
     });
+    if (!started) end(unexpected(cancelled_error(spec_.http)));
   }
 
   void cancel() override {
@@ -373,9 +386,9 @@ class TimerOperation final : public Operation,
       : rt_(rt), fn_(std::move(fn)), strand_(asio::make_strand(rt.io)), timer_(strand_) {}
 
   void start(std::chrono::milliseconds delay) {
-    id_ = rt_.track(shared_from_this());
     auto self = shared_from_this();
-    asio::post(strand_, [self, delay] {
+    // A timer started while the client shuts down never fires, as one cancelled by it.
+    rt_.track_and_post(self, id_, strand_, [self, delay] {
       if (self->cancelled_) return self->done();
       self->timer_.expires_after(delay);
       self->timer_.async_wait(asio::bind_executor(self->strand_, [self](const error_code& ec) {
@@ -440,10 +453,12 @@ void ClientImpl::shutdown() {
   if (!rt_) return;
   std::lock_guard lock(rt_->shutdown_mutex);
   if (rt_->joined) return;
-  rt_->stopping = true;
   std::vector<std::shared_ptr<Operation>> live;
   {
+    // Under the lock track_and_post takes: every operation is either collected here or
+    // refused there.
     std::lock_guard ops_lock(rt_->ops_mutex);
+    rt_->stopping = true;
     for (auto& [id, weak] : rt_->ops) {
       if (auto op = weak.lock()) live.push_back(std::move(op));
     }
