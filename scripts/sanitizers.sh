@@ -26,6 +26,10 @@
 # stopped; both are said in the summary ("not run: time"), and neither fails the run:
 # what did run passed or failed on its own.
 #
+# Reports from third-party code that are not findings of ours are left out at compile
+# time, each by name and with its reason, in scripts/sanitizer-ignorelist.txt (UBSan's
+# runtime suppressions cannot silence the fatal checks this build makes).
+#
 # Environment: SANITIZER_JOBS (build and ctest parallelism, default nproc), FUZZ_SCALE
 # (default 1), ASAN_TEST_DIRS, TSAN_TEST_DIRS (directories under tests/), CXX (default
 # clang++-14: libFuzzer's compiler; it also compiles this code faster than GCC).
