@@ -142,7 +142,7 @@ struct Tracked {
   bool jobset_completed = false;
 };
 
-enum class WriteKind { Finish, Eviction, CompleteJobSet };
+enum class WriteKind { Finish, Eviction };
 
 }  // namespace
 
@@ -352,18 +352,26 @@ struct WorkloadRunner::State : std::enable_shared_from_this<WorkloadRunner::Stat
     });
   }
 
+  /// Counts a write's answer: `done` when it landed; a missing object is no error (it
+  /// finished or went meanwhile).
+  void count_answer(const kube::client::Result<Object>& r, std::int64_t& done) {
+    if (r) {
+      ++done;
+    } else if (r.error().is_conflict()) {
+      ++counters.conflicts;
+    } else if (!r.error().is_not_found()) {
+      ++counters.write_errors;
+      counters.last_write_error = r.error().describe();
+      spdlog::warn("perf runner: {}", counters.last_write_error);
+    }
+  }
+
   void jobset_write_done(const std::string& uid, kube::client::Result<Object> r) {
     Deferred deferred;
     {
       std::lock_guard lock(mu);
       if (stopped) return;
-      if (r) {
-        ++counters.finish_writes;
-      } else if (!r.error().is_not_found()) {
-        ++counters.write_errors;
-        counters.last_write_error = r.error().describe();
-        spdlog::warn("perf runner: {}", counters.last_write_error);
-      }
+      count_answer(r, counters.finish_writes);
       auto it = tracked.find(uid);
       if (it == tracked.end()) return;
       Tracked& t = it->second;
@@ -390,15 +398,7 @@ struct WorkloadRunner::State : std::enable_shared_from_this<WorkloadRunner::Stat
       std::lock_guard lock(mu);
       if (stopped) return;
       Millis now = clock();
-      if (r) {
-        ++(kind == WriteKind::Finish ? counters.finish_writes : counters.eviction_writes);
-      } else if (r.error().is_conflict()) {
-        ++counters.conflicts;
-      } else if (!r.error().is_not_found()) {
-        ++counters.write_errors;
-        counters.last_write_error = r.error().describe();
-        spdlog::warn("perf runner: {}", counters.last_write_error);
-      }
+      count_answer(r, kind == WriteKind::Finish ? counters.finish_writes : counters.eviction_writes);
       auto it = tracked.find(uid);
       if (it == tracked.end()) return;
       Tracked& t = it->second;
