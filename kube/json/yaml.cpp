@@ -130,7 +130,18 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
-value convert(const YAML::Node& node);
+/// What one document may expand to. Aliases make a graph of the text: an alias inside its
+/// own anchor (`e: &b {<<: *b}`) is a cycle that converting would follow for ever (found
+/// by fuzz/json_fuzzer: a stack overflow), and aliases of aliases grow exponentially ("a
+/// billion laughs"); sigs.k8s.io/yaml refuses both ("excessive aliasing").
+struct ConvertBudget {
+  std::size_t values_left;
+  int depth = 0;
+};
+
+constexpr int kMaxYamlDepth = 1000;
+
+value convert(const YAML::Node& node, ConvertBudget& budget);
 
 // yaml-cpp 0.7 decodes the escapes "\\N" (U+0085) and "\\_" (U+00A0) of double-quoted
 // scalars to one Latin-1 byte instead of UTF-8, leaving a string no JSON client parses
@@ -180,7 +191,26 @@ value resolve_scalar(const YAML::Node& node) {
   return value(text);
 }
 
-value convert(const YAML::Node& node) {
+/// Keeps `budget.depth` right whichever way the conversion of a child ends.
+struct DepthStep {
+  explicit DepthStep(ConvertBudget& b) : budget(b) { ++budget.depth; }
+  ~DepthStep() { --budget.depth; }
+  DepthStep(const DepthStep&) = delete;
+  DepthStep& operator=(const DepthStep&) = delete;
+  ConvertBudget& budget;
+};
+
+value convert(const YAML::Node& node, ConvertBudget& budget) {
+  if (budget.values_left == 0) {
+    throw YAML::ParserException(node.Mark(), "the document expands to too many values through its aliases "
+                                             "(an alias inside its own anchor, or aliases of aliases)");
+  }
+  --budget.values_left;
+  if (budget.depth >= kMaxYamlDepth) {
+    throw YAML::ParserException(node.Mark(), "values nested deeper than " + std::to_string(kMaxYamlDepth) +
+                                                 " levels (an alias inside its own anchor?)");
+  }
+  const DepthStep step(budget);
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -190,7 +220,7 @@ value convert(const YAML::Node& node) {
     case YAML::NodeType::Sequence: {
       array a;
       a.reserve(node.size());
-      for (const auto& item : node) a.push_back(convert(item));
+      for (const auto& item : node) a.push_back(convert(item, budget));
       return a;
     }
     case YAML::NodeType::Map: {
@@ -198,8 +228,12 @@ value convert(const YAML::Node& node) {
       o.reserve(node.size());
       for (const auto& kv : node) {
         const YAML::Node& k = kv.first;
-        std::string key = k.IsScalar() ? utf8_scalar(k) : as_utf8(YAML::Dump(k), k.Mark());
-        o[key] = convert(kv.second);
+        // JSON has no other keys; sigs.k8s.io/yaml refuses them too.
+        if (!k.IsScalar() && !k.IsNull()) {
+          throw YAML::ParserException(k.Mark(), "a map key must be a string, a number, a boolean or null");
+        }
+        std::string key = k.IsScalar() ? utf8_scalar(k) : std::string("null");
+        o[key] = convert(kv.second, budget);
       }
       return o;
     }
@@ -291,7 +325,10 @@ Expected<std::vector<value>> parse_yaml_documents(std::string_view text) {
     std::vector<YAML::Node> docs = YAML::LoadAll(owned);
     std::vector<value> out;
     out.reserve(docs.size());
-    for (const auto& d : docs) out.push_back(convert(d));
+    // A document takes at most one value per byte of text, aliases aside; they may
+    // expand it tenfold, which no manifest comes near.
+    ConvertBudget budget{10'000 + 10 * text.size()};
+    for (const auto& d : docs) out.push_back(convert(d, budget));
     return out;
   } catch (const YAML::Exception& e) {
     return fail("invalid YAML: " + describe(e));

@@ -96,6 +96,35 @@ TEST(Yaml, NextLineAndNoBreakSpaceEscapesBecomeUtf8) {
   EXPECT_EQ(get_string(*same, "a"), "\xc2\x85 \xc2\xa0 \xc2\x85");
 }
 
+// Found by fuzz/json_fuzzer (in CI): an alias inside its own anchor made a cycle that the
+// conversion followed until the stack overflowed. It, and aliases of aliases that expand
+// exponentially, are errors now; ordinary aliases still work.
+TEST(Yaml, AliasesThatLoopOrExplodeAreErrors) {
+  auto loop = parse_yaml_documents("e: &b\n  <<: *b\n  z: 3\n");
+  ASSERT_FALSE(loop.has_value());
+  EXPECT_NE(loop.error().message.find("an alias inside its own anchor"), std::string::npos) << loop.error().message;
+
+  std::string laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    const char prev = static_cast<char>(c - 1);
+    laughs += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev +
+              ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n";
+  }
+  auto exploded = parse_yaml_documents(laughs);
+  ASSERT_FALSE(exploded.has_value());
+  EXPECT_NE(exploded.error().message.find("too many values through its aliases"), std::string::npos)
+      << exploded.error().message;
+
+  auto fine = parse_yaml("base: &b {x: 1, y: [1, 2]}\nuse: *b\nmerged: {<<: *b, z: 3}\n");
+  ASSERT_TRUE(fine.has_value()) << fine.error().message;
+  EXPECT_EQ(dump(fine->as_object().at("use")), R"({"x":1,"y":[1,2]})");
+
+  auto complex_key = parse_yaml("? [key]\n: value\n");
+  ASSERT_FALSE(complex_key.has_value());
+  EXPECT_NE(complex_key.error().message.find("a map key must be a string"), std::string::npos)
+      << complex_key.error().message;
+}
+
 // Found by fuzz/kubeconfig_fuzzer: yaml-cpp 0.7 made null documents for ever (until
 // memory ran out) from a document that starts with a token no value starts with.
 TEST(Yaml, ACommaAtTheTopLevelIsAnErrorNotALoop) {
