@@ -16,6 +16,7 @@
 # usage: rayservice_test.sh KUEUEPP_BINARY SHARED_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/job_kind_lib.sh"
 e2e_init "$@"
 CRD=$E2E_SHARED/third-party-crds/ray.io_rayservices.yaml
 CLUSTER_CRD=$E2E_SHARED/third-party-crds/ray.io_rayclusters.yaml
@@ -35,31 +36,7 @@ YAML
 e2e_start --config "$E2E_TMP/config.yaml" --crds "$CRD" --crds "$CLUSTER_CRD"
 
 # One flavor with a node label, QUOTA cpu.
-cluster_queue() {
-  k apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: on-demand}
-spec: {nodeLabels: {instance-type: on-demand}}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: on-demand
-      resources: [{name: cpu, nominalQuota: $1}, {name: memory, nominalQuota: 16Gi}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-YAML
-}
-cluster_queue 0
+on_demand_queue cpu=0 memory=16Gi
 
 refused=$(k create -f "$SAMPLE" --dry-run=client -o json |
   jq '.metadata.name = "autoscaling-rayservice" | .spec.rayClusterConfig.enableInTreeAutoscaling = true' |
@@ -83,7 +60,7 @@ expect_eventually 15 "it waits with Kueue's pending message" \
   "1"
 
 # 2 (head) + 1 (worker) cpu.
-cluster_queue 3
+on_demand_queue cpu=3 memory=16Gi
 expect_eventually 20 "quota freed: its cluster is resumed" "svc .spec.rayClusterConfig.suspend" "false"
 expect_eq "with the flavor's node selector in the head's and the worker group's templates" \
   "$(svc '[.spec.rayClusterConfig.headGroupSpec, .spec.rayClusterConfig.workerGroupSpecs[0] | .template.spec.nodeSelector["instance-type"] // "none"] | join(",")')" \
