@@ -94,7 +94,7 @@ ApiError invalid(std::string_view group, std::string_view kind, std::string_view
   json::object details;
   if (!name.empty()) details["name"] = name;
   if (!group.empty()) details["group"] = group;
-  details["kind"] = kind;
+  if (!kind.empty()) details["kind"] = kind;
   details["causes"] = std::move(cause_list);
   std::string subject = group.empty() ? std::string(kind) : fmt::format("{}.{}", kind, group);
   return make(422, "Invalid", fmt::format("{} \"{}\" is invalid: {}", subject, name, list),

@@ -209,6 +209,7 @@ void patch_against(const RequestPtr& r, PatchType type, WriteContext w,
                                                  name, r->info.name)),
                          r->rep);
   }
+  w.patch_result = type != PatchType::Apply;
   auto decoded = r->view().strategy->decode(std::move(*patched), w);
   if (!decoded) return respond_error(*r->responder, decoded.error(), r->rep);
   bool managed_done = type == PatchType::Apply;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kube/apiserver/server/api/api_error.hpp"
+#include "kube/apiserver/server/api/field_error.hpp"
 #include "kube/apiserver/server/util/time.hpp"
 
 namespace kueuepp::kube::server {
@@ -25,6 +27,10 @@ ApiStatus BuiltinStrategy::check_field_types(const json::object& body, const Wri
                                              std::span<const TypedField> fields) const {
   auto problem = wrong_field_type(body, base, fields);
   if (!problem) return {};
+  if (ctx.patch_result) {
+    FieldErrors causes{invalid_error("patch", json::value(json::dump(body)), *problem)};
+    return api_fail(invalid("", "", "", causes));
+  }
   return api_fail(bad_request(
       fmt::format("{} in version \"{}\" cannot be handled as a {}: {}", kind_, ctx.view->version, kind_, *problem)));
 }

@@ -82,7 +82,40 @@ bool has_type(const json::value& v, FieldType t) {
   return true;
 }
 
+/// The element type of a list or map field whose own JSON type is right, where Go's
+/// decoder names the element that is wrong rather than the whole field.
+std::optional<std::string_view> element_type(FieldType t) {
+  switch (t) {
+    case FieldType::StringList:
+    case FieldType::StringMap: return "string";
+    case FieldType::ObjectList: return "struct";
+    default: return std::nullopt;
+  }
+}
+
+/// The first element of a list or map that is neither null nor of the element type.
+const json::value* wrong_element(const json::value& v, FieldType type) {
+  auto wrong = [&](const json::value& e) { return !e.is_null() && !(type == FieldType::ObjectList ? e.is_object() : e.is_string()); };
+  if (const auto* a = v.if_array()) {
+    for (const auto& e : *a) {
+      if (wrong(e)) return &e;
+    }
+  }
+  if (const auto* o = v.if_object()) {
+    for (const auto& kv : *o) {
+      if (wrong(kv.value())) return &kv.value();
+    }
+  }
+  return nullptr;
+}
+
 std::string mismatch(const json::value& v, const std::string& path, FieldType type) {
+  const bool container_fits = type == FieldType::StringMap ? v.is_object() : v.is_array();
+  if (auto element = element_type(type); element && container_fits) {
+    if (const json::value* e = wrong_element(v, type)) {
+      return fmt::format("json: cannot unmarshal {} into Go struct field {} of type {}", json_kind(*e), path, *element);
+    }
+  }
   return fmt::format("json: cannot unmarshal {} into Go struct field {} of type {}", json_kind(v), path, go_type(type));
 }
 

@@ -30,6 +30,10 @@ struct WriteContext {
   const ResourceType* view = nullptr;  ///< the endpoint the request came through
   FieldValidation field_validation = FieldValidation::Warn;
   bool status = false;                 ///< a write to the status subresource
+  /// The object is what a JSON, merge or strategic merge patch made of the stored one:
+  /// kube-apiserver reports such a result that does not decode as an invalid patch
+  /// (422 on the field "patch"), where the same body sent whole is a bad request.
+  bool patch_result = false;
   /// A status write that left every top-level member but status an exact copy of the
   /// stored object's (metadata: but for resourceVersion and managedFields), as a merge
   /// patch naming status alone does: what prepare_for_update would revert and the

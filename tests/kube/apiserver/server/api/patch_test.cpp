@@ -88,6 +88,35 @@ TEST_F(ApiServerPatches, NoOpWritesStoreNothingWhateverTheVerb) {
   EXPECT_EQ(num(get_ok(kJob), "/spec/parallelism"), 3);
 }
 
+// kube-apiserver decodes a patch's result into the kind's Go struct: a result that does
+// not decode is an invalid patch (422, the one cause on "patch"), whatever the patch
+// type, while the same body sent whole is a bad request (400).
+TEST_F(ApiServerPatches, APatchedBuiltinThatDoesNotDecodeIsAnInvalidPatch) {
+  create(kJobs, job("j1", {{"app", "demo"}}));
+  for (auto [body, type] : {std::pair{std::string_view(R"({"spec":{"parallelism":"two"}})"), kMerge},
+                            std::pair{std::string_view(R"([{"op":"replace","path":"/spec/parallelism","value":"two"}])"), kJsonPatch},
+                            std::pair{std::string_view(R"({"spec":{"parallelism":"two"}})"), kStrategic}}) {
+    json::value refused = expect(422, api().request("PATCH", kJob, body, type));
+    EXPECT_EQ(str(refused, "/reason"), "Invalid") << type;
+    EXPECT_EQ(cause_fields(refused), std::vector<std::string>{"patch"}) << type;
+    EXPECT_EQ(at(refused, "/details/kind"), nullptr) << "Go leaves the empty kind out";
+    EXPECT_NE(str(refused, "/message").find(R"( "" is invalid: patch: Invalid value: ")"), std::string::npos);
+    EXPECT_NE(str(refused, "/message").find("cannot unmarshal string into Go struct field spec.parallelism of type int32"),
+              std::string::npos)
+        << str(refused, "/message");
+  }
+  EXPECT_EQ(num(get_ok(kJob), "/spec/parallelism"), 1);
+  // A map of strings names the element that is not a string.
+  create("/api/v1/namespaces/team/configmaps", parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"k":"v"}})"));
+  json::value refused = expect(422, api().request("PATCH", "/api/v1/namespaces/team/configmaps/c", R"({"data":{"k":5}})", kMerge));
+  EXPECT_NE(str(refused, "/message").find("cannot unmarshal number into Go struct field data of type string"), std::string::npos)
+      << str(refused, "/message");
+  json::value whole = expect(400, api().request("POST", "/api/v1/namespaces/team/configmaps",
+                                                R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"d"},"data":{"k":5}})",
+                                                "application/json"));
+  EXPECT_EQ(str(whole, "/reason"), "BadRequest");
+}
+
 TEST_F(ApiServerPatches, JsonPatch) {
   create(kJobs, job("j1"));
   json::value p = patch_ok(kJob, R"([{"op":"add","path":"/metadata/labels/tier","value":"b"},
