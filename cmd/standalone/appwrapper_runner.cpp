@@ -2,11 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 
+#include "cmd/standalone/crd_informer.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/informer.hpp"
@@ -356,23 +356,15 @@ struct AppWrapperRunner::Impl : std::enable_shared_from_this<Impl> {
       std::lock_guard lock(informers_mutex);
       if (stopped_informers || child_informers.count(kind_key) != 0) continue;
       std::weak_ptr<Impl> weak = weak_from_this();
-      using Type = kube::client::InformerEvent::Type;
-      kube::client::InformerOptions options;
-      options.backoff.cap = std::chrono::milliseconds(5'000);
-      child_informers[kind_key] = kube::client::Informer::start(
-          client, *resource, options,
-          [weak, kind_key](kube::client::InformerEvent e) {
-            auto self = weak.lock();
-            if (!self) return;
-            if (e.type == Type::Relisted) {
-              self->relisted_children(kind_key, e.items);
-            } else {
-              self->on_child(e.object, e.type == Type::Deleted);
-            }
-          },
-          [kind_key](const kube::client::ApiError& error) {
-            if (error.http_status != 404) spdlog::warn("appwrapper runner: {}: {} (retrying)", kind_key, error.describe());
-          });
+      // Watched only because an AppWrapper uses the kind: its missing CRD is said nothing of.
+      child_informers[kind_key] = start_crd_informer(
+          client, *resource, {"appwrapper runner", kind_key, ""},
+          {[weak, kind_key](const std::vector<Object>& items) {
+             if (auto self = weak.lock()) self->relisted_children(kind_key, items);
+           },
+           [weak](const Object& child, bool deleted) {
+             if (auto self = weak.lock()) self->on_child(child, deleted);
+           }});
     }
   }
   bool stopped_informers = false;  ///< under informers_mutex
@@ -434,31 +426,15 @@ AppWrapperRunner::~AppWrapperRunner() { stop(); }
 std::unique_ptr<AppWrapperRunner> AppWrapperRunner::start(kube::client::Client& client) {
   auto impl = std::make_shared<Impl>(client);
   std::weak_ptr<Impl> weak = impl;
-  using Type = kube::client::InformerEvent::Type;
-  // Without the AppWrapper CRD this list fails and is retried (5 s at most, as the
-  // controller's watch): AppWrappers are run from when it is applied.
-  kube::client::InformerOptions options;
-  options.backoff.cap = std::chrono::milliseconds(5'000);
-  impl->appwrappers_informer = kube::client::Informer::start(
-      client, resources::kAppWrapper, options,
-      [weak](kube::client::InformerEvent e) {
-        auto self = weak.lock();
-        if (!self) return;
-        if (e.type == Type::Relisted) {
-          self->relisted_appwrappers(e.items);
-        } else {
-          self->on_appwrapper(e.object, e.type == Type::Deleted);
-        }
-      },
-      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
-        if (error.http_status == 404) {
-          if (!missing->exchange(true)) {
-            spdlog::debug("appwrapper runner: no AppWrapper CRD yet; AppWrappers run once it is applied");
-          }
-          return;
-        }
-        spdlog::warn("appwrapper runner: AppWrappers: {} (retrying)", error.describe());
-      });
+  impl->appwrappers_informer = start_crd_informer(
+      client, resources::kAppWrapper,
+      {"appwrapper runner", "AppWrappers", "no AppWrapper CRD yet; AppWrappers run once it is applied"},
+      {[weak](const std::vector<Object>& items) {
+         if (auto self = weak.lock()) self->relisted_appwrappers(items);
+       },
+       [weak](const Object& aw, bool deleted) {
+         if (auto self = weak.lock()) self->on_appwrapper(aw, deleted);
+       }});
   return std::unique_ptr<AppWrapperRunner>(new AppWrapperRunner(std::move(impl)));
 }
 

@@ -2,11 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 
+#include "cmd/standalone/crd_informer.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/informer.hpp"
@@ -272,28 +272,15 @@ std::unique_ptr<JobSetRunner> JobSetRunner::start(kube::client::Client& client) 
       self->on_job(e.object, e.type == Type::Deleted);
     }
   });
-  // Without the JobSet CRD this list fails and is retried with backoff (as the
-  // controller's JobSet watch, 5 s at most): JobSets are run from when it is applied.
-  kube::client::InformerOptions jobset_options;
-  jobset_options.backoff.cap = std::chrono::milliseconds(5'000);
-  impl->jobsets_informer = kube::client::Informer::start(
-      client, resources::kJobSet, jobset_options,
-      [weak](kube::client::InformerEvent e) {
-        auto self = weak.lock();
-        if (!self) return;
-        if (e.type == Type::Relisted) {
-          self->relisted_jobsets(e.items);
-        } else {
-          self->on_jobset(e.object, e.type == Type::Deleted);
-        }
-      },
-      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
-        if (error.http_status == 404) {
-          if (!missing->exchange(true)) spdlog::info("jobset runner: no JobSet CRD yet; JobSets run once it is applied");
-          return;
-        }
-        spdlog::warn("jobset runner: JobSets: {} (retrying)", error.describe());
-      });
+  impl->jobsets_informer = start_crd_informer(
+      client, resources::kJobSet,
+      {"jobset runner", "JobSets", "no JobSet CRD yet; JobSets run once it is applied", true},
+      {[weak](const std::vector<Object>& items) {
+         if (auto self = weak.lock()) self->relisted_jobsets(items);
+       },
+       [weak](const Object& jobset, bool deleted) {
+         if (auto self = weak.lock()) self->on_jobset(jobset, deleted);
+       }});
   return std::unique_ptr<JobSetRunner>(new JobSetRunner(std::move(impl)));
 }
 

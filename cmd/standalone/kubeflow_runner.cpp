@@ -1,11 +1,12 @@
 #include "cmd/standalone/kubeflow_runner.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <vector>
 
+#include "cmd/standalone/crd_informer.hpp"
 #include "cmd/standalone/running_jobs.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
@@ -160,34 +161,15 @@ KubeflowRunner::~KubeflowRunner() { stop(); }
 std::unique_ptr<KubeflowRunner> KubeflowRunner::start(kube::client::Client& client, JobRunnerOptions options) {
   auto impl = std::make_shared<Impl>(client, options);
   std::weak_ptr<Impl> weak = impl;
-  using Type = kube::client::InformerEvent::Type;
   for (const KubeflowKind& kind : kube::jobs::kubeflow_kinds()) {
     const KubeflowKind* k = &kind;
-    // Without the kind's CRD its list fails and is retried (5 s at most, as the
-    // controller's watch): its jobs are run from when the CRD is applied.
-    kube::client::InformerOptions o;
-    o.backoff.cap = std::chrono::milliseconds(5'000);
-    impl->informers.push_back(kube::client::Informer::start(
-        client, *kind.resource, o,
-        [weak, k](kube::client::InformerEvent e) {
-          auto self = weak.lock();
-          if (!self) return;
-          if (e.type == Type::Relisted) {
-            for (const Object& job : e.items) self->on_job(*k, job, false);
-          } else {
-            self->on_job(*k, e.object, e.type == Type::Deleted);
-          }
-        },
-        [k, missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
-          if (error.http_status == 404) {
-            if (!missing->exchange(true)) {
-              spdlog::debug("kubeflow runner: no {} CRD yet; {}s run once it is applied", k->resource->kind,
-                            k->resource->kind);
-            }
-            return;
-          }
-          spdlog::warn("kubeflow runner: {}s: {} (retrying)", k->resource->kind, error.describe());
-        }));
+    const std::string plural = std::string(kind.resource->kind) + "s";
+    impl->informers.push_back(start_crd_informer(
+        client, *kind.resource,
+        {"kubeflow runner", plural, fmt::format("no {} CRD yet; {} run once it is applied", kind.resource->kind, plural)},
+        {{}, [weak, k](const Object& job, bool deleted) {
+           if (auto self = weak.lock()) self->on_job(*k, job, deleted);
+         }}));
   }
   return std::unique_ptr<KubeflowRunner>(new KubeflowRunner(std::move(impl)));
 }

@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 
+#include "cmd/standalone/crd_informer.hpp"
 #include "cmd/standalone/running_jobs.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
@@ -176,65 +176,22 @@ RayRunner::~RayRunner() { stop(); }
 std::unique_ptr<RayRunner> RayRunner::start(kube::client::Client& client, JobRunnerOptions options) {
   auto impl = std::make_shared<Impl>(client, options);
   std::weak_ptr<Impl> weak = impl;
-  using Type = kube::client::InformerEvent::Type;
-  // Without the RayJob CRD the list fails and is retried (5 s at most, as the
-  // controller's watch): RayJobs are run from when the CRD is applied.
-  kube::client::InformerOptions o;
-  o.backoff.cap = std::chrono::milliseconds(5'000);
-  impl->informer = kube::client::Informer::start(
-      client, kube::client::resources::kRayJob, o,
-      [weak](kube::client::InformerEvent e) {
-        auto self = weak.lock();
-        if (!self) return;
-        if (e.type == Type::Relisted) {
-          for (const Object& rayjob : e.items) self->on_rayjob(rayjob, false);
-        } else {
-          self->on_rayjob(e.object, e.type == Type::Deleted);
-        }
-      },
-      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
-        if (error.http_status == 404) {
-          if (!missing->exchange(true)) spdlog::debug("ray runner: no RayJob CRD yet; RayJobs run once it is applied");
-          return;
-        }
-        spdlog::warn("ray runner: RayJobs: {} (retrying)", error.describe());
-      });
-  impl->cluster_informer = kube::client::Informer::start(
-      client, kube::client::resources::kRayCluster, o,
-      [weak](kube::client::InformerEvent e) {
-        auto self = weak.lock();
-        if (!self) return;
-        if (e.type == Type::Relisted) {
-          for (const Object& cluster : e.items) self->on_raycluster(cluster);
-        } else if (e.type != Type::Deleted) {
-          self->on_raycluster(e.object);
-        }
-      },
-      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
-        if (error.http_status == 404) {
-          if (!missing->exchange(true)) spdlog::debug("ray runner: no RayCluster CRD yet");
-          return;
-        }
-        spdlog::warn("ray runner: RayClusters: {} (retrying)", error.describe());
-      });
-  impl->service_informer = kube::client::Informer::start(
-      client, kube::client::resources::kRayService, o,
-      [weak](kube::client::InformerEvent e) {
-        auto self = weak.lock();
-        if (!self) return;
-        if (e.type == Type::Relisted) {
-          for (const Object& service : e.items) self->on_rayservice(service);
-        } else if (e.type != Type::Deleted) {
-          self->on_rayservice(e.object);
-        }
-      },
-      [missing = std::make_shared<std::atomic<bool>>(false)](const kube::client::ApiError& error) {
-        if (error.http_status == 404) {
-          if (!missing->exchange(true)) spdlog::debug("ray runner: no RayService CRD yet");
-          return;
-        }
-        spdlog::warn("ray runner: RayServices: {} (retrying)", error.describe());
-      });
+  impl->informer = start_crd_informer(
+      client, kube::client::resources::kRayJob,
+      {"ray runner", "RayJobs", "no RayJob CRD yet; RayJobs run once it is applied"},
+      {{}, [weak](const Object& rayjob, bool deleted) {
+         if (auto self = weak.lock()) self->on_rayjob(rayjob, deleted);
+       }});
+  impl->cluster_informer = start_crd_informer(
+      client, kube::client::resources::kRayCluster, {"ray runner", "RayClusters", "no RayCluster CRD yet"},
+      {{}, [weak](const Object& cluster, bool deleted) {
+         if (auto self = weak.lock(); self && !deleted) self->on_raycluster(cluster);
+       }});
+  impl->service_informer = start_crd_informer(
+      client, kube::client::resources::kRayService, {"ray runner", "RayServices", "no RayService CRD yet"},
+      {{}, [weak](const Object& service, bool deleted) {
+         if (auto self = weak.lock(); self && !deleted) self->on_rayservice(service);
+       }});
   return std::unique_ptr<RayRunner>(new RayRunner(std::move(impl)));
 }
 

@@ -1,13 +1,14 @@
 #include "cmd/standalone/trainjob_runner.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 #include <utility>
 
+#include "cmd/standalone/crd_informer.hpp"
 #include "core/model/time.hpp"
 #include "kube/client/client.hpp"
 #include "kube/client/informer.hpp"
@@ -254,48 +255,33 @@ TrainJobRunner::~TrainJobRunner() { stop(); }
 std::unique_ptr<TrainJobRunner> TrainJobRunner::start(kube::client::Client& client) {
   auto impl = std::make_shared<Impl>(client);
   std::weak_ptr<Impl> weak = impl;
-  using Type = kube::client::InformerEvent::Type;
-  // Without a CRD a list fails and is retried with backoff (5 s at most), said once:
   // TrainJobs run from when the trainer's CRDs and the JobSet CRD are applied.
-  auto watch = [&](const kube::client::ResourceDescriptor& resource, auto on_event) {
-    kube::client::InformerOptions options;
-    options.backoff.cap = std::chrono::milliseconds(5'000);
-    impl->informers.push_back(kube::client::Informer::start(
-        client, resource, options,
-        [weak, on_event](kube::client::InformerEvent e) {
-          if (auto self = weak.lock()) on_event(*self, e);
-        },
-        [missing = std::make_shared<std::atomic<bool>>(false), kind = resource.kind](const kube::client::ApiError& error) {
-          if (error.http_status == 404) {
-            if (!missing->exchange(true)) spdlog::debug("trainjob runner: no {} CRD yet; waiting for it", kind);
-            return;
-          }
-          spdlog::warn("trainjob runner: {}: {} (retrying)", kind, error.describe());
-        }));
+  auto watch = [&](const kube::client::ResourceDescriptor& resource, CrdWatchHandlers handlers) {
+    const std::string kind(resource.kind);
+    impl->informers.push_back(start_crd_informer(
+        client, resource, {"trainjob runner", kind, fmt::format("no {} CRD yet; waiting for it", kind)},
+        std::move(handlers)));
   };
-  watch(resources::kTrainJob, [](Impl& self, const kube::client::InformerEvent& e) {
-    if (e.type == Type::Relisted) {
-      self.relisted_trainjobs(e.items);
-    } else {
-      self.on_trainjob(e.object, e.type == Type::Deleted);
-    }
-  });
+  watch(resources::kTrainJob, {[weak](const std::vector<Object>& items) {
+                                 if (auto self = weak.lock()) self->relisted_trainjobs(items);
+                               },
+                               [weak](const Object& trainjob, bool deleted) {
+                                 if (auto self = weak.lock()) self->on_trainjob(trainjob, deleted);
+                               }});
   for (const kube::client::ResourceDescriptor* r : {&resources::kTrainingRuntime, &resources::kClusterTrainingRuntime}) {
-    watch(*r, [kind = r->kind](Impl& self, const kube::client::InformerEvent& e) {
-      if (e.type == Type::Relisted) {
-        self.relisted_runtimes(kind, e.items);
-      } else {
-        self.on_runtime(kind, e.object, e.type == Type::Deleted);
-      }
-    });
+    watch(*r, {[weak, kind = r->kind](const std::vector<Object>& items) {
+                 if (auto self = weak.lock()) self->relisted_runtimes(kind, items);
+               },
+               [weak, kind = r->kind](const Object& runtime, bool deleted) {
+                 if (auto self = weak.lock()) self->on_runtime(kind, runtime, deleted);
+               }});
   }
-  watch(resources::kJobSet, [](Impl& self, const kube::client::InformerEvent& e) {
-    if (e.type == Type::Relisted) {
-      self.relisted_jobsets(e.items);
-    } else {
-      self.on_jobset(e.object, e.type == Type::Deleted);
-    }
-  });
+  watch(resources::kJobSet, {[weak](const std::vector<Object>& items) {
+                               if (auto self = weak.lock()) self->relisted_jobsets(items);
+                             },
+                             [weak](const Object& jobset, bool deleted) {
+                               if (auto self = weak.lock()) self->on_jobset(jobset, deleted);
+                             }});
   return std::unique_ptr<TrainJobRunner>(new TrainJobRunner(std::move(impl)));
 }
 
