@@ -14,10 +14,12 @@
 #                              and /readyz says ok
 #   e2e_kill [SIGNAL]          stops it (default TERM; KILL for a crash) and reaps it
 #   k ARGS...                  kubectl against it
+#   api_get PATH               GET on its API server (curl; for the reads tests poll)
 #   probe PATH                 GET on its probe/introspection listener (/debug/...)
 # Waiting and checking:
 #   wait_until SECONDS WHAT CONDITION
-#                              evaluates the shell CONDITION every 0.2 s until it holds;
+#                              evaluates the shell CONDITION until it holds (pausing 0.1 s
+#                              at first, 0.5 s from the fifth poll: poll_pause);
 #                              else fails with "timed out after SECONDS s waiting for WHAT"
 #   fail MESSAGE               prints MESSAGE, the checks that did not hold, the queueing
 #                              objects and the log tail (on stderr); exits 1
@@ -94,6 +96,22 @@ e2e_cleanup() {
 }
 
 k() { kubectl --kubeconfig "$E2E_TMP/kc" --request-timeout=10s "$@"; }
+
+# api_get PATH: the API server's answer to a GET (JSON), as `k get --raw PATH` gives it.
+# The reads the tests poll go through curl: a kubectl call costs about 0.3 s of CPU
+# (its start-up), curl a tenth of that, and two tests polling side by side on two cores
+# otherwise take CPU from the product they time. What the user does (create, apply,
+# patch, delete) and what a test shows with kubectl's output stays kubectl.
+api_get() {
+  local server
+  server=$(sed -n 's|^ *server: \(http://[^ ]*\)$|\1|p' "$E2E_TMP/kc")
+  if [ -n "$server" ]; then
+    curl -fsS --max-time 10 "$server$1"
+  else
+    k get --raw "$1"
+  fi
+}
+E2E_KUEUE_API=/apis/kueue.x-k8s.io/v1beta2
 
 probe() { curl -fsS --max-time 5 "http://$E2E_PROBE$1"; }
 
@@ -210,7 +228,7 @@ expect_match() {
 # if it does not within SECONDS, that is a failed check (the test goes on), reporting the
 # last value seen.
 expect_eventually() {
-  local seconds=$1 what=$2 command=$3 want=$4 got
+  local seconds=$1 what=$2 command=$3 want=$4 got polls=0
   local deadline=$((SECONDS + seconds))
   while got=$(eval "$command") || true; [ "$got" != "$want" ]; do
     if [ "$SECONDS" -ge "$deadline" ]; then
@@ -218,7 +236,7 @@ expect_eventually() {
       E2E_FAILED_CHECKS+=("$what: got '$got' (still after $seconds s), want '$want'")
       return 0
     fi
-    sleep 0.2
+    poll_pause $((polls++))
   done
   echo "ok - $what"
 }
@@ -236,13 +254,24 @@ e2e_pass() {
 }
 
 wait_until() {
-  local seconds=$1 what=$2 condition=$3
+  local seconds=$1 what=$2 condition=$3 polls=0
   local deadline=$((SECONDS + seconds))
   while :; do
     eval "$condition" && return 0
     [ "$SECONDS" -lt "$deadline" ] || fail "timed out after $seconds s waiting for $what"
-    sleep 0.2
+    poll_pause $((polls++))
   done
+}
+
+# poll_pause N: the pause after the Nth poll (from 0) of a condition: 0.1 s, growing to
+# 0.5 s from the fifth on. What holds soon is seen soon; a long wait (a Job running its
+# time out) does not spend a core on kubectl, whose every call costs 0.1-0.2 s of CPU
+# that the product under test and the neighbouring test then lack.
+E2E_POLL_PAUSES=(0.1 0.2 0.3 0.4 0.5)
+poll_pause() {
+  local n=$1
+  [ "$n" -lt ${#E2E_POLL_PAUSES[@]} ] || n=$((${#E2E_POLL_PAUSES[@]} - 1))
+  sleep "${E2E_POLL_PAUSES[$n]}"
 }
 
 # The queue most tests need: ResourceFlavor "default", ClusterQueue "cq" open to every
@@ -350,7 +379,7 @@ qty() {
 }
 
 wl_of_job() {
-  k get workloads -n "${2:-$E2E_NS}" -o json |
+  api_get "$E2E_KUEUE_API/namespaces/${2:-$E2E_NS}/workloads" |
     jq -r --arg job "$1" '.items[] | select(any(.metadata.ownerReferences[]?; .kind == "Job" and .name == $job)) | .metadata.name'
 }
 
@@ -361,7 +390,8 @@ wait_wl_of_job() {
 }
 
 wl_cond() {
-  k get workloads -n "${4:-$E2E_NS}" "$1" -o jsonpath="{.status.conditions[?(@.type==\"$2\")].${3:-status}}"
+  api_get "$E2E_KUEUE_API/namespaces/${4:-$E2E_NS}/workloads/$1" |
+    jq -r --arg t "$2" --arg f "${3:-status}" '[.status.conditions[]? | select(.type == $t) | .[$f] // ""] | join(" ")'
 }
 
 # after_creation_second WL [NS]: waits until the clock is past the second WL was created in.
@@ -374,13 +404,27 @@ after_creation_second() {
 }
 
 # wl_json WL [NS]: the Workload as JSON, to read several fields from one consistent state.
-wl_json() { k get workload -n "${2:-$E2E_NS}" "$1" -o json; }
+wl_json() { api_get "$E2E_KUEUE_API/namespaces/${2:-$E2E_NS}/workloads/$1"; }
 # cond JSON TYPE [FIELD]: status (or reason, message) of a condition in such a JSON.
 cond() {
   jq -r --arg t "$2" --arg f "${3:-status}" '[.status.conditions[]? | select(.type == $t) | .[$f]] | first // ""' <<<"$1"
 }
 
 jp() {
+  # A plain path ({.a.b}) of a Job or Workload, the fields tests poll most, is read with
+  # api_get and printed as kubectl's jsonpath prints it: a string bare, anything else as
+  # compact JSON with sorted keys, nothing when absent.
+  local base=''
+  case $1 in
+    job | jobs) base=/apis/batch/v1 ;;
+    workload | workloads) base=$E2E_KUEUE_API ;;
+  esac
+  if [ -n "$base" ] && [[ $3 =~ ^\{(\.[A-Za-z0-9_]+)+\}$ ]]; then
+    local ns=${4:-$(sed -n 's|^ *namespace: ||p' "$E2E_TMP/kc" | head -n 1)}
+    local path=${3#\{}
+    api_get "$base/namespaces/${ns:-default}/${1%s}s/$2" | jq -jcS "${path%\}} | select(. != null)"
+    return
+  fi
   if [ -n "${4:-}" ]; then
     k get "$1" -n "$4" "$2" -o jsonpath="$3"
   else

@@ -59,7 +59,7 @@ finished() { [ "$(wl_cond "$1" Finished)" = True ]; }
 # CPU held by workloads that reserve quota and have not finished; fails above the quota.
 check_quota() {
   local used
-  used=$(k get workloads -o json | jq '[.items[] | select(any(.status.conditions[]?; .type == "QuotaReserved" and .status == "True"))
+  used=$(api_get "$E2E_KUEUE_API/namespaces/default/workloads" | jq '[.items[] | select(any(.status.conditions[]?; .type == "QuotaReserved" and .status == "True"))
     | select(all(.status.conditions[]?; .type != "Finished" or .status != "True"))
     | .status.admission.podSetAssignments[]?.resourceUsage.cpu | tonumber] | add // 0')
   [ "$used" -le 4 ] || fail "$used CPU reserved at once in cq; its quota is 4"
