@@ -22,16 +22,15 @@
 
 #include "kube/json/json.hpp"
 #include "kube/json/yaml.hpp"
+#include "tests/support/source_tree.hpp"
 
 namespace kueuepp {
 namespace {
 
-namespace fs = std::filesystem;
+using test_support::source_dir;
+using test_support::read_file;
 
-std::string source_dir() {
-  if (const char* env = std::getenv("KUEUEPP_SOURCE_DIR"); env != nullptr && *env != '\0') return env;
-  return KUEUEPP_SOURCE_DIR;
-}
+namespace fs = std::filesystem;
 
 std::string shared_dir() {
   if (const char* env = std::getenv("KUEUEPP_SHARED_DIR"); env != nullptr && *env != '\0') return env;
@@ -42,16 +41,9 @@ std::string shared_dir() {
 #endif
 }
 
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// The one document of a CRD file (the test fails when there is not exactly one).
 json::value load_crd(const fs::path& file) {
-  auto docs = json::parse_yaml_documents(read(file));
+  auto docs = json::parse_yaml_documents(read_file(file));
   if (!docs) {
     ADD_FAILURE() << file << ": " << docs.error().message;
     return {};

@@ -48,9 +48,13 @@
 #include "kube/apiserver/server/api_server.hpp"
 #include "kube/webhook/webhook_configurations.hpp"
 #include "tests/faults/fault_proxy.hpp"
+#include "tests/support/source_tree.hpp"
 
 namespace kueuepp {
 namespace {
+
+using test_support::source_dir;
+using test_support::read_file;
 
 namespace fs = std::filesystem;
 namespace kc = kube::client;
@@ -59,18 +63,6 @@ using namespace std::chrono_literals;
 constexpr const char* kControllerAgent = "kueuepp-rbac-coverage-controller";
 constexpr const char* kSetupAgent = "kueuepp-rbac-coverage-setup";
 constexpr const char* kTeam = "team";
-
-std::string source_dir() {
-  if (const char* env = std::getenv("KUEUEPP_SOURCE_DIR"); env != nullptr && *env != '\0') return env;
-  return KUEUEPP_SOURCE_DIR;
-}
-
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 json::value yaml(std::string_view text) {
   auto doc = json::parse_yaml(text);
@@ -106,7 +98,7 @@ std::vector<std::string> strings(const json::value* v) {
 std::vector<Grant> load_grants() {
   std::vector<Grant> out;
   for (const auto& entry : fs::directory_iterator(source_dir() + "/deploy/rbac")) {
-    auto docs = json::parse_yaml_documents(read(entry.path()));
+    auto docs = json::parse_yaml_documents(read_file(entry.path()));
     EXPECT_TRUE(docs) << entry.path();
     if (!docs) continue;
     for (const auto& doc : *docs) {
@@ -195,7 +187,7 @@ class DeployRbac : public ::testing::Test {
     setup_client_ = make_client(kSetupAgent, server_->url());
     controller_client_ = make_client(kControllerAgent, proxy_->url());
     api_ = std::make_unique<kc::BlockingClient>(*setup_client_);
-    auto cfg = config::decode_configuration(yaml(read(source_dir() + "/deploy/config/config.yaml")));
+    auto cfg = config::decode_configuration(yaml(read_file(source_dir() + "/deploy/config/config.yaml")));
     ASSERT_TRUE(cfg) << cfg.error().message;
     config_ = *cfg;
   }
@@ -397,7 +389,7 @@ spec: {{}}
                                             config_.leader_election_id, controller_ns));
 
   // The webhook certificates' Secret, as deploy/ ships it (empty).
-  create(kube::webhook::resources::kSecret, read(source_dir() + "/deploy/manager/webhook_secret.yaml"));
+  create(kube::webhook::resources::kSecret, read_file(source_dir() + "/deploy/manager/webhook_secret.yaml"));
   auto group_served = [&](const std::string& group) {
     kc::HttpRequest discovery;
     discovery.target = "/apis/" + group;
@@ -409,9 +401,9 @@ spec: {{}}
   // The webhook configurations as deploy/ ships them (kubectl apply -k creates them).
   if (admissionregistration_served) {
     create(kube::webhook::resources::kMutatingWebhookConfiguration,
-           read(source_dir() + "/deploy/webhook/mutating_webhook_configuration.yaml"));
+           read_file(source_dir() + "/deploy/webhook/mutating_webhook_configuration.yaml"));
     create(kube::webhook::resources::kValidatingWebhookConfiguration,
-           read(source_dir() + "/deploy/webhook/validating_webhook_configuration.yaml"));
+           read_file(source_dir() + "/deploy/webhook/validating_webhook_configuration.yaml"));
   }
 
   start_controller();
@@ -421,7 +413,7 @@ spec: {{}}
     // pod in a cluster, here to the port this controller listens on.
     const std::string url = controller_->webhook_url();
     const std::string port = url.substr(url.rfind(':') + 1);
-    json::value service = yaml(read(source_dir() + "/deploy/manager/webhook_service.yaml"));
+    json::value service = yaml(read_file(source_dir() + "/deploy/manager/webhook_service.yaml"));
     service.as_object()["spec"].as_object()["ports"].as_array()[0].as_object()["targetPort"] = std::stoi(port);
     static const kc::ResourceDescriptor kService{"", "v1", "services", "Service", true};
     auto created = api_->create(kService, kc::Object(std::move(service)));

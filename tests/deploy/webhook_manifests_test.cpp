@@ -15,17 +15,15 @@
 #include "kube/json/yaml.hpp"
 #include "kube/webhook/webhook_catalog.hpp"
 #include "kube/webhook/webhook_configurations.hpp"
+#include "tests/support/source_tree.hpp"
 
 namespace kueuepp {
 namespace {
 
+using test_support::source_dir;
+
 namespace fs = std::filesystem;
 namespace wh = kube::webhook;
-
-std::string source_dir() {
-  if (const char* env = std::getenv("KUEUEPP_SOURCE_DIR"); env != nullptr && *env != '\0') return env;
-  return KUEUEPP_SOURCE_DIR;
-}
 
 json::value load(const std::string& relative) {
   std::ifstream in(source_dir() + "/deploy/" + relative);

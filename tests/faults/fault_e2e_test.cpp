@@ -51,9 +51,13 @@
 #include "kube/json/yaml.hpp"
 #include "tests/faults/fault_proxy.hpp"
 #include "tests/faults/invariant_checker.hpp"
+#include "tests/support/source_tree.hpp"
 
 namespace kueuepp::faults {
 namespace {
+
+using test_support::source_dir;
+using test_support::read_file;
 
 namespace fs = std::filesystem;
 namespace kc = kube::client;
@@ -73,18 +77,6 @@ constexpr auto kSettleBound = 60s;
 /// (the controller publishes queue status once a second).
 constexpr auto kQueueStatusBound = 5s;
 constexpr auto kPollPeriod = 150ms;
-
-std::string source_dir() {
-  if (const char* env = std::getenv("KUEUEPP_SOURCE_DIR"); env != nullptr && *env != '\0') return env;
-  return KUEUEPP_SOURCE_DIR;
-}
-
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 json::value yaml(std::string_view text) {
   auto doc = json::parse_yaml(text);
@@ -304,7 +296,7 @@ class FaultE2e : public ::testing::Test {
     auto server = kube::server::ApiServer::start(options);
     ASSERT_TRUE(server) << server.error().message;
     server_ = std::move(*server);
-    auto cfg = config::decode_configuration(yaml(read(source_dir() + "/deploy/config/config.yaml")));
+    auto cfg = config::decode_configuration(yaml(read_file(source_dir() + "/deploy/config/config.yaml")));
     ASSERT_TRUE(cfg) << cfg.error().message;
     config_ = *cfg;
   }

@@ -1,4 +1,5 @@
 #include "cmd/scenario/scenario_runner.hpp"
+#include "tests/support/source_tree.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,14 +10,9 @@
 namespace kueuepp::scenario {
 namespace {
 
-namespace fs = std::filesystem;
+using test_support::read_file;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+namespace fs = std::filesystem;
 
 std::vector<fs::path> scenario_files(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -32,7 +28,7 @@ TEST(Scenarios, OurOwnScenariosPass) {
   auto files = scenario_files(fs::path(KUEUEPP_SOURCE_DIR) / "tests" / "scenarios");
   ASSERT_FALSE(files.empty());
   for (const auto& f : files) {
-    Result r = run_scenario(f.string(), read(f));
+    Result r = run_scenario(f.string(), read_file(f));
     EXPECT_TRUE(r.passed) << f << ": " << r.failure;
   }
 }
@@ -42,7 +38,7 @@ TEST(Scenarios, SharedKueueScenariosPass) {
   auto files = scenario_files(dir);
   if (files.empty()) GTEST_SKIP() << "no shared scenarios beside the checkout";
   for (const auto& f : files) {
-    Result r = run_scenario(f.string(), read(f));
+    Result r = run_scenario(f.string(), read_file(f));
     EXPECT_TRUE(r.passed) << f << ": " << r.failure;
   }
 }
