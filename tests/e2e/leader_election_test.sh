@@ -15,6 +15,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 e2e_init "$@"
+# The take-over bound below allows 1 s for polling: poll every 0.2 s throughout.
+E2E_POLL_PAUSES=(0.2)
 . "$(dirname "$0")/replicas.sh"
 
 lease=3
