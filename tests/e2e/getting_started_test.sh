@@ -30,11 +30,12 @@ max_running=0
 saw_waiting_reason=0
 for _ in $(seq 300); do
   # Admitted and not finished: each holds 3 CPU of the 9-CPU queue.
-  running=$(k get workloads -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Admitted")].status}{"/"}{.status.conditions[?(@.type=="Finished")].status}{"\n"}{end}' |
-    grep -c '^True/$' || true)
+  running=$(api_get "$E2E_KUEUE_API/namespaces/default/workloads" | jq '[.items[]
+    | [(.status.conditions // [])[] | select(.type == "Admitted" or .type == "Finished") | "\(.type)=\(.status)"]
+    | select(any(. == "Admitted=True") and (any(startswith("Finished=")) | not))] | length' || echo 0)
   [ "$running" -le 3 ] || fail "$running workloads admitted at once; the quota allows 3"
   [ "$running" -gt "$max_running" ] && max_running=$running
-  done_jobs=$(k get jobs -o jsonpath='{range .items[*]}{.status.succeeded}{"\n"}{end}' | grep -c '^3$' || true)
+  done_jobs=$(api_get /apis/batch/v1/namespaces/default/jobs | jq '[.items[] | select(.status.succeeded == 3)] | length' || echo 0)
   [ "$done_jobs" -eq 6 ] && break
   sleep 0.2
 done

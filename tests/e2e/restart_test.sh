@@ -33,8 +33,8 @@ samples=0
 # One sample of the API objects; fails on over-admission or a re-run Job. Sets $done_jobs.
 sample() {
   local wls jobs reserving active name t
-  wls=$(k get workloads -o json) || return 1
-  jobs=$(k get jobs -o json) || return 1
+  wls=$(api_get "$E2E_KUEUE_API/namespaces/default/workloads") || return 1
+  jobs=$(api_get /apis/batch/v1/namespaces/default/jobs) || return 1
   reserving=$(jq '[.items[] | select(any(.status.conditions[]?; .type == "QuotaReserved" and .status == "True"))
     | select(all(.status.conditions[]?; .type != "Finished" or .status != "True"))] | length' <<<"$wls")
   active=$(jq '[.items[] | select((.status.active // 0) > 0)] | length' <<<"$jobs")
