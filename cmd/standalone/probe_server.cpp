@@ -1,161 +1,36 @@
 #include "cmd/standalone/probe_server.hpp"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/context.hpp>
-#include <boost/asio/ssl/stream.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http.hpp>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <condition_variable>
-#include <future>
-#include <list>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <thread>
+#include <tuple>
 
 #include "cmd/standalone/server_sent_events.hpp"
-#include "kube/tls/client_certificate.hpp"
-#include "kube/tls/listen_endpoint.hpp"
+#include "kube/serving/http_server.hpp"
 
 namespace kueuepp::cmd {
 
-namespace asio = boost::asio;
-namespace http = boost::beast::http;
-using tcp = asio::ip::tcp;
-using error_code = boost::system::error_code;
+namespace serving = kube::serving;
 
 namespace {
 
-using Request = http::request<http::string_body>;
-using Response = http::response<http::string_body>;
+using Answer = std::tuple<int, std::string, std::string>;
 
-/// One client connection, plain or TLS: what serving a request and a stream needs of it.
-class Connection {
- public:
-  virtual ~Connection() = default;
-  virtual error_code read(boost::beast::flat_buffer& buffer, http::request_parser<http::string_body>& parser) = 0;
-  virtual error_code write(const std::string& bytes) = 0;
-  virtual error_code write(Response& response) = 0;
-  virtual std::vector<std::string> peer_chain() { return {}; }
-  virtual void close() = 0;
-};
-
-/// Plain HTTP on the accepting thread's blocking socket (loopback by default).
-class PlainConnection final : public Connection {
- public:
-  explicit PlainConnection(tcp::socket socket) : socket_(std::move(socket)) {}
-  error_code read(boost::beast::flat_buffer& buffer, http::request_parser<http::string_body>& parser) override {
-    error_code ec;
-    http::read(socket_, buffer, parser, ec);
-    return ec;
-  }
-  error_code write(const std::string& bytes) override {
-    error_code ec;
-    asio::write(socket_, asio::buffer(bytes), ec);
-    return ec;
-  }
-  error_code write(Response& response) override {
-    error_code ec;
-    http::write(socket_, response, ec);
-    return ec;
-  }
-  void close() override {
-    error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_both, ec);
-  }
-
- private:
-  tcp::socket socket_;
-};
-
-/// HTTPS on a thread of its own: each step runs on the connection's own io_context for
-/// at most `timeout`, so a client that stalls (in the handshake, mid-request, or not
-/// reading a stream) costs its slot for that long, never the server.
-class TlsConnection final : public Connection {
- public:
-  TlsConnection(tcp::socket accepted, std::shared_ptr<asio::ssl::context> context, std::chrono::milliseconds timeout)
-      : context_(std::move(context)), stream_(tcp::socket(io_), *context_), timeout_(timeout) {
-    error_code ec;
-    const auto protocol = accepted.local_endpoint(ec).protocol();
-    stream_.next_layer().assign(protocol, accepted.release(), ec);
-  }
-  error_code handshake() {
-    error_code ec = within([&](auto done) { stream_.async_handshake(asio::ssl::stream_base::server, done); });
-    if (!ec) chain_ = kube::tls::peer_chain_der(stream_.native_handle());
-    return ec;
-  }
-  error_code read(boost::beast::flat_buffer& buffer, http::request_parser<http::string_body>& parser) override {
-    return within([&](auto done) { http::async_read(stream_, buffer, parser, done); });
-  }
-  error_code write(const std::string& bytes) override {
-    return within([&](auto done) { asio::async_write(stream_, asio::buffer(bytes), done); });
-  }
-  error_code write(Response& response) override {
-    return within([&](auto done) { http::async_write(stream_, response, done); });
-  }
-  std::vector<std::string> peer_chain() override { return chain_; }
-  void close() override {
-    error_code ec;
-    stream_.next_layer().shutdown(tcp::socket::shutdown_both, ec);
-    stream_.next_layer().close(ec);
-  }
-  /// Ends the step under way now (the server stops); safe from any thread.
-  void interrupt() { io_.stop(); }
-
- private:
-  /// Runs the asynchronous step `start` begins until it completes or `timeout_` passes;
-  /// then the connection is closed and the step's error is timed_out.
-  template <class Start>
-  error_code within(Start start) {
-    error_code result = asio::error::timed_out;
-    bool done = false;
-    start([&result, &done](error_code ec, auto&&...) {
-      result = ec;
-      done = true;
-    });
-    io_.restart();
-    io_.run_for(timeout_);
-    if (!done) {
-      close();  // the pending step completes with an error, then the context is idle again
-      io_.restart();
-      io_.run();
-      return asio::error::timed_out;
-    }
-    return result;
-  }
-
-  asio::io_context io_;
-  std::shared_ptr<asio::ssl::context> context_;
-  asio::ssl::stream<tcp::socket> stream_;
-  std::chrono::milliseconds timeout_;
-  std::vector<std::string> chain_;
-};
+serving::Response text(int status, std::string body) {
+  return serving::Response{status, "text/plain", std::move(body), {}, false};
+}
 
 }  // namespace
 
-struct ProbeServer::Impl {
-  asio::io_context io;
-  tcp::acceptor acceptor{io};
+/// What serving needs, shared with the callbacks that may outlive the server (a gate's or
+/// a handler's answer after stop()).
+struct Probe : std::enable_shared_from_this<Probe> {
   ProbeHandler handler;
   ProbeServerOptions options;
-  std::thread thread;
-  std::atomic<bool> stopping{false};
-
-  struct Stream {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-    std::shared_ptr<TlsConnection> tls;  ///< interrupted when the server stops
-  };
-  std::mutex streams_mutex;
-  std::condition_variable streams_wake;  ///< wakes the streams when the server stops
-  std::list<Stream> streams;
-
-  using Answer = std::tuple<int, std::string, std::string>;
+  std::atomic<std::size_t> open_streams{0};
 
   /// The last answer of each stream source: streams of one source share it for a period,
   /// so N open pages cost one query a period, not N.
@@ -166,237 +41,134 @@ struct ProbeServer::Impl {
   std::mutex shared_mutex;
   std::map<std::string, SharedAnswer> shared_answers;
 
-  /// The handler's answer for `target`, or nothing within the timeout.
-  std::optional<Answer> ask(const std::string& target) {
-    auto promise = std::make_shared<std::promise<Answer>>();
-    auto answered = std::make_shared<std::atomic<bool>>(false);
-    auto future = promise->get_future();
-    handler(target, [promise, answered](int status, std::string type, std::string body) {
-      if (answered->exchange(true)) return;
-      promise->set_value({status, std::move(type), std::move(body)});
-    });
-    if (future.wait_for(options.timeout) != std::future_status::ready) return std::nullopt;
-    return future.get();
-  }
-
-  /// The source's answer, asked at most once a period whatever the number of streams.
-  std::optional<Answer> ask_shared(const ProbeStream& stream) {
+  /// The source's answer, asked at most once a period whatever the number of streams;
+  /// `then` runs once, on any thread, with nothing if the handler does not answer.
+  void ask_shared(const ProbeStream& stream, std::function<void(std::optional<Answer>)> then) {
     const auto now = std::chrono::steady_clock::now();
     {
       std::lock_guard lock(shared_mutex);
       auto it = shared_answers.find(stream.source);
-      if (it != shared_answers.end() && now - it->second.at < stream.period) return it->second.answer;
+      if (it != shared_answers.end() && now - it->second.at < stream.period) return then(it->second.answer);
     }
-    auto answer = ask(stream.source);
-    std::lock_guard lock(shared_mutex);
-    shared_answers[stream.source] = SharedAnswer{now, answer};
-    return answer;
+    auto store = [self = shared_from_this(), source = stream.source, now, then = std::move(then)](
+                     int status, std::string type, std::string body) {
+      Answer answer{status, std::move(type), std::move(body)};
+      {
+        std::lock_guard lock(self->shared_mutex);
+        self->shared_answers[source] = SharedAnswer{now, answer};
+      }
+      then(std::move(answer));
+    };
+    handler(stream.source, std::move(store));
   }
 
-  const ProbeStream* stream_at(const std::string& path) const {
+  const ProbeStream* stream_at(std::string_view path) const {
     for (const auto& s : options.streams) {
       if (s.path == path) return &s;
     }
     return nullptr;
   }
 
-  /// Serves one event stream until the client goes or the server stops.
-  void run_stream(Connection& connection, const ProbeStream& stream) {
-    error_code ec = connection.write(sse_response_head());
-    std::string last;
-    auto last_write = std::chrono::steady_clock::now();
-    while (!ec && !stopping) {
-      auto answer = ask_shared(stream);
-      const auto now = std::chrono::steady_clock::now();
-      if (answer && std::get<0>(*answer) == 200 && std::get<2>(*answer) != last) {
-        last = std::move(std::get<2>(*answer));
-        ec = connection.write(sse_event(stream.event, last));
-        last_write = now;
-      } else if (now - last_write >= options.keepalive) {
-        ec = connection.write(sse_comment("keepalive"));
-        last_write = now;
-      }
-      std::unique_lock lock(streams_mutex);
-      streams_wake.wait_for(lock, stream.period, [this] { return stopping.load(); });
-    }
-    connection.close();
-  }
+  void serve(serving::Request request, serving::Reply reply);
+  void answer(const std::string& target, serving::Reply reply);
+  void open_stream(const ProbeStream& stream, const serving::Reply& reply);
+};
 
-  /// Joins the threads whose work is over; the caller holds streams_mutex.
-  void reap_streams() {
-    for (auto it = streams.begin(); it != streams.end();) {
-      if (*it->done) {
-        it->thread.join();
-        it = streams.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
+namespace {
 
-  static void refuse_busy(Connection& connection, std::string_view what) {
-    const std::string body = "too many " + std::string(what) + "; try again later\n";
-    connection.write("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 5\r\n"
-                     "Connection: close\r\nContent-Length: " +
-                     std::to_string(body.size()) + "\r\n\r\n" + body);
-    connection.close();
-  }
+/// One event stream: every period it asks for its source (through the shared answers)
+/// and sends the answer when it changed, or a comment when nothing was sent for
+/// `keepalive`, which also finds a closed connection. It lives as long as the timers
+/// and writes it waits on.
+class EventStream : public std::enable_shared_from_this<EventStream> {
+ public:
+  EventStream(std::shared_ptr<Probe> server, const ProbeStream& stream, std::shared_ptr<serving::StreamSink> sink)
+      : server_(std::move(server)),
+        stream_(stream),
+        sink_(std::move(sink)),
+        last_write_(std::chrono::steady_clock::now()) {}
+  ~EventStream() { --server_->open_streams; }
 
-  /// Hands a plain connection's stream to a thread of its own, or refuses it when
-  /// `max_streams` run.
-  void start_stream(std::unique_ptr<Connection> connection, const ProbeStream& stream) {
-    std::lock_guard lock(streams_mutex);
-    reap_streams();
-    if (streams.size() >= options.max_streams) {
-      refuse_busy(*connection, "event streams");
-      return;
-    }
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    std::shared_ptr<Connection> shared(std::move(connection));
-    streams.push_back(Stream{std::thread([this, shared, &stream, done] {
-                               run_stream(*shared, stream);
-                               *done = true;
-                             }),
-                             done, nullptr});
-  }
-
-  /// Serves an HTTPS connection on a thread of its own, or refuses it when `max_streams`
-  /// threads run (its handshake is then not even tried).
-  void start_tls(tcp::socket socket) {
-    auto context = options.tls();
-    if (!context) {
-      spdlog::warn("probe server: no serving certificate yet; connection refused");
-      return;
-    }
-    auto connection = std::make_shared<TlsConnection>(std::move(socket), std::move(context), options.io_timeout);
-    std::lock_guard lock(streams_mutex);
-    reap_streams();
-    if (streams.size() >= options.max_streams) {
-      connection->close();
-      return;
-    }
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    streams.push_back(Stream{std::thread([this, connection, done] {
-                               if (error_code ec = connection->handshake(); ec) {
-                                 spdlog::debug("probe server: TLS handshake failed: {}", ec.message());
-                               } else {
-                                 serve(*connection, true);
-                               }
-                               connection->close();
-                               *done = true;
-                             }),
-                             done, connection});
-  }
-
-  void stop_streams() {
-    {
-      std::lock_guard lock(streams_mutex);
-      streams_wake.notify_all();
-    }
-    std::list<Stream> running;
-    {
-      std::lock_guard lock(streams_mutex);
-      running.swap(streams);
-    }
-    for (auto& s : running) {
-      if (s.tls) s.tls->interrupt();
-    }
-    for (auto& s : running) {
-      if (s.thread.joinable()) s.thread.join();
-    }
-  }
-
-  /// The gate's decision on `request`: nullopt to serve it, else the refusal (a 503 when
-  /// the gate does not answer within the timeout).
-  std::optional<ProbeRefusal> pass_gate(Connection& connection, const Request& request) {
-    if (!options.gate) return std::nullopt;
-    ProbeRequest asked;
-    asked.method = std::string(request.method_string());
-    asked.target = std::string(request.target());
-    for (const auto& field : request) asked.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    asked.peer_chain_der = connection.peer_chain();
-    auto promise = std::make_shared<std::promise<std::optional<ProbeRefusal>>>();
-    auto answered = std::make_shared<std::atomic<bool>>(false);
-    auto future = promise->get_future();
-    options.gate(asked, [promise, answered](std::optional<ProbeRefusal> refusal) {
-      if (answered->exchange(true)) return;
-      promise->set_value(std::move(refusal));
-    });
-    if (future.wait_for(options.timeout) != std::future_status::ready) {
-      return ProbeRefusal{503, "text/plain", "authentication or authorization did not answer within the timeout\n"};
-    }
-    return future.get();
-  }
-
-  /// Answers one plain request on the accepting thread; a stream gets a thread of its own.
-  void serve(std::unique_ptr<Connection> connection) {
-    if (const ProbeStream* stream = serve(*connection, false)) start_stream(std::move(connection), *stream);
-  }
-
-  /// Answers one request on `connection`. `own_thread`: the connection has a thread of
-  /// its own (HTTPS), so a stream it opens runs here; else the stream is returned, the
-  /// connection left open for it.
-  const ProbeStream* serve(Connection& connection, bool own_thread) {
-    boost::beast::flat_buffer buffer;
-    http::request_parser<http::string_body> parser;
-    parser.body_limit(64 * 1024);
-    error_code ec = connection.read(buffer, parser);
-    Response res;
-    res.version(11);
-    res.keep_alive(false);
-    auto answer = [&res](unsigned status, std::string type, std::string body) {
-      res.result(status);
-      res.set(http::field::content_type, type);
-      res.body() = std::move(body);
+  /// Asks for the source; what comes first of its answer and the timeout is sent.
+  void tick() {
+    auto settled = std::make_shared<std::atomic<bool>>(false);
+    auto settle = [self = shared_from_this(), settled](std::optional<Answer> answer) {
+      if (settled->exchange(true)) return;
+      self->sink_->run([self, answer = std::move(answer)]() mutable { self->on_answer(std::move(answer)); });
     };
-    if (ec) {
-      if (ec == asio::error::timed_out || ec == http::error::end_of_stream) {
-        connection.close();
-        return nullptr;
-      }
-      answer(400, "text/plain", "malformed request: " + ec.message() + "\n");
-    } else if (parser.get().method() != http::verb::get) {
-      answer(405, "text/plain", "only GET is served here\n");
-    } else if (auto refusal = pass_gate(connection, parser.get())) {
-      answer(static_cast<unsigned>(refusal->status), std::move(refusal->content_type), std::move(refusal->body));
-      if (refusal->status == 401) res.set(http::field::www_authenticate, "Bearer");
-    } else {
-      std::string target(parser.get().target());
-      if (const ProbeStream* stream = stream_at(target.substr(0, target.find('?')))) {
-        if (!own_thread) return stream;
-        run_stream(connection, *stream);
-        return nullptr;
-      }
-      if (auto reply = ask(target)) {
-        auto [status, type, body] = std::move(*reply);
-        answer(static_cast<unsigned>(status), std::move(type), std::move(body));
-      } else {
-        answer(503, "text/plain", "no answer within the timeout\n");
-      }
-    }
-    res.prepare_payload();
-    connection.write(res);
-    connection.close();
-    return nullptr;
+    sink_->after(server_->options.timeout, [settle] { settle(std::nullopt); });
+    server_->ask_shared(stream_, settle);
   }
 
-  void run() {
-    while (!stopping) {
-      boost::system::error_code ec;
-      tcp::socket socket(io);
-      acceptor.accept(socket, ec);
-      if (ec) {
-        if (stopping) return;
-        continue;
-      }
-      if (stopping) return;  // the connection stop() makes to wake this thread
-      if (options.tls) {
-        start_tls(std::move(socket));
-      } else {
-        serve(std::make_unique<PlainConnection>(std::move(socket)));
-      }
+ private:
+  void on_answer(std::optional<Answer> answer) {
+    const auto now = std::chrono::steady_clock::now();
+    std::string bytes;
+    if (answer && std::get<0>(*answer) == 200 && std::get<2>(*answer) != last_) {
+      last_ = std::move(std::get<2>(*answer));
+      bytes = sse_event(stream_.event, last_);
+    } else if (now - last_write_ >= server_->options.keepalive) {
+      bytes = sse_comment("keepalive");
     }
+    auto next = [self = shared_from_this()] { self->sink_->after(self->stream_.period, [self] { self->tick(); }); };
+    if (bytes.empty()) return next();
+    last_write_ = now;
+    sink_->send(std::move(bytes), [next](bool written) {
+      if (written) next();
+    });
   }
+
+  std::shared_ptr<Probe> server_;
+  const ProbeStream& stream_;
+  std::shared_ptr<serving::StreamSink> sink_;
+  std::string last_;
+  std::chrono::steady_clock::time_point last_write_;
+};
+
+}  // namespace
+
+void Probe::open_stream(const ProbeStream& stream, const serving::Reply& reply) {
+  if (++open_streams > options.max_streams) {
+    --open_streams;
+    serving::Response busy = text(503, "too many event streams; try again later\n");
+    busy.headers.emplace_back("Retry-After", "5");
+    busy.close = true;
+    reply(std::move(busy));
+    return;
+  }
+  auto sink = reply.stream(sse_response_head());
+  std::make_shared<EventStream>(shared_from_this(), stream, std::move(sink))->tick();
+}
+
+/// The handler's answer for `target`, or a 503 when it does not come within the timeout.
+void Probe::answer(const std::string& target, serving::Reply reply) {
+  std::string path = target.substr(0, target.find('?'));
+  if (const ProbeStream* stream = stream_at(path)) return open_stream(*stream, reply);
+  handler(target, [reply = std::move(reply)](int status, std::string type, std::string body) {
+    reply(serving::Response{status, std::move(type), std::move(body), {}, false});
+  });
+}
+
+void Probe::serve(serving::Request request, serving::Reply reply) {
+  if (request.method != "GET") return reply(text(405, "only GET is served here\n"));
+  if (!options.gate) return answer(request.target, std::move(reply));
+  ProbeRequest asked{request.method, request.target, std::move(request.headers), std::move(request.peer_chain_der)};
+  auto decide = [self = shared_from_this(), target = request.target,
+                 reply = std::move(reply)](std::optional<ProbeRefusal> refusal) {
+    if (refusal) {
+      serving::Response refused{refusal->status, std::move(refusal->content_type), std::move(refusal->body), {}, false};
+      if (refusal->status == 401) refused.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return reply(std::move(refused));
+    }
+    reply.restart_deadline(self->options.timeout, text(503, "no answer within the timeout\n"));
+    self->answer(target, reply);
+  };
+  options.gate(asked, std::move(decide));
+}
+
+struct ProbeServer::Impl {
+  std::shared_ptr<Probe> probe;
+  std::unique_ptr<serving::HttpServer> server;
 };
 
 ProbeServer::ProbeServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -411,33 +183,37 @@ Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& lis
 
 Expected<std::unique_ptr<ProbeServer>> ProbeServer::start(const std::string& listen, ProbeHandler handler,
                                                           ProbeServerOptions options) {
-  auto endpoint = kube::tls::parse_listen_endpoint(listen);
-  if (!endpoint) return unexpected(endpoint.error());
+  auto probe = std::make_shared<Probe>();
+  probe->handler = std::move(handler);
+  probe->options = std::move(options);
+  serving::ServerOptions o;
+  o.name = "probe server";
+  o.max_connections = probe->options.max_connections;
+  o.max_body_bytes = 64 * 1024;
+  o.handshake_timeout = o.read_timeout = o.write_timeout = probe->options.io_timeout;
+  o.answer_timeout = probe->options.timeout;
+  o.timeout_response = probe->options.gate
+                           ? text(503, "authentication or authorization did not answer within the timeout\n")
+                           : text(503, "no answer within the timeout\n");
+  o.tls = probe->options.tls;
+  o.error_response = [](int status, std::string message) {
+    return serving::Response{status, "text/plain", std::move(message) + "\n", {}, true};
+  };
+  auto server = serving::HttpServer::start(
+      listen, std::move(o), [probe](serving::Request request, serving::Reply reply) {
+        probe->serve(std::move(request), std::move(reply));
+      });
+  if (!server) return unexpected(server.error());
   auto impl = std::make_unique<Impl>();
-  impl->handler = std::move(handler);
-  impl->options = std::move(options);
-  if (auto open = kube::tls::open_listening(impl->acceptor, *endpoint); !open) {
-    return fail("cannot listen on " + listen + ": " + open.error().message);
-  }
-  auto* raw = impl.get();
-  impl->thread = std::thread([raw] { raw->run(); });
+  impl->probe = std::move(probe);
+  impl->server = std::move(*server);
   return std::unique_ptr<ProbeServer>(new ProbeServer(std::move(impl)));
 }
 
-std::uint16_t ProbeServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+std::uint16_t ProbeServer::port() const { return impl_->server->port(); }
 
 void ProbeServer::stop() {
-  if (!impl_ || impl_->stopping.exchange(true)) return;
-  boost::system::error_code ec;
-  // Wake the blocking accept with a connection of our own.
-  try {
-    tcp::socket wake(impl_->io);
-    wake.connect(impl_->acceptor.local_endpoint(), ec);
-  } catch (...) {
-  }
-  if (impl_->thread.joinable()) impl_->thread.join();
-  impl_->stop_streams();
-  impl_->acceptor.close(ec);
+  if (impl_ && impl_->server) impl_->server->stop();
 }
 
 }  // namespace kueuepp::cmd

@@ -1,22 +1,22 @@
 #pragma once
 
 // A small HTTP/1.1 server for the controller's probes and introspection (/healthz,
-// /readyz, /metrics, /debug/..., the web view), on its own thread, loopback by default.
-// Handlers answer asynchronously (from actors); the connection waits for the answer up
-// to a timeout (then 503). GET only. The handler is given the request target, query
-// included.
+// /readyz, /metrics, /debug/..., the web view), loopback by default, on kube/serving's
+// server core (one thread, whatever the number of connections). Handlers answer
+// asynchronously (from actors); the answer is waited for up to a timeout (then 503). GET
+// only. The handler is given the request target, query included.
 //
-// Event streams (server-sent events) are served each on a thread of its own, at most
-// `max_streams` at once: the stream asks the handler for its source path every period
-// and sends the answer as an event when it changed, and a comment when nothing was sent
-// for `keepalive`, which also finds a closed connection. Streams of one source share its
-// answer for a period, so open pages do not multiply the queries.
+// Event streams (server-sent events), at most `max_streams` at once: the stream asks the
+// handler for its source path every period and sends the answer as an event when it
+// changed, and a comment when nothing was sent for `keepalive`, which also finds a
+// closed connection. Streams of one source share its answer for a period, so open pages
+// do not multiply the queries.
 //
-// Over HTTPS (options.tls set), as the secure metrics and introspection listener: every
-// connection is served on a thread of its own (at most `max_streams` at once, streams
-// included), its TLS handshake, request and writes each bounded by `io_timeout`, and
-// every request passes the gate (options.gate) before anything is answered, streams
-// included. The client's certificate is asked for, not required; the gate decides.
+// Over HTTPS (options.tls set), as the secure metrics and introspection listener: the TLS
+// handshake, reading a request and each write are bounded by `io_timeout` (so are they
+// over plain HTTP), and every request passes the gate (options.gate) before anything is
+// answered, streams included. The client's certificate is asked for, not required; the
+// gate decides.
 
 #include <chrono>
 #include <functional>
@@ -67,13 +67,16 @@ struct ProbeServerOptions {
   std::chrono::milliseconds timeout{5000};
   std::vector<ProbeStream> streams;
   std::size_t max_streams = 16;
+  /// Open connections at most (more are closed at once).
+  std::size_t max_connections = 4096;
   std::chrono::milliseconds keepalive{5000};
   /// HTTPS when set: the TLS context of each new connection (so a renewed certificate is
   /// used from the next one); a null context refuses the connection.
   std::function<std::shared_ptr<boost::asio::ssl::context>()> tls;
   /// Asked of every request before it is answered (null: every request is served).
   ProbeGate gate;
-  /// HTTPS: the bound of a TLS handshake, of reading a request and of each write.
+  /// The bound of a TLS handshake, of reading a request (and of waiting for the next on a
+  /// kept-alive connection) and of each write.
   std::chrono::milliseconds io_timeout{10000};
 };
 

@@ -136,7 +136,8 @@ class Session final : public Connection {
     write(std::move(response));
   }
 
-  void restart_deadline(const ExchangeState& exchange, std::chrono::milliseconds timeout, Response on_timeout) override {
+  void restart_deadline(const ExchangeState& exchange, std::chrono::milliseconds timeout,
+                        Response on_timeout) override {
     if (&exchange != exchange_.get()) return;
     arm_deadline(timeout, std::move(on_timeout));
   }
@@ -245,7 +246,9 @@ class Session final : public Connection {
     Request request;
     request.method = std::string(message.method_string());
     request.target = std::string(message.target());
-    for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    for (const auto& field : message) {
+      request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
     request.body = std::move(message.body());
     request.peer_chain_der = chain_;
     server_->request_started();
@@ -304,7 +307,8 @@ class Session final : public Connection {
 
   void write_next() {
     beast::get_lowest_layer(stream_).expires_after(server_->options.write_timeout);
-    asio::async_write(stream_, asio::buffer(queue_.front().bytes), [self = shared()](beast::error_code ec, std::size_t) {
+    auto bytes = asio::buffer(queue_.front().bytes);
+    asio::async_write(stream_, bytes, [self = shared()](beast::error_code ec, std::size_t) {
       if (!self->streaming_) return;
       auto then = std::move(self->queue_.front().then);
       self->queue_.pop_front();

@@ -59,7 +59,9 @@ void Reply::operator()(Response response) const {
 std::shared_ptr<StreamSink> Reply::stream(std::string head) const {
   auto sink = std::make_shared<StreamSink>(connection_, life_);
   if (exchange_->answered.exchange(true)) return sink;  // too late: its calls find no open stream
-  post([exchange = exchange_, head = std::move(head)](Connection& c) mutable { c.open_stream(*exchange, std::move(head)); });
+  post([exchange = exchange_, head = std::move(head)](Connection& c) mutable {
+    c.open_stream(*exchange, std::move(head));
+  });
   return sink;
 }
 
