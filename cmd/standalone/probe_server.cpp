@@ -150,7 +150,10 @@ void Probe::answer(const std::string& target, serving::Reply reply) {
 }
 
 void Probe::serve(serving::Request request, serving::Reply reply) {
-  if (request.method != "GET") return reply(text(405, "only GET is served here\n"));
+  if (request.method != "GET") {
+    reply(text(405, "only GET is served here\n"));
+    return;
+  }
   if (!options.gate) return answer(request.target, std::move(reply));
   ProbeRequest asked{request.method, request.target, std::move(request.headers), std::move(request.peer_chain_der)};
   auto decide = [self = shared_from_this(), target = request.target,
@@ -158,7 +161,8 @@ void Probe::serve(serving::Request request, serving::Reply reply) {
     if (refusal) {
       serving::Response refused{refusal->status, std::move(refusal->content_type), std::move(refusal->body), {}, false};
       if (refusal->status == 401) refused.headers.emplace_back("WWW-Authenticate", "Bearer");
-      return reply(std::move(refused));
+      reply(std::move(refused));
+      return;
     }
     reply.restart_deadline(self->options.timeout, text(503, "no answer within the timeout\n"));
     self->answer(target, reply);

@@ -55,7 +55,7 @@ struct HttpServer::Impl {
   std::map<Connection*, std::weak_ptr<Connection>> connections;
 
   struct Counters {
-    std::atomic<std::uint64_t> connections{0}, refused{0}, tls_failures{0};
+    std::atomic<std::uint64_t> connections{0}, refused{0}, tls_failures{0}, timeouts{0};
   } counters;
   std::atomic<std::size_t> open_connections{0};
   std::atomic<bool> stopped{false};
@@ -271,6 +271,7 @@ class Session final : public Connection {
     answer_timer_.async_wait([self = shared(), exchange = exchange_, on_timeout = std::move(on_timeout)](
                                  beast::error_code ec) mutable {
       if (ec || exchange != self->exchange_ || exchange->answered.exchange(true)) return;
+      ++self->server_->counters.timeouts;
       self->answer(*exchange, std::move(on_timeout));
     });
   }
@@ -426,7 +427,8 @@ std::string HttpServer::address() const {
 
 ServerStats HttpServer::stats() const {
   const auto& c = impl_->counters;
-  return ServerStats{c.connections.load(), c.refused.load(), c.tls_failures.load(), impl_->open_connections.load()};
+  return ServerStats{c.connections.load(), c.refused.load(), c.tls_failures.load(), c.timeouts.load(),
+                     impl_->open_connections.load()};
 }
 
 void HttpServer::stop() {

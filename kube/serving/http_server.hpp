@@ -62,6 +62,7 @@ struct ServerStats {
   std::uint64_t connections = 0;  ///< accepted and served
   std::uint64_t refused = 0;      ///< over max_connections, or no TLS context yet
   std::uint64_t tls_failures = 0;
+  std::uint64_t timeouts = 0;  ///< answered with timeout_response
   std::uint64_t open_connections = 0;
 };
 

@@ -49,11 +49,12 @@ Reply::Reply(std::weak_ptr<Connection> connection, std::shared_ptr<Life> life, s
 
 bool Reply::post(std::function<void(Connection&)> fn) const { return post_to(connection_, *life_, std::move(fn)); }
 
-void Reply::operator()(Response response) const {
-  if (exchange_->answered.exchange(true)) return;
+bool Reply::operator()(Response response) const {
+  if (exchange_->answered.exchange(true)) return false;
   post([exchange = exchange_, response = std::move(response)](Connection& c) mutable {
     c.answer(*exchange, std::move(response));
   });
+  return true;
 }
 
 std::shared_ptr<StreamSink> Reply::stream(std::string head) const {

@@ -42,8 +42,9 @@ class StreamSink {
 class Reply {
  public:
   Reply(std::weak_ptr<Connection> connection, std::shared_ptr<Life> life, std::shared_ptr<ExchangeState> exchange);
-  /// The answer; only the first of the answers, the timeout's and a stream counts.
-  void operator()(Response response) const;
+  /// The answer; only the first of the answers, the timeout's and a stream counts: true
+  /// when this one is (it is then written unless the server stops first).
+  bool operator()(Response response) const;
   /// Answers with a stream that begins with `head` (status line and fields, as written).
   std::shared_ptr<StreamSink> stream(std::string head) const;
   /// Starts the answer's deadline again: `on_timeout` is answered if nothing else is

@@ -1,6 +1,6 @@
 #pragma once
 
-// The admission webhook server: HTTPS (TLS 1.2 and 1.3 only) on Boost.Beast, routing by
+// The admission webhook server: HTTPS (TLS 1.2 and 1.3 only) on kube/serving, routing by
 // Kueue's webhook paths (webhook_catalog.hpp), and the CRDs' conversion webhook at
 // /convert (kube/conversion: pure, answered on the server's threads, no handler). A request's AdmissionReview is decoded on
 // the server's threads and handed to the handler with a reply to call once, from any
@@ -10,7 +10,7 @@
 // an unknown path a 404, a body over `max_body_bytes` (`max_conversion_body_bytes` at
 // /convert) a 413. The TLS certificate is set
 // (and replaced, on rotation) while the server runs: new connections take the latest.
-// Beast and Asio stay in the .cpp.
+// Asio stays out of this header.
 
 #include <chrono>
 #include <cstdint>
