@@ -1,11 +1,11 @@
 #pragma once
 
-// The visibility API's HTTPS listener (Boost.Beast, TLS 1.2 and 1.3): it asks every
+// The visibility API's HTTPS listener (kube/serving, TLS 1.2 and 1.3): it asks every
 // client for a certificate without requiring one (the front proxy presents its own,
 // kubectl with a token does not), hands each request with the chain the client
 // presented to the handler, and writes the answer the handler gives, on any thread.
 // An answer that does not come within `answer_timeout` is a 504. The serving
-// certificate can be replaced while it runs. Beast and Asio stay in the .cpp.
+// certificate can be replaced while it runs. Asio stays out of this header.
 
 #include <chrono>
 #include <cstdint>

@@ -137,7 +137,8 @@ Expected<std::unique_ptr<WebhookServer>> WebhookServer::start(WebhookServerOptio
   s.read_timeout = o.read_timeout;
   s.write_timeout = o.write_timeout;
   s.answer_timeout = o.answer_timeout;
-  s.timeout_response = json_response(500, error_body("", 500, "InternalError", "the controller did not answer in time"), true);
+  s.timeout_response =
+      json_response(500, error_body("", 500, "InternalError", "the controller did not answer in time"), true);
   s.stop_grace = o.stop_grace;
   s.tls = [raw = impl.get()] { return raw->current_context(); };
   s.error_response = [counters = impl->counters](int status, std::string message) {
