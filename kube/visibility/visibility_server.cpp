@@ -3,16 +3,14 @@
 #include <boost/asio/ssl/context.hpp>
 #include <openssl/ssl.h>
 
-#include <mutex>
 
+#include "kube/serving/current_context.hpp"
 #include "kube/serving/http_server.hpp"
 #include "kube/tls/client_certificate.hpp"
 #include "kube/tls/listen_endpoint.hpp"
 #include "kube/tls/server_context.hpp"
 
 namespace kueuepp::kube::visibility {
-
-namespace ssl = boost::asio::ssl;
 
 namespace {
 
@@ -31,15 +29,9 @@ serving::Response response_of(Answer answer) {
 
 struct VisibilityServer::Impl {
   RequestHandler handler;
-  mutable std::mutex context_mutex;
-  std::shared_ptr<ssl::context> context;
+  serving::CurrentContext context;
   // Last: stopped before the members above go.
   std::unique_ptr<serving::HttpServer> server;
-
-  std::shared_ptr<ssl::context> current_context() const {
-    std::lock_guard lock(context_mutex);
-    return context;
-  }
 };
 
 VisibilityServer::VisibilityServer(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -62,7 +54,7 @@ Expected<std::unique_ptr<VisibilityServer>> VisibilityServer::start(VisibilitySe
   s.write_timeout = options.write_timeout;
   s.answer_timeout = options.answer_timeout;
   s.timeout_response = response_of(Answer{504, status_timeout("the controller did not answer in time")});
-  s.tls = [raw = impl.get()] { return raw->current_context(); };
+  s.tls = [raw = impl.get()] { return raw->context.get(); };
   auto serve = [raw = impl.get()](serving::Request r, serving::Reply reply) {
     IncomingRequest in{std::move(r.method), std::move(r.target), std::move(r.headers), std::move(r.peer_chain_der),
                        std::move(r.body)};
@@ -79,8 +71,7 @@ Status VisibilityServer::set_certificate(const std::string& cert_pem, const std:
   if (!ctx) return fail(ctx.error().message);
   // The front-proxy CA may change while the server runs: the handler checks per request.
   tls::request_client_certificates((*ctx)->native_handle(), "");
-  std::lock_guard lock(impl_->context_mutex);
-  impl_->context = std::move(*ctx);
+  impl_->context.set(std::move(*ctx));
   return {};
 }
 

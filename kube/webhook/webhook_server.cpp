@@ -6,16 +6,14 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 
 #include "kube/conversion/conversion_review.hpp"
+#include "kube/serving/current_context.hpp"
 #include "kube/serving/http_server.hpp"
 #include "kube/tls/listen_endpoint.hpp"
 #include "kube/tls/server_context.hpp"
 
 namespace kueuepp::kube::webhook {
-
-namespace ssl = boost::asio::ssl;
 
 namespace {
 
@@ -47,16 +45,10 @@ struct WebhookServer::Impl {
   AdmissionHandler handler;
   std::shared_ptr<Counters> counters = std::make_shared<Counters>();
 
-  mutable std::mutex context_mutex;
-  std::shared_ptr<ssl::context> context;
+  serving::CurrentContext context;
 
   // Last: stopped before the members above go.
   std::unique_ptr<serving::HttpServer> server;
-
-  std::shared_ptr<ssl::context> current_context() const {
-    std::lock_guard lock(context_mutex);
-    return context;
-  }
 
   void serve(serving::Request request, serving::Reply reply);
   void serve_conversion(const std::string& body, const serving::Reply& reply);
@@ -140,7 +132,7 @@ Expected<std::unique_ptr<WebhookServer>> WebhookServer::start(WebhookServerOptio
   s.timeout_response =
       json_response(500, error_body("", 500, "InternalError", "the controller did not answer in time"), true);
   s.stop_grace = o.stop_grace;
-  s.tls = [raw = impl.get()] { return raw->current_context(); };
+  s.tls = [raw = impl.get()] { return raw->context.get(); };
   s.error_response = [counters = impl->counters](int status, std::string message) {
     ++counters->bad_requests;
     return json_response(status, error_body("", status, reason_of(status), std::move(message)), true);
@@ -158,12 +150,11 @@ Expected<std::unique_ptr<WebhookServer>> WebhookServer::start(WebhookServerOptio
 Status WebhookServer::set_certificate(const std::string& cert_pem, const std::string& key_pem) {
   auto ctx = tls::make_server_context(cert_pem, key_pem, "the webhook");
   if (!ctx) return fail(ctx.error().message);
-  std::lock_guard lock(impl_->context_mutex);
-  impl_->context = std::move(*ctx);
+  impl_->context.set(std::move(*ctx));
   return {};
 }
 
-bool WebhookServer::has_certificate() const { return impl_->current_context() != nullptr; }
+bool WebhookServer::has_certificate() const { return impl_->context.get() != nullptr; }
 
 std::uint16_t WebhookServer::port() const { return impl_->server->port(); }
 
