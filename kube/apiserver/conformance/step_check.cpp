@@ -131,13 +131,9 @@ std::optional<std::string> apply_captures(const TraceStep& step, const json::val
   for (const auto& [name, path] : step.captures) {
     const json::value* v = lookup(body, path);
     if (v == nullptr) {
-      return "capture " + name + ": nothing at " +
-             [&] {
-               std::vector<std::string> keys;
-               for (const PathSegment& s : path) keys.push_back(s.key);
-               return render_path(keys);
-             }() +
-             " in the actual body";
+      std::vector<std::string> keys;
+      for (const PathSegment& s : path) keys.push_back(s.key);
+      return "capture " + name + ": nothing at " + render_path(keys) + " in the actual body";
     }
     captures[name] = *v;
   }
