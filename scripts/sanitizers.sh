@@ -42,9 +42,10 @@ cxx=${CXX:-clang++-14}
 fuzz_scale=${FUZZ_SCALE:-1}
 asan_dirs=${ASAN_TEST_DIRS:-"core config kube actors"}
 tsan_dirs=${TSAN_TEST_DIRS:-"actors kube/client kube/apiserver/server"}
-# Tests these stages do not run: the kubectl scripts and the crash test start the
-# kueuepp binary (which only asan-all builds), and are timing-bound.
-exclude='^(kube\.server\.kubectl_|apiserver_crash_tests)'
+# Tests these stages do not run: the kubectl scripts, the crash test and the error traces'
+# replay start the kueuepp binary (which only asan-all builds); the first two are also
+# timing-bound.
+exclude='^(kube\.server\.kubectl_|apiserver_crash_tests|kube\.conformance\.error_traces$)'
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(fuzz asan)
 
