@@ -518,17 +518,20 @@ TEST(ClientHttp, AThrottledWriteThatMayWaitGoesOutOnAStep) {
     return TestResponse::json(200, job_json("j"));
   });
   ClientOptions options = fast_options();
-  options.qps = 10;
+  // A token every 500 ms, so that the next write must wait for one even when the GET
+  // (connection set-up included) takes a few hundred milliseconds, as under TSan; a step
+  // ten times that, so that a write sent on its token would mostly arrive before the step.
+  options.qps = 2;
   options.burst = 1;
-  options.throttle_granularity = 2s;
+  options.throttle_granularity = 5s;
   auto client = make_client(server->url(), options);
   BlockingClient blocking(*client);
   ASSERT_TRUE(blocking.get(kJob, "ns", "j"));  // spends the burst: the next write waits
 
-  // Its token comes within 100 ms; it goes out on the next whole two seconds of
+  // Its token comes within 500 ms; it goes out on the next whole five seconds of
   // the steady clock (never before: the assertion below holds whatever the load). Sent
-  // on its token instead, it would arrive before that unless the call came within a
-  // connection's time of the step.
+  // on its token instead, it would arrive before that unless the call came within the
+  // token's wait of the step (one time in ten).
   PatchOptions may_wait;
   may_wait.may_wait_for_step = true;
   const auto called = std::chrono::steady_clock::now();
@@ -536,14 +539,15 @@ TEST(ClientHttp, AThrottledWriteThatMayWaitGoesOutOnAStep) {
                              may_wait));
   std::lock_guard lock(mutex);
   ASSERT_EQ(arrivals.size(), 2u);
-  EXPECT_GE(arrivals[1], round_up_to_step(called, 2s));
+  EXPECT_GE(arrivals[1], round_up_to_step(called, 5s));
 }
 
-/// A client whose rate limiter gives a token every 250 ms (QPS 4, burst 1), its burst
-/// spent on a GET of job ns/j: its next request waits about 250 ms. Null if that GET failed.
+/// A client whose rate limiter gives a token every second (QPS 1, burst 1), its burst
+/// spent on a GET of job ns/j: its next request waits for most of a second, even when the
+/// GET itself took hundreds of milliseconds (as under TSan). Null if that GET failed.
 std::unique_ptr<Client> client_with_the_burst_spent(TestServer& server) {
   ClientOptions options = fast_options();
-  options.qps = 4;
+  options.qps = 1;
   options.burst = 1;
   auto client = make_client(server.url(), options);
   if (!BlockingClient(*client).get(kJob, "ns", "j")) return nullptr;
