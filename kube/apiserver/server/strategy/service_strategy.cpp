@@ -125,7 +125,12 @@ void default_port(json::object& port) {
   bool unset_target = target == nullptr || target->is_null() || (target->is_int64() && target->get_int64() == 0) ||
                       (target->is_string() && target->get_string().empty());
   if (unset_target) {
-    if (const json::value* p = port.if_contains("port")) port["targetPort"] = *p;
+    // A copy first: inserting targetPort may grow the object's table and free the
+    // member p points to.
+    if (const json::value* p = port.if_contains("port")) {
+      json::value number = *p;
+      port["targetPort"] = std::move(number);
+    }
   }
   order_members(port, kPortOrder);
 }
