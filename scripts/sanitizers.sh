@@ -15,7 +15,9 @@
 #             at a time (built, then run), in the same build-asan/ (its libraries are the
 #             fuzzers' ones, so the two stages share one build).
 #   tsan      ThreadSanitizer on the tests of TSAN_TEST_DIRS (the actors, the client, the
-#             API server), in build-tsan/. Not in CI: see docs/performance.md for why.
+#             API server), in build-tsan/. Not in CI: it shares no object with build-asan/,
+#             so a cold machine compiles everything again (docs/performance.md has its
+#             durations and the directories that have run clean).
 #   asan-all  the whole ctest suite and the admission scenarios under ASan + UBSan (builds
 #             everything, the kueuepp binary included; the end-to-end tests are
 #             timing-bound and slower under ASan, so this is a local check).
