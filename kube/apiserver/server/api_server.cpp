@@ -151,6 +151,10 @@ class ApiServerImpl final : public ApiServer {
     listener_->start();
     schedule_bookmarks();
     guard_.emplace(net::make_work_guard(io_));
+    // Said before the io thread starts, so that this thread's first logging call (which
+    // may construct spdlog's registry) happens before that thread's logging, as
+    // ThreadSanitizer can see; the listener already queues connections.
+    spdlog::info("API server serving on {}", url_);
     thread_ = std::thread([this] {
       try {
         io_.run();
@@ -161,7 +165,6 @@ class ApiServerImpl final : public ApiServer {
       exited_ = true;
       exit_cv_.notify_all();
     });
-    spdlog::info("API server serving on {}", url_);
     return {};
   }
 
