@@ -20,6 +20,7 @@
 #include "kube/tls/client_certificate.hpp"
 #include "kube/tls/server_context.hpp"
 #include "tests/kube/tls/test_certificates.hpp"
+#include "tests/support/raw_http_client.hpp"
 
 namespace kueuepp::cmd {
 namespace {
@@ -27,37 +28,7 @@ namespace {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
-/// A client connection that reads what the server sends, up to a delimiter.
-struct Client {
-  asio::io_context io;
-  tcp::socket socket{io};
-  asio::streambuf buffer;
-
-  explicit Client(std::uint16_t port) { socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port)); }
-  void send_get(const std::string& target) {
-    asio::write(socket, asio::buffer("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n"));
-  }
-  /// Everything up to and including `delimiter`, or an error after a generous 10 s.
-  std::string read_until(const std::string& delimiter) {
-    boost::system::error_code ec = asio::error::timed_out;
-    std::size_t n = 0;
-    asio::async_read_until(socket, buffer, delimiter, [&](boost::system::error_code e, std::size_t got) {
-      ec = e;
-      n = got;
-    });
-    io.restart();
-    if (io.run_for(std::chrono::seconds(10)) == 0 || ec == asio::error::timed_out) {
-      socket.cancel();
-      io.restart();
-      io.run();
-      return "error: nothing within 10 s";
-    }
-    if (ec) return "error: " + ec.message();
-    std::string out(asio::buffers_begin(buffer.data()), asio::buffers_begin(buffer.data()) + static_cast<long>(n));
-    buffer.consume(n);
-    return out;
-  }
-};
+using Client = test_support::RawHttpClient;
 
 struct Source {
   std::mutex mutex;
@@ -89,7 +60,7 @@ TEST(ProbeServer, TheHandlerIsGivenTheTargetWithItsQuery) {
   Source source;
   auto server = start(source);
   Client c(server->port());
-  c.send_get("/debug/clusterqueues/cq?offset=5&limit=2");
+  c.get("/debug/clusterqueues/cq?offset=5&limit=2");
   std::string head = c.read_until("\r\n\r\n");
   EXPECT_NE(head.find("200 OK"), std::string::npos) << head;
   std::lock_guard lock(source.mutex);
@@ -100,7 +71,7 @@ TEST(ProbeServer, AStreamSendsTheSourceAgainOnlyWhenItChanged) {
   Source source;
   auto server = start(source);
   Client c(server->port());
-  c.send_get("/stream");
+  c.get("/stream");
   std::string head = c.read_until("\r\n\r\n");
   EXPECT_NE(head.find("text/event-stream"), std::string::npos) << head;
   EXPECT_EQ(c.read_until("\n\n"), "event: state\ndata: one\n\n");
@@ -118,11 +89,11 @@ TEST(ProbeServer, StreamsOfOneSourceShareItsAnswerForAPeriod) {
   // A period far longer than the test: the second stream is served the first one's answer.
   auto server = start(source, 4, std::chrono::seconds(60));
   Client first(server->port());
-  first.send_get("/stream");
+  first.get("/stream");
   EXPECT_NE(first.read_until("\r\n\r\n").find("text/event-stream"), std::string::npos);
   EXPECT_EQ(first.read_until("\n\n"), "event: state\ndata: one\n\n");
   Client second(server->port());
-  second.send_get("/stream");
+  second.get("/stream");
   second.read_until("\r\n\r\n");
   EXPECT_EQ(second.read_until("\n\n"), "event: state\ndata: one\n\n");
   {
@@ -136,10 +107,10 @@ TEST(ProbeServer, StreamsBeyondTheLimitAreRefused) {
   Source source;
   auto server = start(source, 1);
   Client first(server->port());
-  first.send_get("/stream");
+  first.get("/stream");
   EXPECT_NE(first.read_until("\n\n").find("event: state"), std::string::npos);
   Client second(server->port());
-  second.send_get("/stream");
+  second.get("/stream");
   std::string head = second.read_until("\r\n\r\n");
   EXPECT_NE(head.find("503"), std::string::npos) << head;
   server->stop();
@@ -171,7 +142,7 @@ struct TlsClient {
     }
   }
   boost::system::error_code handshake_error;
-  void send_get(const std::string& target, const std::string& token = "") {
+  void get(const std::string& target, const std::string& token = "") {
     std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\n";
     if (!token.empty()) request += "Authorization: Bearer " + token + "\r\n";
     asio::write(*stream, asio::buffer(request + "\r\n"));
@@ -253,7 +224,7 @@ TEST(ProbeServerOverTls, TheGateRefusesBeforeTheHandlerIsAsked) {
   kube::tls::testing::TestCa ca("probe-test-ca");
   auto server = start_tls(source, log, ca);
   TlsClient c(server->port());
-  c.send_get("/metrics?x=1");
+  c.get("/metrics?x=1");
   std::string head = c.read_until("\r\n\r\n");
   EXPECT_NE(head.find("401"), std::string::npos) << head;
   EXPECT_NE(head.find("WWW-Authenticate: Bearer"), std::string::npos) << head;
@@ -270,7 +241,7 @@ TEST(ProbeServerOverTls, WhomTheGateLetsThroughIsAnswered) {
   kube::tls::testing::TestCa ca("probe-test-ca");
   auto server = start_tls(source, log, ca);
   TlsClient c(server->port());
-  c.send_get("/metrics", "let-me-in");
+  c.get("/metrics", "let-me-in");
   std::string head = c.read_until("\r\n\r\n");
   EXPECT_NE(head.find("200 OK"), std::string::npos) << head;
   EXPECT_EQ(c.read_until("one"), "one");
@@ -283,11 +254,11 @@ TEST(ProbeServerOverTls, AStreamIsGatedAndThenServed) {
   auto server = start_tls(source, log, ca);
   {
     TlsClient refused(server->port());
-    refused.send_get("/stream");
+    refused.get("/stream");
     EXPECT_NE(refused.read_until("\r\n\r\n").find("401"), std::string::npos);
   }
   TlsClient c(server->port());
-  c.send_get("/stream", "let-me-in");
+  c.get("/stream", "let-me-in");
   EXPECT_NE(c.read_until("\r\n\r\n").find("text/event-stream"), std::string::npos);
   EXPECT_EQ(c.read_until("\n\n"), "event: state\ndata: one\n\n");
   {
@@ -305,7 +276,7 @@ TEST(ProbeServerOverTls, TheGateSeesTheClientCertificate) {
   auto server = start_tls(source, log, ca);
   auto client_certificate = ca.issue("prometheus");
   TlsClient c(server->port(), &client_certificate);
-  c.send_get("/metrics");
+  c.get("/metrics");
   EXPECT_NE(c.read_until("\r\n\r\n").find("401"), std::string::npos);
   std::lock_guard lock(log.mutex);
   EXPECT_EQ(log.chain_length, 1u);
@@ -324,7 +295,7 @@ TEST(ProbeServerOverTls, AClientThatNeverSpeaksDoesNotHoldTheServer) {
   silent.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
   TlsClient c(server->port());
   ASSERT_FALSE(c.handshake_error) << c.handshake_error.message();
-  c.send_get("/metrics", "let-me-in");
+  c.get("/metrics", "let-me-in");
   EXPECT_NE(c.read_until("\r\n\r\n").find("200 OK"), std::string::npos);
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "kube/serving/http_server.hpp"
+#include "tests/support/raw_http_client.hpp"
 
 namespace kueuepp::kube::serving {
 namespace {
@@ -30,40 +31,7 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
 
-/// A blocking client whose reads give up after a generous 10 s.
-struct Client {
-  asio::io_context io;
-  tcp::socket socket{io};
-  asio::streambuf buffer;
-
-  explicit Client(std::uint16_t port) { socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port)); }
-  void send(const std::string& bytes) { asio::write(socket, asio::buffer(bytes)); }
-  void get(const std::string& target) { send("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n"); }
-
-  /// Everything up to and including `delimiter`, "closed" when the server closed the
-  /// connection first, or "nothing within 10 s".
-  std::string read_until(const std::string& delimiter) {
-    boost::system::error_code ec = asio::error::timed_out;
-    std::size_t n = 0;
-    asio::async_read_until(socket, buffer, delimiter, [&](boost::system::error_code e, std::size_t got) {
-      ec = e;
-      n = got;
-    });
-    io.restart();
-    if (io.run_for(10s) == 0 || ec == asio::error::timed_out) {
-      socket.cancel();
-      io.restart();
-      io.run();
-      return "nothing within 10 s";
-    }
-    if (ec == asio::error::eof || ec == asio::error::connection_reset) return "closed";
-    if (ec) return "error: " + ec.message();
-    std::string out(asio::buffers_begin(buffer.data()), asio::buffers_begin(buffer.data()) + static_cast<long>(n));
-    buffer.consume(n);
-    return out;
-  }
-  std::string head() { return read_until("\r\n\r\n"); }
-};
+using Client = test_support::RawHttpClient;
 
 std::unique_ptr<HttpServer> start(ServerOptions options, Handler handler) {
   auto server = HttpServer::start("127.0.0.1:0", std::move(options), std::move(handler));
