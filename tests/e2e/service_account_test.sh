@@ -46,6 +46,11 @@ webhook_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.
   --webhook-url-base "https://127.0.0.1:$webhook_port" \
   > >(sed -u "s/^/[controller] /" >>"$E2E_LOG") 2>&1 &
 REP_PID[controller]=$!
+# Until the controller registered its webhooks by URL, deploy/webhook's configurations
+# name a Service that `kueuepp apiserver` cannot reach, and every Kueue object is refused.
+wait_until 60 "the controller's webhooks registered by URL" \
+  '[ -z "$(k get validatingwebhookconfiguration kueuepp-validating-webhook-configuration -o jsonpath="{..clientConfig.service.name}")" ] &&
+   [ -z "$(k get mutatingwebhookconfiguration kueuepp-mutating-webhook-configuration -o jsonpath="{..clientConfig.service.name}")" ]'
 
 # 2. Getting-started, with priorities.
 k apply -f - >/dev/null <<'QUEUES'
