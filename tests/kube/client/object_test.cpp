@@ -241,7 +241,7 @@ TEST(Lease, UsesMicroTime) {
   EXPECT_FALSE(Lease().renew_time());
 }
 
-TEST(Time, FormatsAndParsesRfc3339) {
+TEST(ObjectTime, FormatsAndParsesRfc3339) {
   const TimePoint t = *parse_time("2024-02-29T23:59:59.123456789Z");
   EXPECT_EQ(format_time(t), "2024-02-29T23:59:59Z");
   EXPECT_EQ(format_micro_time(t), "2024-02-29T23:59:59.123456Z");

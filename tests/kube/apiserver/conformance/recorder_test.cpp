@@ -45,7 +45,7 @@ const char* kScript = R"({"name": "e99-demo", "description": "demo.", "steps": [
    "ignore": ["status"]}
 ]})";
 
-TEST(Recorder, WritesTheNormalizedAnswersIntoTheScriptsSteps) {
+TEST(ConformanceRecorder, WritesTheNormalizedAnswersIntoTheScriptsSteps) {
   FakeTransport transport;
   transport.answers.push_back(json_answer(
       201, R"({"metadata": {"name": "ns1", "uid": "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b", "resourceVersion": "77", "managedFields": []}})"));
@@ -73,7 +73,7 @@ TEST(Recorder, WritesTheNormalizedAnswersIntoTheScriptsSteps) {
   EXPECT_TRUE(json::equal(*json::find(steps[1], "ignore"), *expected_ignore));
 }
 
-TEST(Recorder, APolledStepRepeatsUntilTheScriptsStatus) {
+TEST(ConformanceRecorder, APolledStepRepeatsUntilTheScriptsStatus) {
   const char* script = R"({"steps": [
     {"request": {"method": "GET", "path": "/api/v1/namespaces/gone", "headers": {"Accept": "application/json"}},
      "response": {"status": 404}, "poll": {"timeout_seconds": 10, "interval_seconds": 1}}]})";
@@ -88,7 +88,7 @@ TEST(Recorder, APolledStepRepeatsUntilTheScriptsStatus) {
   EXPECT_EQ(json::find_path(step, {"response", "status"})->to_number<int>(), 404);
 }
 
-TEST(Recorder, AnAssertTheRealServerDoesNotMeetIsReported) {
+TEST(ConformanceRecorder, AnAssertTheRealServerDoesNotMeetIsReported) {
   const char* script = R"({"steps": [
     {"request": {"method": "GET", "path": "/api/v1/namespaces/x", "headers": {"Accept": "application/json"}},
      "asserts": [{"path": "metadata.name", "op": "eq", "value": "y"}]}]})";

@@ -139,7 +139,7 @@ ListStrategy any_strategy(FieldPath path) {
   return {};
 }
 
-TEST(Robustness, MergePatch) {
+TEST(PatchRobustness, MergePatch) {
   Generator g(1);
   for (int i = 0; i < 3000; ++i) {
     const json::value target = g.value(5);
@@ -157,7 +157,7 @@ TEST(Robustness, MergePatch) {
   }
 }
 
-TEST(Robustness, JsonPatch) {
+TEST(PatchRobustness, JsonPatch) {
   Generator g(2);
   int applied = 0;
   for (int i = 0; i < 3000; ++i) {
@@ -175,7 +175,7 @@ TEST(Robustness, JsonPatch) {
   EXPECT_GT(applied, 100);  // the generator does produce applicable patches
 }
 
-TEST(Robustness, StrategicMergePatch) {
+TEST(PatchRobustness, StrategicMergePatch) {
   Generator g(3);
   int merged = 0;
   for (int i = 0; i < 3000; ++i) {
@@ -194,7 +194,7 @@ TEST(Robustness, StrategicMergePatch) {
   EXPECT_GT(merged, 300);
 }
 
-TEST(Robustness, ServerSideApplyAndRecordUpdate) {
+TEST(PatchRobustness, ServerSideApplyAndRecordUpdate) {
   Generator g(4);
   int applied = 0;
   for (int i = 0; i < 1500; ++i) {
@@ -228,7 +228,7 @@ TEST(Robustness, ServerSideApplyAndRecordUpdate) {
   EXPECT_GT(applied, 300);
 }
 
-TEST(Robustness, GarbageManagedFields) {
+TEST(PatchRobustness, GarbageManagedFields) {
   Generator g(5);
   for (int i = 0; i < 1000; ++i) {
     json::value live = json::object{{"metadata", json::object{{"name", "x"}, {"managedFields", g.value(4)}}},

@@ -40,7 +40,7 @@ TEST(GoFormatting, BadValues) {
   EXPECT_EQ(go_value(&n), "3");
 }
 
-TEST(FieldErrors, MessagesAsErrorBodyPrintsThem) {
+TEST(SchemaFieldErrors, MessagesAsErrorBodyPrintsThem) {
   namespace fe = field_errors;
   EXPECT_EQ(fe::required("spec.x").message, "Required value");
   EXPECT_EQ(fe::required("spec.x", "must be set").message, "Required value: must be set");
@@ -56,7 +56,7 @@ TEST(FieldErrors, MessagesAsErrorBodyPrintsThem) {
   EXPECT_EQ(fe::too_many("l", 3, 2).type, "FieldValueTooMany");
 }
 
-TEST(FieldErrors, DescribeAggregatesAsTheApiServer) {
+TEST(SchemaFieldErrors, DescribeAggregatesAsTheApiServer) {
   std::vector<FieldError> one = {{"FieldValueRequired", "spec.podSets[0].template", "Required value"}};
   EXPECT_EQ(describe(one), "spec.podSets[0].template: Required value");
   std::vector<FieldError> two = {

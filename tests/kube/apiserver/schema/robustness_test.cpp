@@ -58,7 +58,7 @@ class Random {
   std::mt19937 rng_;
 };
 
-TEST(Robustness, RandomCelNeverCrashes) {
+TEST(SchemaRobustness, RandomCelNeverCrashes) {
   static const char* tokens[] = {"self", "oldSelf", ".", "a", "spec", "(", ")", "[", "]", "{", "}", "1", "0", "-1",
                                  "1u", "1.5", "'x'", "\"y\"", "b'z'", "true", "null", "+", "-", "*", "/", "%", "==",
                                  "!=", "<", ">=", "&&", "||", "!", "?", ":", ",", "in", "has", "size", "all", "exists",
@@ -80,7 +80,7 @@ TEST(Robustness, RandomCelNeverCrashes) {
   EXPECT_GT(compiled, 800);
 }
 
-TEST(Robustness, RandomDocumentsThroughKueueSchemas) {
+TEST(SchemaRobustness, RandomDocumentsThroughKueueSchemas) {
   for (const char* plural : {"workloads", "clusterqueues", "resourceflavors", "topologies", "localqueues"}) {
     KUEUEPP_REQUIRE_SCHEMA(s, plural, "v1beta2");
     Random r(7);
@@ -97,7 +97,7 @@ TEST(Robustness, RandomDocumentsThroughKueueSchemas) {
   }
 }
 
-TEST(Robustness, DfaAgreesWithNfa) {
+TEST(SchemaRobustness, DfaAgreesWithNfa) {
   static const char* atoms[] = {"a", "b", "ab", ".", "[ab]", "[^a]", "[a-c]", "\\d", "\\w", "(a|b)", "(ab|a)", "(a*)",
                                 "x?", "^", "$", "(?i)A", "é", "\\.", "[0-9]", "()"};
   static const char* quantifiers[] = {"", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,}"};

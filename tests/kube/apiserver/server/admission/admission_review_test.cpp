@@ -64,7 +64,7 @@ TEST(AdmissionErrors, DenialsKeepTheWebhooksStatusCallFailuresAre500) {
   EXPECT_EQ(webhook_no_dry_run("w.example.com").message, "admission webhook \"w.example.com\" does not support dry run");
 }
 
-TEST(AdmissionReview, UserInfoIsTheRequestersOrTheServersOwn) {
+TEST(ServerAdmissionReview, UserInfoIsTheRequestersOrTheServersOwn) {
   ResourceType job;
   job.group = "batch";
   job.version = "v1";
@@ -81,7 +81,7 @@ TEST(AdmissionReview, UserInfoIsTheRequestersOrTheServersOwn) {
             R"({"username":"alice","uid":"u-1","groups":["team-a","system:authenticated"],"extra":{"scopes":["read"]}})");
 }
 
-TEST(AdmissionReview, TheRequestNamesKindResourceAndTheRequestedOnes) {
+TEST(ServerAdmissionReview, TheRequestNamesKindResourceAndTheRequestedOnes) {
   ResourceType job;
   job.group = "batch";
   job.version = "v1";

@@ -30,7 +30,7 @@ std::string answer(std::string_view uid, json::array converted, std::string_view
       {"response", json::object{{"uid", uid}, {"convertedObjects", std::move(converted)}, {"result", std::move(result)}}}});
 }
 
-TEST(ConversionReview, TheRequestCarriesTheObjectsTheUidAndTheDesiredVersion) {
+TEST(ServerConversionReview, TheRequestCarriesTheObjectsTheUidAndTheDesiredVersion) {
   json::value o = original();
   auto review = json::parse(make_conversion_review("v1", "uid-1", "example.com/v2", {&o}));
   ASSERT_TRUE(review);
@@ -44,7 +44,7 @@ TEST(ConversionReview, TheRequestCarriesTheObjectsTheUidAndTheDesiredVersion) {
   EXPECT_EQ(json::find(*request, "objects")->as_array()[0], o);
 }
 
-TEST(ConversionReview, AnAnswerIsCheckedAsKubeApiserverChecksIt) {
+TEST(ServerConversionReview, AnAnswerIsCheckedAsKubeApiserverChecksIt) {
   json::value converted = gizmo("example.com/v2", json::object{{"name", "g"}, {"uid", "u-1"}});
   auto ok = read_conversion_response(answer("uid-1", json::array{converted}), "v1", "uid-1");
   ASSERT_TRUE(ok) << ok.error().message;
@@ -75,7 +75,7 @@ TEST(ConversionReview, AnAnswerIsCheckedAsKubeApiserverChecksIt) {
   EXPECT_FALSE(read_conversion_response("not json", "v1", "uid-1"));
 }
 
-TEST(ConversionReview, AConvertedObjectMustKeepItsVersionKindAndIdentity) {
+TEST(ServerConversionReview, AConvertedObjectMustKeepItsVersionKindAndIdentity) {
   json::value o = original();
   auto wrong_version = check_converted_type(o, gizmo("example.com/v1", {}), "example.com/v2");
   ASSERT_FALSE(wrong_version);
@@ -96,7 +96,7 @@ TEST(ConversionReview, AConvertedObjectMustKeepItsVersionKindAndIdentity) {
   EXPECT_TRUE(check_converted_identity(o, gizmo("example.com/v2", json::object{{"name", "g"}, {"uid", "u-1"}})));
 }
 
-TEST(ConversionReview, MetadataIsRestoredButForLabelsAndAnnotations) {
+TEST(ServerConversionReview, MetadataIsRestoredButForLabelsAndAnnotations) {
   json::value answered = gizmo("example.com/v2", json::object{{"name", "g"},
                                                               {"uid", "u-1"},
                                                               {"resourceVersion", "99"},
