@@ -492,7 +492,12 @@ spec:
 
   void run(const Scenario& s) {
     const auto started = Clock::now();
-    auto plan = parse_fault_plan(fmt::format(R"({{"seed": {}, "rules": {}}})", s.seed, s.rules));
+    // KUEUEPP_FAULT_SEED replays a plan with another seed (to hunt a rare interleaving).
+    std::uint64_t seed = s.seed;
+    if (const char* env = std::getenv("KUEUEPP_FAULT_SEED"); env != nullptr && *env != '\0') {
+      seed = std::strtoull(env, nullptr, 10);
+    }
+    auto plan = parse_fault_plan(fmt::format(R"({{"seed": {}, "rules": {}}})", seed, s.rules));
     ASSERT_TRUE(plan) << plan.error().message;
     FaultProxyOptions proxy_options;
     proxy_options.upstream_port = server_->port();
@@ -571,9 +576,9 @@ spec:
     const FaultProxyStats stats = proxy_->stats();
     const auto& violations = checker_->violations();
     std::cout << fmt::format(
-                     "FAULT-E2E fault={} requests={} faults={} admissions={} evictions={} violations={} "
+                     "FAULT-E2E fault={} seed={} requests={} faults={} admissions={} evictions={} violations={} "
                      "settled_after={:.1f}s wall={:.1f}s polls={} victim_overlap={}m",
-                     s.name, stats.requests, stats.faults_total(), checker_->admissions(), evictions(),
+                     s.name, seed, stats.requests, stats.faults_total(), checker_->admissions(), evictions(),
                      violations.size(), seconds(finished - faults_ended), seconds(Clock::now() - started),
                      checker_->snapshots(), std::max<std::int64_t>(checker_->peak_overlap_milli(), 0))
               << std::endl;
