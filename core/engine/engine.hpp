@@ -134,6 +134,11 @@ class Engine {
   /// workloads and their queue and quota state, the cycle counters and the decisions not
   /// taken yet. Equal digests: the same calls give the same decisions.
   std::uint64_t state_digest() const;
+  /// Checks the quota trees against the workloads holding quota: every ClusterQueue's
+  /// usage is the sum of its holders' usage, and every cohort's the part of its children's
+  /// usage beyond what they keep locally. A failure names the first node that disagrees
+  /// (an engine bug: admissions computed on that tree can exceed the quota).
+  Status audit_quota() const;
 
   // -- queries ---------------------------------------------------------------------------
   /// One workload; `with_position` also computes its place in the queue (O(queue)).

@@ -151,6 +151,11 @@ SimulationRun simulate(const Generated& g, bool check) {
       CycleSummary s = engine.run_cycle(now);
       now += std::chrono::seconds(1);
       Decisions d = engine.take_decisions();
+      // The quota trees agree with the workloads holding quota after every cycle.
+      if (auto audit = engine.audit_quota(); !audit) {
+        run.failure = "quota audit after cycle " + std::to_string(c) + ": " + audit.error().message;
+        return false;
+      }
       if (!work && (s.heads != 0 || !d.empty())) {
         run.failure = "has_work said no, yet the cycle had " + std::to_string(s.heads) + " heads and " +
                       std::to_string(d.admissions.size() + d.evictions.size() + d.pending.size()) + " decisions";

@@ -313,5 +313,52 @@ TEST(Preemptor, SimulateSaysWhetherVictimsAreInTheOwnQueueOrOthers) {
             PreemptionPossibility::NoCandidates);
 }
 
+
+// A victim already evicted for a preemptor that still waits for it is that preemptor's:
+// a second preemptor claiming it would count the same quota free twice (and the entries
+// after it in the cycle would fit into it too), leaving the cohort over its quota once
+// both are admitted while the victim still stops. Once its own preemptor holds quota (or
+// is gone), an evicted victim is the cheapest target, as in Kueue's candidate order.
+struct PromisedVictimCase {
+  std::string name;
+  bool p1_exists = true;
+  bool p1_admitted = false;
+  std::string evicted_for = "p1";
+  Victims expected;
+};
+
+class PromisedVictim : public ::testing::TestWithParam<PromisedVictimCase> {};
+
+// "cq" has 4 cpu: "victim" (3 cpu) was evicted for `evicted_for`, "other" (1 cpu) runs.
+// "p2" (priority 100) needs 1 cpu.
+TEST_P(PromisedVictim, IsClaimedOnlyByThePreemptorItWasEvictedFor) {
+  const PromisedVictimCase& c = GetParam();
+  SchedulingSetup s;
+  s.add_flavors({"default"});
+  ClusterQueue cq = cluster_queue("cq", "", {resource_group({"cpu"}, {flavor_quotas("default", {{"cpu", 4}})})});
+  cq.preemption.within_cluster_queue = PreemptionPolicy::LowerPriority;
+  s.add_cluster_queue(cq);
+  s.build();
+  const int victim = s.hold("victim", "cq", {Held{"default", "cpu", 3}}, 0, 1000);
+  s.hold("other", "cq", {Held{"default", "cpu", 1}}, 0, 1500);
+  s.workload(victim).evicted = true;
+  s.workload(victim).extra().preempted = PreemptionRecord{"default/" + c.evicted_for, "uid-" + c.evicted_for,
+                                                          "InClusterQueue", "", {}};
+  if (c.p1_exists) {
+    WorkloadRecord& p1 = s.pending("p1", "cq", {PerPod{"cpu", 3}}, 100, 1800);
+    p1.reserved = c.p1_admitted;
+  }
+  const WorkloadRecord& p2 = s.pending("p2", "cq", {PerPod{"cpu", 1}}, 100, 2000);
+  EXPECT_EQ(preemption_victims(s, p2, {{"default", "cpu", 1}}), c.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Preemptor, PromisedVictim,
+    ::testing::Values(PromisedVictimCase{"EvictedForAnotherWaitingPreemptor", true, false, "p1", {"other:InClusterQueue"}},
+                      PromisedVictimCase{"EvictedForThisPreemptor", true, false, "p2", {"victim:InClusterQueue"}},
+                      PromisedVictimCase{"ItsPreemptorHoldsQuotaNow", true, true, "p1", {"victim:InClusterQueue"}},
+                      PromisedVictimCase{"ItsPreemptorIsGone", false, false, "p1", {"victim:InClusterQueue"}}),
+    testing::CaseName{});
+
 }  // namespace
 }  // namespace kueuepp::core
