@@ -244,6 +244,7 @@ CachedWorkload cached(const TreeObjectChange& c, const core::Workload& wl) {
   w.resource_version = std::string(c.object->resource_version());
   w.finished = wl.condition_true("Finished");
   w.holds_quota = !w.finished && wl.admission.has_value();
+  w.evicted = wl.condition_true("Evicted");
   return w;
 }
 
@@ -606,6 +607,7 @@ std::string introspection_summary(const TreeState& st) {
   o["rolledBack"] = st.writes->rolled_back();
   o["admissionWritesInFlight"] = st.writes->admissions_in_flight();
   o["unsettledWrites"] = st.writes->unsettled();
+  o["admissionsHeldForPreemptions"] = st.writes->admissions_held();
   o["readBacks"] = st.writes->read_backs();
   o["lastRoundMicros"] = st.last_round_us;
   o["batchesWithoutRound"] = st.batches_without_round;

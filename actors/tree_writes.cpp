@@ -89,9 +89,11 @@ TreeWrites::WrittenOn TreeWrites::written_on(const ObjectPtr& object, bool is_ca
 WriteEffects TreeWrites::on_version(const std::string& key, CachedWorkload version, core::Time now) {
   WriteEffects fx;
   const bool holds = version.holds_quota;
+  if (version.evicted || !holds) preemption_settled(key);
   workloads_[key] = std::move(version);
   held_.erase(key);  // the engine applied it: a hold is released
   after_version(key, holds, now, fx);
+  release_held_admissions(fx);
   return fx;
 }
 
@@ -108,6 +110,8 @@ void TreeWrites::after_version(const std::string& key, bool holds, core::Time no
 void TreeWrites::forget(const std::string& key) {
   workloads_.erase(key);
   writing_admissions_.erase(key);
+  preemption_settled(key);
+  std::erase_if(held_admissions_, [&](const HeldAdmission& h) { return h.decision.workload == key; });
   held_.erase(key);
   recheck_pending_.erase(key);
   recheck_evictions_.erase(key);
@@ -139,20 +143,23 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
   for (const auto& p : decisions.pending) {
     if (!p.requeued_reason.empty()) requeued[p.workload] = &p;
   }
+  for (const auto& ev : decisions.evictions) {
+    if (ev.reason == "Preempted") unlanded_preemptions_.insert(ev.workload);
+  }
   std::set<std::string, std::less<>> admitted_now;
   for (auto& a : decisions.admissions) {
-    ObjectPtr current = unpacked(a.workload);
-    if (!current) continue;
+    if (cached(a.workload) == nullptr) continue;
     admitted_now.insert(a.workload);
     auto r = requeued.find(a.workload);
-    ObjectPtr base = with_requeued(current, r == requeued.end() ? nullptr : r->second, now);
-    auto patch = kube::jobs::admission_patch(*base, a, now);
-    if (!patch) continue;  // the object already records exactly this admission
-    writing_admissions_.insert(a.workload);
-    // A base with the Requeued condition added is not the cached version: packed apart.
-    WrittenOn on = written_on(base, base == current);
-    std::string key = a.workload;
-    write_status(WriteIntent::Admission, key, std::move(*patch), AdmissionWrite{std::move(a), std::move(on), now}, fx);
+    if (!unlanded_preemptions_.empty()) {
+      // Written once the preemptions' evictions landed (release_held_admissions).
+      writing_admissions_.insert(a.workload);
+      HeldAdmission h{std::move(a), now, std::nullopt};
+      if (r != requeued.end()) h.requeued = *r->second;
+      held_admissions_.push_back(std::move(h));
+      continue;
+    }
+    write_admission(std::move(a), r == requeued.end() ? nullptr : r->second, now, fx);
   }
   for (auto& ev : decisions.evictions) write_eviction(std::move(ev), now, fx);
   // The same workload reviewed twice in a round (two versions applied) asks twice: the
@@ -198,7 +205,51 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
     if (!patch) continue;
     write_explanation(p.workload, std::move(*patch), now, fx);
   }
+  release_held_admissions(fx);
   return fx;
+}
+
+/// An admission decided at `decided_at`, written on the cached version (with the
+/// Requeued condition of the same round, if any).
+void TreeWrites::write_admission(core::AdmissionDecision a, const core::PendingDecision* requeued,
+                                 core::Time decided_at, WriteEffects& fx) {
+  ObjectPtr current = unpacked(a.workload);
+  if (!current) {
+    writing_admissions_.erase(a.workload);
+    return;
+  }
+  ObjectPtr base = with_requeued(current, requeued, decided_at);
+  auto patch = kube::jobs::admission_patch(*base, a, decided_at);
+  if (!patch) {  // the object already records exactly this admission
+    writing_admissions_.erase(a.workload);
+    return;
+  }
+  writing_admissions_.insert(a.workload);
+  // A base with the Requeued condition added is not the cached version: packed apart.
+  WrittenOn on = written_on(base, base == current);
+  std::string key = a.workload;
+  write_status(WriteIntent::Admission, key, std::move(*patch), AdmissionWrite{std::move(a), std::move(on), decided_at},
+               fx);
+}
+
+void TreeWrites::preemption_settled(const std::string& key) { unlanded_preemptions_.erase(key); }
+
+void TreeWrites::release_held_admissions(WriteEffects& fx) {
+  if (held_admissions_.empty()) return;
+  // A victim the engine no longer holds as evicted (its quota released, or the workload
+  // gone) waits for nothing: its eviction has no quota left to explain.
+  std::erase_if(unlanded_preemptions_, [&](const std::string& key) {
+    auto view = engine_.workload(key, false);
+    return !view || !view->reserved || !view->evicted;
+  });
+  if (!unlanded_preemptions_.empty()) return;
+  std::vector<HeldAdmission> held = std::move(held_admissions_);
+  held_admissions_.clear();
+  for (auto& h : held) {
+    if (writing_admissions_.count(h.decision.workload) == 0) continue;  // rolled back or gone meanwhile
+    writing_admissions_.erase(h.decision.workload);
+    write_admission(std::move(h.decision), h.requeued ? &*h.requeued : nullptr, h.decided_at, fx);
+  }
 }
 
 WriteEffects TreeWrites::due_explanations(core::Time now) {
@@ -343,6 +394,7 @@ WriteEffects TreeWrites::on_outcome(std::uint64_t ticket, const WriteOutcome& ou
         if constexpr (std::is_same_v<W, ReadBack>) read_done(w, outcome, now, fx);
       },
       context);
+  release_held_admissions(fx);
   return fx;
 }
 
@@ -393,10 +445,15 @@ void TreeWrites::admission_done(AdmissionWrite w, const WriteOutcome& o, WriteEf
 void TreeWrites::eviction_done(EvictionWrite w, const WriteOutcome& o, core::Time now, WriteEffects& fx) {
   const std::string key = w.decision.workload;  // a copy: the decision moves on below
   if (o.ok) {
+    preemption_settled(key);
     if (ObjectPtr object = unpacked(key, w.on.packed)) fx.landed.push_back(Landed{w.decision, object, now});
     return;
   }
-  if (o.superseded || o.http_status == 404 || o.reason == "NotOwner" || cached(key) == nullptr) return;
+  if (o.superseded) return;  // the write that superseded it settles it
+  if (o.http_status == 404 || o.reason == "NotOwner" || cached(key) == nullptr) {
+    preemption_settled(key);  // nothing will write it again
+    return;
+  }
   if (o.http_status == 409) {
     evict_on_newer_version(w.decision, w.on.resource_version, now, fx);
     if (recheck_evictions_.count(key) != 0) check_conflict(key, w.on.resource_version, fx);
@@ -591,6 +648,7 @@ void TreeWrites::settle(const std::string& key, Unsettled& u, const ObjectPtr& r
     case Unsettled::Eviction: {
       const ReadVerdict v = judge_eviction(*read, u.based_on);
       if (v == ReadVerdict::Landed) {
+        preemption_settled(key);
         if (read->condition_true("Evicted")) fx.landed.push_back(Landed{u.eviction, read, now});
       } else if (v == ReadVerdict::NotLanded) {
         if (holds_quota(key)) write_eviction(std::move(u.eviction), now, fx);

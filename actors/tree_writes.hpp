@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -41,6 +42,7 @@ struct CachedWorkload {
   std::string resource_version;
   bool finished = false;
   bool holds_quota = false;
+  bool evicted = false;  ///< Evicted=True
 };
 
 /// A write (or read) for the writer; `ticket` names it when its outcome comes back. The
@@ -109,6 +111,8 @@ class TreeWrites {
   // -- introspection -----------------------------------------------------------------
 
   std::size_t admissions_in_flight() const { return writing_admissions_.size(); }
+  /// Admissions decided but not written yet: they wait for preemptions to land.
+  std::size_t admissions_held() const { return held_admissions_.size(); }
   std::size_t unsettled() const { return unsettled_.size(); }
   std::size_t deferred_explanations() const { return pacer_.deferred(); }
   std::uint64_t rolled_back() const { return rolled_back_; }
@@ -197,6 +201,12 @@ class TreeWrites {
   void explanation_done(const ExplanationWrite& w, const messages::WriteOutcome& o, core::Time now,
                         WriteEffects& fx);
   void read_done(const ReadBack& r, const messages::WriteOutcome& o, core::Time now, WriteEffects& fx);
+  void write_admission(core::AdmissionDecision a, const core::PendingDecision* requeued, core::Time decided_at,
+                       WriteEffects& fx);
+  /// A preemption's eviction is known to have landed, or no longer needs to.
+  void preemption_settled(const std::string& key);
+  /// Writes the held admissions once no preemption of this tree is unlanded.
+  void release_held_admissions(WriteEffects& fx);
 
   core::Engine& engine_;
   std::string tree_;
@@ -219,6 +229,19 @@ class TreeWrites {
   /// written on the newer object when it arrives, if it still holds quota.
   std::map<std::string, core::EvictionDecision, std::less<>> recheck_evictions_;
   std::map<std::pair<std::string, int>, Unsettled> unsettled_;
+  /// Victims of preemptions decided here whose Evicted condition is not known to have
+  /// landed. The engine counts their quota as free for the entries of a cycle after
+  /// their preemptor (Kueue's fit after preemptions); an admission landing before the
+  /// eviction would show the cohort over its quota with no victim to explain it (and,
+  /// if the eviction never landed, would stay so). Admissions decided while any is
+  /// unlanded are held until all have landed.
+  std::set<std::string, std::less<>> unlanded_preemptions_;
+  struct HeldAdmission {
+    core::AdmissionDecision decision;
+    core::Time decided_at{};
+    std::optional<core::PendingDecision> requeued;  ///< a Requeued condition of the same round
+  };
+  std::vector<HeldAdmission> held_admissions_;
   std::unordered_map<std::uint64_t, Outstanding> outstanding_;
   std::uint64_t next_ticket_ = 1;
   std::uint64_t rolled_back_ = 0;

@@ -345,5 +345,46 @@ TEST_F(TreeWritesTest, AForgottenWorkloadsOutcomesChangeNothing) {
   EXPECT_EQ(writes_.rolled_back(), 0u);
 }
 
+
+// The engine counts a victim's quota free for the entries of a cycle after its preemptor
+// (Kueue's fit after preemptions). An admission that landed before the victim's Evicted
+// condition would show the cohort over its quota with no victim to explain it, and for
+// good if the eviction never landed: it is written once the eviction is known to have
+// landed. Found by FaultE2e.AllAtOnce (a cohort at 13 of 12 CPU while an eviction's
+// write was still being retried).
+TEST_F(TreeWritesTest, AnAdmissionDecidedWhileAPreemptionIsUnlandedWaitsForTheEviction) {
+  see(workload("victim", 10, 0, kAdmitted));
+  see(workload("preemptor", 11, 100));
+  see(workload("other", 12, 0));
+  engine_.run_cycle(t0());
+  core::Decisions d = engine_.take_decisions();
+  ASSERT_EQ(d.evictions.size(), 1u);
+  ASSERT_EQ(d.evictions[0].reason, "Preempted");
+  // An admission of the same round (a workload fitting beside the preemptor).
+  core::AdmissionDecision a;
+  a.workload = "ns/other";
+  a.admission.cluster_queue = "cq";
+  core::PodSetAssignment ps;
+  ps.name = "main";
+  ps.flavors["cpu"] = "default";
+  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
+  ps.count = 1;
+  a.admission.pod_set_assignments.push_back(ps);
+  a.at = t0();
+  d.admissions.push_back(a);
+
+  WriteEffects fx = writes_.plan(std::move(d), t0());
+  const PlannedWrite* eviction = find(fx, WriteIntent::Eviction);
+  ASSERT_NE(eviction, nullptr);
+  EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr) << "written before the victim's eviction landed";
+  EXPECT_EQ(writes_.admissions_held(), 1u);
+
+  WriteEffects landed = writes_.on_outcome(eviction->ticket, ok_at(13), t0());
+  const PlannedWrite* admission = find(landed, WriteIntent::Admission);
+  ASSERT_NE(admission, nullptr) << "not written once the eviction landed";
+  EXPECT_EQ(admission->request.name, "other");
+  EXPECT_EQ(writes_.admissions_held(), 0u);
+}
+
 }  // namespace
 }  // namespace kueuepp::actors
