@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "core/engine/engine.hpp"
 #include "kube/jobs/workload_status.hpp"
 #include "kube/objects/decoders.hpp"
@@ -143,8 +145,23 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
   for (const auto& p : decisions.pending) {
     if (!p.requeued_reason.empty()) requeued[p.workload] = &p;
   }
+  // A victim whose own admission is still held never had it written: nothing is to be
+  // evicted, and its eviction could not be written before that admission. The admission
+  // is rolled back instead (its quota freed now, as the eviction would free it), and the
+  // workload competes again.
+  std::set<std::string, std::less<>> cancelled;
   for (const auto& ev : decisions.evictions) {
-    if (ev.reason == "Preempted") unlanded_preemptions_.insert(ev.workload);
+    auto h = std::find_if(held_admissions_.begin(), held_admissions_.end(),
+                          [&](const HeldAdmission& held) { return held.decision.workload == ev.workload; });
+    if (h != held_admissions_.end()) {
+      held_admissions_.erase(h);
+      writing_admissions_.erase(ev.workload);
+      roll_back_admission(ev.workload, false, fx);
+      cancelled.insert(ev.workload);
+      continue;
+    }
+    const CachedWorkload* c = cached(ev.workload);
+    if (ev.reason == "Preempted" && c != nullptr && !c->evicted) unlanded_preemptions_.insert(ev.workload);
   }
   std::set<std::string, std::less<>> admitted_now;
   for (auto& a : decisions.admissions) {
@@ -161,7 +178,9 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
     }
     write_admission(std::move(a), r == requeued.end() ? nullptr : r->second, now, fx);
   }
-  for (auto& ev : decisions.evictions) write_eviction(std::move(ev), now, fx);
+  for (auto& ev : decisions.evictions) {
+    if (cancelled.count(ev.workload) == 0) write_eviction(std::move(ev), now, fx);
+  }
   // The same workload reviewed twice in a round (two versions applied) asks twice: the
   // latest decision of each kind is the one carried out.
   std::map<std::pair<std::string, int>, const core::AdmissionCheckDecision*> checks;
@@ -239,6 +258,8 @@ void TreeWrites::release_held_admissions(WriteEffects& fx) {
   // A victim the engine no longer holds as evicted (its quota released, or the workload
   // gone) waits for nothing: its eviction has no quota left to explain.
   std::erase_if(unlanded_preemptions_, [&](const std::string& key) {
+    const CachedWorkload* c = cached(key);
+    if (c == nullptr || c->evicted || !c->holds_quota) return true;
     auto view = engine_.workload(key, false);
     return !view || !view->reserved || !view->evicted;
   });
@@ -304,9 +325,11 @@ void TreeWrites::write_eviction(core::EvictionDecision ev, core::Time now, Write
     return;
   }
   ObjectPtr object = unpacked(key);
-  if (!object) return;
-  auto patch = kube::jobs::eviction_patch(*object, ev, now);
-  if (!patch) return;
+  auto patch = object ? kube::jobs::eviction_patch(*object, ev, now) : std::nullopt;
+  if (!patch) {  // nothing to write (the object shows it already): nothing to wait for
+    preemption_settled(key);
+    return;
+  }
   WrittenOn on = written_on(object, true);
   write_status(WriteIntent::Eviction, key, std::move(*patch), EvictionWrite{std::move(ev), std::move(on)}, fx);
 }

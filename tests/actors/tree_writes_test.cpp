@@ -386,5 +386,48 @@ TEST_F(TreeWritesTest, AnAdmissionDecidedWhileAPreemptionIsUnlandedWaitsForTheEv
   EXPECT_EQ(writes_.admissions_held(), 0u);
 }
 
+// A held admission's workload chosen as a victim in a later round: its eviction could not
+// be written before its admission, which waits for the preemptions to land, and neither
+// would ever be. The admission is rolled back instead and nothing is evicted.
+TEST_F(TreeWritesTest, AHeldAdmissionWhoseWorkloadIsPreemptedIsRolledBack) {
+  see(workload("victim", 10, 0, kAdmitted));
+  see(workload("preemptor", 11, 100));
+  see(workload("other", 12, 0));
+  engine_.run_cycle(t0());
+  core::Decisions d = engine_.take_decisions();
+  ASSERT_EQ(d.evictions.size(), 1u);
+  core::AdmissionDecision a;
+  a.workload = "ns/other";
+  a.admission.cluster_queue = "cq";
+  core::PodSetAssignment ps;
+  ps.name = "main";
+  ps.flavors["cpu"] = "default";
+  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
+  ps.count = 1;
+  a.admission.pod_set_assignments.push_back(ps);
+  a.at = t0();
+  d.admissions.push_back(a);
+  WriteEffects fx = writes_.plan(std::move(d), t0());
+  const PlannedWrite* eviction = find(fx, WriteIntent::Eviction);
+  ASSERT_NE(eviction, nullptr);
+  ASSERT_EQ(writes_.admissions_held(), 1u);
+
+  core::Decisions later;
+  core::EvictionDecision ev;
+  ev.workload = "ns/other";
+  ev.cluster_queue = "cq";
+  ev.reason = "Preempted";
+  ev.preemptor = "ns/preemptor";
+  ev.at = t0();
+  later.evictions.push_back(ev);
+  WriteEffects again = writes_.plan(std::move(later), t0());
+  EXPECT_EQ(find(again, WriteIntent::Eviction), nullptr) << "an eviction of an admission never written";
+  EXPECT_EQ(writes_.admissions_held(), 0u);
+  EXPECT_EQ(writes_.admissions_in_flight(), 0u);
+
+  WriteEffects landed = writes_.on_outcome(eviction->ticket, ok_at(13), t0());
+  EXPECT_EQ(find(landed, WriteIntent::Admission), nullptr) << "the rolled-back admission was written";
+}
+
 }  // namespace
 }  // namespace kueuepp::actors
