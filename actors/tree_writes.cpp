@@ -91,7 +91,9 @@ TreeWrites::WrittenOn TreeWrites::written_on(const ObjectPtr& object, bool is_ca
 WriteEffects TreeWrites::on_version(const std::string& key, CachedWorkload version, core::Time now) {
   WriteEffects fx;
   const bool holds = version.holds_quota;
-  if (version.evicted || !holds) preemption_settled(key);
+  // Only a version showing the eviction settles it: one without the admission may
+  // predate it (the victim's own admission still being written).
+  if (version.evicted) preemption_settled(key);
   workloads_[key] = std::move(version);
   held_.erase(key);  // the engine applied it: a hold is released
   after_version(key, holds, now, fx);
@@ -256,10 +258,11 @@ void TreeWrites::preemption_settled(const std::string& key) { unlanded_preemptio
 void TreeWrites::release_held_admissions(WriteEffects& fx) {
   if (held_admissions_.empty()) return;
   // A victim the engine no longer holds as evicted (its quota released, or the workload
-  // gone) waits for nothing: its eviction has no quota left to explain.
+  // gone) waits for nothing: its eviction has no quota left to explain. Its cached
+  // version alone does not say so: an admission of it may still be being written.
   std::erase_if(unlanded_preemptions_, [&](const std::string& key) {
     const CachedWorkload* c = cached(key);
-    if (c == nullptr || c->evicted || !c->holds_quota) return true;
+    if (c == nullptr || c->evicted) return true;
     auto view = engine_.workload(key, false);
     return !view || !view->reserved || !view->evicted;
   });

@@ -429,5 +429,39 @@ TEST_F(TreeWritesTest, AHeldAdmissionWhoseWorkloadIsPreemptedIsRolledBack) {
   EXPECT_EQ(find(landed, WriteIntent::Admission), nullptr) << "the rolled-back admission was written";
 }
 
+
+// A victim whose own admission is still being written: a version of it without the
+// admission (an explanation that landed before) says nothing about its eviction, and the
+// admissions that rely on its quota keep waiting.
+TEST_F(TreeWritesTest, AVictimsVersionWithoutItsAdmissionDoesNotReleaseTheHeldAdmissions) {
+  see(workload("victim", 10, 0));
+  WriteEffects first = round();
+  ASSERT_NE(find(first, WriteIntent::Admission), nullptr);  // not answered yet
+  see(workload("preemptor", 11, 100));
+  see(workload("other", 12, 0));
+  engine_.run_cycle(t0());
+  core::Decisions d = engine_.take_decisions();
+  ASSERT_EQ(d.evictions.size(), 1u);
+  ASSERT_EQ(d.evictions[0].workload, "ns/victim");
+  core::AdmissionDecision a;
+  a.workload = "ns/other";
+  a.admission.cluster_queue = "cq";
+  core::PodSetAssignment ps;
+  ps.name = "main";
+  ps.flavors["cpu"] = "default";
+  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
+  ps.count = 1;
+  a.admission.pod_set_assignments.push_back(ps);
+  a.at = t0();
+  d.admissions.push_back(a);
+  WriteEffects fx = writes_.plan(std::move(d), t0());
+  EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr);
+  ASSERT_EQ(writes_.admissions_held(), 1u);
+
+  WriteEffects newer = see(workload("victim", 13, 0));
+  EXPECT_EQ(find(newer, WriteIntent::Admission), nullptr) << "released before the victim's eviction landed";
+  EXPECT_EQ(writes_.admissions_held(), 1u);
+}
+
 }  // namespace
 }  // namespace kueuepp::actors
