@@ -261,7 +261,6 @@ CycleSummary Engine::run_tree_cycle(Tree& tree) {
   QuotaTree snapshot = tree.quota;
   SchedulingContext ctx{config_, resources_, flavors_, flavor_by_id_, cqs_, workloads_,
                         tree.node_to_cq, snapshot, cycle_, now_, {}};
-  ctx.by_key = &by_key_;
   Preemptor preemptor(ctx);
 
   // Nominate.

@@ -83,7 +83,7 @@ std::vector<PreemptionTarget> Preemptor::classical(const Request& r) {
   };
   auto collect_from_cq = [&](int cq_index, int lca, bool advantage, std::vector<Candidate>& out) {
     for (int id : ctx_.cq(cq_index).holding) {
-      if (!ctx_.candidate_visible(id) || ctx_.promised_to_other(id, *r.preemptor)) continue;
+      if (!ctx_.candidate_visible(id) || ctx_.evicted_for_another(id, *r.preemptor)) continue;
       Variant v = classify(ctx_.wl(id), advantage);
       if (v != Variant::Never) out.push_back({id, lca, v, {}});
     }

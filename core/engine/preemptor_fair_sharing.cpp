@@ -152,7 +152,7 @@ std::vector<PreemptionTarget> Preemptor::fair(const Request& r) {
   std::vector<int> candidates;
   auto add_from = [&](int cq_index, PreemptionPolicy policy) {
     for (int id : ctx_.cq(cq_index).holding) {
-      if (!ctx_.candidate_visible(id) || ctx_.promised_to_other(id, *r.preemptor)) continue;
+      if (!ctx_.candidate_visible(id) || ctx_.evicted_for_another(id, *r.preemptor)) continue;
       const WorkloadRecord& w = ctx_.wl(id);
       if (!satisfies_preemption_policy(*r.preemptor, w, policy, ctx_.config)) continue;
       if (!uses_resources(w, frs)) continue;

@@ -5,9 +5,6 @@
 // the set of workloads whose usage a preemption simulation has taken out.
 
 #include <memory>
-#include <string>
-#include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -66,22 +63,15 @@ struct SchedulingContext {
     const WorkloadRecord& w = wl(id);
     return !removed.contains(id) && w.reserved_cycle != cycle;
   }
-  /// Workload keys to indexes, for the preemptors named in preemption records.
-  const std::unordered_map<std::string_view, int>* by_key = nullptr;
-  /// A victim already evicted for another preemptor that still waits for it: its quota
-  /// is promised to that workload. Claimed again by `preemptor`, the same space would be
-  /// counted free for two workloads (and, through the fit of the entries after it, for
-  /// workloads that preempt nothing), and the cohort would end up over its quota once
-  /// both are admitted while the victim still stops.
-  bool promised_to_other(int id, const WorkloadRecord& preemptor) const {
+  /// A victim already evicted for another preemptor: its quota is that workload's, and
+  /// comes free for the others only once the victim has stopped. Claimed again by
+  /// `preemptor`, the same space would be counted free twice (and, through the fit of the
+  /// entries after it in a cycle, for workloads that preempt nothing), and the cohort
+  /// would hold more than its quota with nothing its victims' Evicted conditions explain.
+  bool evicted_for_another(int id, const WorkloadRecord& preemptor) const {
     const WorkloadRecord& w = wl(id);
-    if (!w.evicted || !w.extras || !w.extras->preempted || by_key == nullptr) return false;
-    const std::string& waiting = w.extras->preempted->preemptor_key;
-    if (waiting == preemptor.key) return false;
-    auto it = by_key->find(waiting);
-    if (it == by_key->end()) return false;
-    const WorkloadRecord& other = wl(it->second);
-    return !other.reserved && !other.finished;
+    if (!w.evicted || !w.extras || !w.extras->preempted) return false;
+    return w.extras->preempted->preemptor_key != preemptor.key;
   }
 };
 

@@ -314,11 +314,11 @@ TEST(Preemptor, SimulateSaysWhetherVictimsAreInTheOwnQueueOrOthers) {
 }
 
 
-// A victim already evicted for a preemptor that still waits for it is that preemptor's:
-// a second preemptor claiming it would count the same quota free twice (and the entries
-// after it in the cycle would fit into it too), leaving the cohort over its quota once
-// both are admitted while the victim still stops. Once its own preemptor holds quota (or
-// is gone), an evicted victim is the cheapest target, as in Kueue's candidate order.
+// A victim already evicted for one preemptor is that preemptor's until it has stopped: a
+// second preemptor claiming it would count the same quota free twice (and the entries
+// after it in the cycle would fit into it too), leaving the cohort over its quota with
+// nothing the victim's Evicted condition explains, even once the first preemptor was
+// admitted elsewhere or went away. Its own preemptor still claims it first.
 struct PromisedVictimCase {
   std::string name;
   bool p1_exists = true;
@@ -356,8 +356,8 @@ INSTANTIATE_TEST_SUITE_P(
     Preemptor, PromisedVictim,
     ::testing::Values(PromisedVictimCase{"EvictedForAnotherWaitingPreemptor", true, false, "p1", {"other:InClusterQueue"}},
                       PromisedVictimCase{"EvictedForThisPreemptor", true, false, "p2", {"victim:InClusterQueue"}},
-                      PromisedVictimCase{"ItsPreemptorHoldsQuotaNow", true, true, "p1", {"victim:InClusterQueue"}},
-                      PromisedVictimCase{"ItsPreemptorIsGone", false, false, "p1", {"victim:InClusterQueue"}}),
+                      PromisedVictimCase{"ItsPreemptorHoldsQuotaNow", true, true, "p1", {"other:InClusterQueue"}},
+                      PromisedVictimCase{"ItsPreemptorIsGone", false, false, "p1", {"other:InClusterQueue"}}),
     testing::CaseName{});
 
 }  // namespace

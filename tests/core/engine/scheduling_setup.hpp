@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <unordered_map>
 #include <vector>
 
 #include "core/engine/assignment.hpp"
@@ -210,7 +209,6 @@ class SchedulingSetup {
                                      /*cycle=*/1,
                                      time_from_seconds(5000),
                                      {}});
-      ctx_->by_key = &by_key_;
     }
     return *ctx_;
   }
@@ -259,7 +257,6 @@ class SchedulingSetup {
     w->base_priority = priority;
     w->cq = cq(cq_name);
     workloads_.push_back(std::move(w));
-    by_key_[workloads_.back()->key] = workloads_.back()->id;
     return *workloads_.back();
   }
 
@@ -303,7 +300,6 @@ class SchedulingSetup {
   std::map<std::string, int> cohort_nodes_;
   std::vector<ClusterQueueState> cqs_;
   std::vector<std::unique_ptr<WorkloadRecord>> workloads_;
-  std::unordered_map<std::string_view, int> by_key_;  ///< views of the records' keys
   std::vector<int> node_to_cq_;
   QuotaTree tree_;
   std::optional<SchedulingContext> ctx_;
