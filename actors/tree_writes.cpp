@@ -147,21 +147,7 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
   for (const auto& p : decisions.pending) {
     if (!p.requeued_reason.empty()) requeued[p.workload] = &p;
   }
-  // A victim whose own admission is still held never had it written: nothing is to be
-  // evicted, and its eviction could not be written before that admission. The admission
-  // is rolled back instead (its quota freed now, as the eviction would free it), and the
-  // workload competes again.
-  std::set<std::string, std::less<>> cancelled;
   for (const auto& ev : decisions.evictions) {
-    auto h = std::find_if(held_admissions_.begin(), held_admissions_.end(),
-                          [&](const HeldAdmission& held) { return held.decision.workload == ev.workload; });
-    if (h != held_admissions_.end()) {
-      held_admissions_.erase(h);
-      writing_admissions_.erase(ev.workload);
-      roll_back_admission(ev.workload, false, fx);
-      cancelled.insert(ev.workload);
-      continue;
-    }
     const CachedWorkload* c = cached(ev.workload);
     if (ev.reason == "Preempted" && c != nullptr && !c->evicted) unlanded_preemptions_.insert(ev.workload);
   }
@@ -181,7 +167,21 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
     write_admission(std::move(a), r == requeued.end() ? nullptr : r->second, now, fx);
   }
   for (auto& ev : decisions.evictions) {
-    if (cancelled.count(ev.workload) == 0) write_eviction(std::move(ev), now, fx);
+    // A victim whose own admission is still held (from an earlier round, or admitted
+    // earlier in this one) never had it written: nothing is to be evicted, and its
+    // eviction could not be written before that admission, which waits for the
+    // preemptions. The admission is rolled back instead (its quota freed now, as the
+    // eviction would free it), and the workload competes again.
+    auto h = std::find_if(held_admissions_.begin(), held_admissions_.end(),
+                          [&](const HeldAdmission& held) { return held.decision.workload == ev.workload; });
+    if (h != held_admissions_.end()) {
+      held_admissions_.erase(h);
+      writing_admissions_.erase(ev.workload);
+      preemption_settled(ev.workload);
+      roll_back_admission(ev.workload, false, fx);
+      continue;
+    }
+    write_eviction(std::move(ev), now, fx);
   }
   // The same workload reviewed twice in a round (two versions applied) asks twice: the
   // latest decision of each kind is the one carried out.

@@ -463,5 +463,37 @@ TEST_F(TreeWritesTest, AVictimsVersionWithoutItsAdmissionDoesNotReleaseTheHeldAd
   EXPECT_EQ(writes_.admissions_held(), 1u);
 }
 
+
+// Admitted and then preempted in the same round (a later cycle of it): the admission is
+// held for its own eviction, which could only be written after it. Neither is written;
+// the admission is rolled back.
+TEST_F(TreeWritesTest, AWorkloadAdmittedAndPreemptedInOneRoundIsRolledBack) {
+  see(workload("quick", 10, 0));
+  core::Decisions d;
+  core::AdmissionDecision a;
+  a.workload = "ns/quick";
+  a.admission.cluster_queue = "cq";
+  core::PodSetAssignment ps;
+  ps.name = "main";
+  ps.flavors["cpu"] = "default";
+  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
+  ps.count = 1;
+  a.admission.pod_set_assignments.push_back(ps);
+  a.at = t0();
+  d.admissions.push_back(a);
+  core::EvictionDecision ev;
+  ev.workload = "ns/quick";
+  ev.cluster_queue = "cq";
+  ev.reason = "Preempted";
+  ev.preemptor = "ns/other";
+  ev.at = t0();
+  d.evictions.push_back(ev);
+  WriteEffects fx = writes_.plan(std::move(d), t0());
+  EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr);
+  EXPECT_EQ(find(fx, WriteIntent::Eviction), nullptr);
+  EXPECT_EQ(writes_.admissions_held(), 0u);
+  EXPECT_EQ(writes_.admissions_in_flight(), 0u);
+}
+
 }  // namespace
 }  // namespace kueuepp::actors
