@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DKUEUEPP_WERROR=ON
 jobs=$(nproc 2>/dev/null || echo 2)
-ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
+# One slot more than cores: the end-to-end fault tests (FaultE2e.*, one at a time, first)
+# mostly wait out their fault windows, a sixth of a core each, for about 3 minutes.
+ctest --test-dir build --output-on-failure -j "$((jobs + 1))" --timeout 600
 build/kueuepp scenario tests/scenarios
 shared="${KUEUEPP_SHARED_DIR:-../shared}"
 if [ -d "$shared/scenarios" ]; then
