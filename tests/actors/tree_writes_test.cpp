@@ -72,6 +72,33 @@ WriteOutcome read_of(ObjectPtr object) {
   return o;
 }
 
+/// An admission of ns/`name` to "cq" (1 cpu of "default"), decided at t0: one the engine
+/// did not make, for the cases a round cannot set up on a 1-cpu queue.
+core::AdmissionDecision admission_decision(const std::string& name) {
+  core::AdmissionDecision a;
+  a.workload = "ns/" + name;
+  a.admission.cluster_queue = "cq";
+  core::PodSetAssignment ps;
+  ps.name = "main";
+  ps.flavors["cpu"] = "default";
+  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
+  ps.count = 1;
+  a.admission.pod_set_assignments.push_back(ps);
+  a.at = t0();
+  return a;
+}
+
+/// A preemption of ns/`victim` for ns/`preemptor`, decided at t0.
+core::EvictionDecision preemption_of(const std::string& victim, const std::string& preemptor) {
+  core::EvictionDecision ev;
+  ev.workload = "ns/" + victim;
+  ev.cluster_queue = "cq";
+  ev.reason = "Preempted";
+  ev.preemptor = "ns/" + preemptor;
+  ev.at = t0();
+  return ev;
+}
+
 class TreeWritesTest : public ::testing::Test {
  protected:
   TreeWritesTest() : writes_(engine_, "test", std::chrono::milliseconds(0)) {
@@ -361,17 +388,7 @@ TEST_F(TreeWritesTest, AnAdmissionDecidedWhileAPreemptionIsUnlandedWaitsForTheEv
   ASSERT_EQ(d.evictions.size(), 1u);
   ASSERT_EQ(d.evictions[0].reason, "Preempted");
   // An admission of the same round (a workload fitting beside the preemptor).
-  core::AdmissionDecision a;
-  a.workload = "ns/other";
-  a.admission.cluster_queue = "cq";
-  core::PodSetAssignment ps;
-  ps.name = "main";
-  ps.flavors["cpu"] = "default";
-  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
-  ps.count = 1;
-  a.admission.pod_set_assignments.push_back(ps);
-  a.at = t0();
-  d.admissions.push_back(a);
+  d.admissions.push_back(admission_decision("other"));
 
   WriteEffects fx = writes_.plan(std::move(d), t0());
   const PlannedWrite* eviction = find(fx, WriteIntent::Eviction);
@@ -396,30 +413,14 @@ TEST_F(TreeWritesTest, AHeldAdmissionWhoseWorkloadIsPreemptedIsRolledBack) {
   engine_.run_cycle(t0());
   core::Decisions d = engine_.take_decisions();
   ASSERT_EQ(d.evictions.size(), 1u);
-  core::AdmissionDecision a;
-  a.workload = "ns/other";
-  a.admission.cluster_queue = "cq";
-  core::PodSetAssignment ps;
-  ps.name = "main";
-  ps.flavors["cpu"] = "default";
-  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
-  ps.count = 1;
-  a.admission.pod_set_assignments.push_back(ps);
-  a.at = t0();
-  d.admissions.push_back(a);
+  d.admissions.push_back(admission_decision("other"));
   WriteEffects fx = writes_.plan(std::move(d), t0());
   const PlannedWrite* eviction = find(fx, WriteIntent::Eviction);
   ASSERT_NE(eviction, nullptr);
   ASSERT_EQ(writes_.admissions_held(), 1u);
 
   core::Decisions later;
-  core::EvictionDecision ev;
-  ev.workload = "ns/other";
-  ev.cluster_queue = "cq";
-  ev.reason = "Preempted";
-  ev.preemptor = "ns/preemptor";
-  ev.at = t0();
-  later.evictions.push_back(ev);
+  later.evictions.push_back(preemption_of("other", "preemptor"));
   WriteEffects again = writes_.plan(std::move(later), t0());
   EXPECT_EQ(find(again, WriteIntent::Eviction), nullptr) << "an eviction of an admission never written";
   EXPECT_EQ(writes_.admissions_held(), 0u);
@@ -443,17 +444,7 @@ TEST_F(TreeWritesTest, AVictimsVersionWithoutItsAdmissionDoesNotReleaseTheHeldAd
   core::Decisions d = engine_.take_decisions();
   ASSERT_EQ(d.evictions.size(), 1u);
   ASSERT_EQ(d.evictions[0].workload, "ns/victim");
-  core::AdmissionDecision a;
-  a.workload = "ns/other";
-  a.admission.cluster_queue = "cq";
-  core::PodSetAssignment ps;
-  ps.name = "main";
-  ps.flavors["cpu"] = "default";
-  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
-  ps.count = 1;
-  a.admission.pod_set_assignments.push_back(ps);
-  a.at = t0();
-  d.admissions.push_back(a);
+  d.admissions.push_back(admission_decision("other"));
   WriteEffects fx = writes_.plan(std::move(d), t0());
   EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr);
   ASSERT_EQ(writes_.admissions_held(), 1u);
@@ -470,24 +461,8 @@ TEST_F(TreeWritesTest, AVictimsVersionWithoutItsAdmissionDoesNotReleaseTheHeldAd
 TEST_F(TreeWritesTest, AWorkloadAdmittedAndPreemptedInOneRoundIsRolledBack) {
   see(workload("quick", 10, 0));
   core::Decisions d;
-  core::AdmissionDecision a;
-  a.workload = "ns/quick";
-  a.admission.cluster_queue = "cq";
-  core::PodSetAssignment ps;
-  ps.name = "main";
-  ps.flavors["cpu"] = "default";
-  ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
-  ps.count = 1;
-  a.admission.pod_set_assignments.push_back(ps);
-  a.at = t0();
-  d.admissions.push_back(a);
-  core::EvictionDecision ev;
-  ev.workload = "ns/quick";
-  ev.cluster_queue = "cq";
-  ev.reason = "Preempted";
-  ev.preemptor = "ns/other";
-  ev.at = t0();
-  d.evictions.push_back(ev);
+  d.admissions.push_back(admission_decision("quick"));
+  d.evictions.push_back(preemption_of("quick", "other"));
   WriteEffects fx = writes_.plan(std::move(d), t0());
   EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr);
   EXPECT_EQ(find(fx, WriteIntent::Eviction), nullptr);
