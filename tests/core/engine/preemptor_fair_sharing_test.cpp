@@ -231,5 +231,29 @@ TEST(Preemptor, FairSharingPreemptsWithinItsQueueWhileOthersBorrowOutOfReach) {
   EXPECT_EQ(preemption_victims(s, preemptor, {{"default", "cpu", 4}}), Victims{"a-low:InClusterQueue"});
 }
 
+
+// As in classical preemption (Preemptor/PromisedVictim): a victim evicted for another
+// preemptor is that preemptor's, and is not claimed again; its own preemptor still
+// takes it first.
+TEST(Preemptor, FairSharingLeavesAVictimEvictedForAnotherPreemptorToIt) {
+  for (const std::string evicted_for : {"someone-else", "preemptor"}) {
+    FairCohort cohort;
+    cohort.within = PreemptionPolicy::LowerPriority;
+    SchedulingSetup s;
+    cohort.build(s);
+    const int evicted = s.hold("a-evicted", "a", {Held{"default", "cpu", 2}}, 0);
+    s.workload(evicted).evicted = true;
+    s.workload(evicted).extra().preempted =
+        PreemptionRecord{"default/" + evicted_for, "uid-" + evicted_for, "InClusterQueue", "", {}};
+    s.hold("a-run", "a", {Held{"default", "cpu", 8}}, 0);
+    s.hold("b-run", "b", {Held{"default", "cpu", 10}}, 0);
+    s.hold("c-run", "c", {Held{"default", "cpu", 10}}, 0);
+    const WorkloadRecord& preemptor = s.pending("preemptor", "a", {PerPod{"cpu", 2}}, 100);
+    const Victims expected =
+        evicted_for == "preemptor" ? Victims{"a-evicted:InClusterQueue"} : Victims{"a-run:InClusterQueue"};
+    EXPECT_EQ(preemption_victims(s, preemptor, {{"default", "cpu", 2}}), expected) << "evicted for " << evicted_for;
+  }
+}
+
 }  // namespace
 }  // namespace kueuepp::core
