@@ -126,6 +126,19 @@ class TreeWritesTest : public ::testing::Test {
     return writes_.on_version(wl->key(), std::move(c), t0());
   }
 
+  /// "victim" (holding the queue's 1 cpu) preempted for "preemptor" in a round, and an
+  /// admission of "other" added to that round's decisions (a workload fitting beside the
+  /// preemptor, which a 1-cpu queue cannot make the engine decide).
+  core::Decisions preemption_round() {
+    see(workload("victim", 10, 0, kAdmitted));
+    see(workload("preemptor", 11, 100));
+    see(workload("other", 12, 0));
+    engine_.run_cycle(t0());
+    core::Decisions d = engine_.take_decisions();
+    d.admissions.push_back(admission_decision("other"));
+    return d;
+  }
+
   WriteEffects round() {
     engine_.run_cycle(t0());
     return writes_.plan(engine_.take_decisions(), t0());
@@ -380,15 +393,9 @@ TEST_F(TreeWritesTest, AForgottenWorkloadsOutcomesChangeNothing) {
 // landed. Found by FaultE2e.AllAtOnce (a cohort at 13 of 12 CPU while an eviction's
 // write was still being retried).
 TEST_F(TreeWritesTest, AnAdmissionDecidedWhileAPreemptionIsUnlandedWaitsForTheEviction) {
-  see(workload("victim", 10, 0, kAdmitted));
-  see(workload("preemptor", 11, 100));
-  see(workload("other", 12, 0));
-  engine_.run_cycle(t0());
-  core::Decisions d = engine_.take_decisions();
+  core::Decisions d = preemption_round();
   ASSERT_EQ(d.evictions.size(), 1u);
   ASSERT_EQ(d.evictions[0].reason, "Preempted");
-  // An admission of the same round (a workload fitting beside the preemptor).
-  d.admissions.push_back(admission_decision("other"));
 
   WriteEffects fx = writes_.plan(std::move(d), t0());
   const PlannedWrite* eviction = find(fx, WriteIntent::Eviction);
@@ -407,13 +414,8 @@ TEST_F(TreeWritesTest, AnAdmissionDecidedWhileAPreemptionIsUnlandedWaitsForTheEv
 // be written before its admission, which waits for the preemptions to land, and neither
 // would ever be. The admission is rolled back instead and nothing is evicted.
 TEST_F(TreeWritesTest, AHeldAdmissionWhoseWorkloadIsPreemptedIsRolledBack) {
-  see(workload("victim", 10, 0, kAdmitted));
-  see(workload("preemptor", 11, 100));
-  see(workload("other", 12, 0));
-  engine_.run_cycle(t0());
-  core::Decisions d = engine_.take_decisions();
+  core::Decisions d = preemption_round();
   ASSERT_EQ(d.evictions.size(), 1u);
-  d.admissions.push_back(admission_decision("other"));
   WriteEffects fx = writes_.plan(std::move(d), t0());
   const PlannedWrite* eviction = find(fx, WriteIntent::Eviction);
   ASSERT_NE(eviction, nullptr);
