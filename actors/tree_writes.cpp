@@ -156,8 +156,9 @@ WriteEffects TreeWrites::plan(core::Decisions decisions, core::Time now) {
     if (cached(a.workload) == nullptr) continue;
     admitted_now.insert(a.workload);
     auto r = requeued.find(a.workload);
-    if (!unlanded_preemptions_.empty()) {
-      // Written once the preemptions' evictions landed (release_held_admissions).
+    if (a.after_preemptions && !unlanded_preemptions_.empty()) {
+      // It fits only in quota the victims hold until their evictions land: written once
+      // they have (release_held_admissions). Any other admission fits with them counted.
       writing_admissions_.insert(a.workload);
       HeldAdmission h{std::move(a), now, std::nullopt};
       if (r != requeued.end()) h.requeued = *r->second;

@@ -233,8 +233,9 @@ class TreeWrites {
   /// landed. The engine counts their quota as free for the entries of a cycle after
   /// their preemptor (Kueue's fit after preemptions); an admission landing before the
   /// eviction would show the cohort over its quota with no victim to explain it (and,
-  /// if the eviction never landed, would stay so). Admissions decided while any is
-  /// unlanded are held until all have landed.
+  /// if the eviction never landed, would stay so). Admissions that fit only in such
+  /// quota (AdmissionDecision::after_preemptions) decided while any is unlanded are held
+  /// until all have landed.
   std::set<std::string, std::less<>> unlanded_preemptions_;
   struct HeldAdmission {
     core::AdmissionDecision decision;

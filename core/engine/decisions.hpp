@@ -21,6 +21,10 @@ struct AdmissionDecision {
   /// status.admissionChecks lists exactly these (entries already there kept as they are,
   /// new ones Pending).
   std::vector<std::string> admission_checks;
+  /// It fits only in quota that workloads being preempted (victims claimed in the same
+  /// cycle, whose evictions are not complete) still hold: written before their evictions
+  /// land, it would show the quota taken twice. A writer holds it until they have.
+  bool after_preemptions = false;
   Time at{};
 };
 

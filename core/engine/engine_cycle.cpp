@@ -23,6 +23,7 @@ struct Engine::Entry {
   std::string text;    ///< fixed message text (after the assignment's reasons, if any)
   bool with_details = false;  ///< the assignment's reasons start the message
   bool processed = false;
+  bool after_preemptions = false;  ///< fits only with claimed victims' quota (AdmissionDecision)
 };
 
 namespace {
@@ -348,14 +349,17 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
 
   // Does the assignment fit, with every victim claimed this cycle and its own targets
   // taken out?
-  auto fits_with = [&](const Amounts& usage, const std::vector<PreemptionTarget>& targets) {
+  auto fits_with = [&](const Amounts& usage, const std::vector<PreemptionTarget>& targets,
+                       bool without_claimed = true) {
     std::vector<int> removed;
     auto take = [&](int id) {
       if (ctx.removed.contains(id)) return;
       ctx.remove_workload(id);
       removed.push_back(id);
     };
-    for (int id : claimed) take(id);
+    if (without_claimed) {
+      for (int id : claimed) take(id);
+    }
     for (const auto& t : targets) take(t.workload);
     bool ok = true;
     for (const auto& [fr, v] : usage) {
@@ -449,6 +453,9 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
     e.reason = "WaitingForQuota";
     return;
   }
+  // Whether it fits with every victim's quota still counted: if not, it uses quota a
+  // victim holds until its eviction completes.
+  e.after_preemptions = !claimed.empty() && !fits_with(e.assignment.usage, {}, false);
   for (const auto& t : e.targets) claimed.insert(t.workload);
   snap.add_usage(cq.node, e.assignment.usage);
 
@@ -534,6 +541,7 @@ void Engine::admit(Entry& e, CycleSummary& summary) {
   d.admission = admission_of(rec);
   d.admitted = rec.admitted;
   d.admission_checks = std::move(checks);
+  d.after_preemptions = e.after_preemptions;
   d.at = now_;
   outbox_.admissions.push_back(std::move(d));
 }

@@ -73,8 +73,9 @@ WriteOutcome read_of(ObjectPtr object) {
 }
 
 /// An admission of ns/`name` to "cq" (1 cpu of "default"), decided at t0: one the engine
-/// did not make, for the cases a round cannot set up on a 1-cpu queue.
-core::AdmissionDecision admission_decision(const std::string& name) {
+/// did not make, for the cases a round cannot set up on a 1-cpu queue. `after_preemptions`
+/// as the engine marks one that fits only in the quota of a victim claimed in its cycle.
+core::AdmissionDecision admission_decision(const std::string& name, bool after_preemptions) {
   core::AdmissionDecision a;
   a.workload = "ns/" + name;
   a.admission.cluster_queue = "cq";
@@ -84,6 +85,7 @@ core::AdmissionDecision admission_decision(const std::string& name) {
   ps.resource_usage["cpu"] = core::Quantity::from_milli(1000);
   ps.count = 1;
   a.admission.pod_set_assignments.push_back(ps);
+  a.after_preemptions = after_preemptions;
   a.at = t0();
   return a;
 }
@@ -127,15 +129,16 @@ class TreeWritesTest : public ::testing::Test {
   }
 
   /// "victim" (holding the queue's 1 cpu) preempted for "preemptor" in a round, and an
-  /// admission of "other" added to that round's decisions (a workload fitting beside the
-  /// preemptor, which a 1-cpu queue cannot make the engine decide).
-  core::Decisions preemption_round() {
+  /// admission of "other" added to that round's decisions (a workload fitting in the
+  /// victim's quota beside the preemptor, or, unless `after_preemptions`, beside the victim:
+  /// neither of which a 1-cpu queue can make the engine decide).
+  core::Decisions preemption_round(bool after_preemptions = true) {
     see(workload("victim", 10, 0, kAdmitted));
     see(workload("preemptor", 11, 100));
     see(workload("other", 12, 0));
     engine_.run_cycle(t0());
     core::Decisions d = engine_.take_decisions();
-    d.admissions.push_back(admission_decision("other"));
+    d.admissions.push_back(admission_decision("other", after_preemptions));
     return d;
   }
 
@@ -410,6 +413,17 @@ TEST_F(TreeWritesTest, AnAdmissionDecidedWhileAPreemptionIsUnlandedWaitsForTheEv
   EXPECT_EQ(writes_.admissions_held(), 0u);
 }
 
+// Only an admission that fits in a victim's quota waits for its eviction: one that fits
+// with the victims' quota still counted cannot show it taken twice, and is written at once.
+TEST_F(TreeWritesTest, AnAdmissionThatFitsBesideTheVictimsIsWrittenWhileAPreemptionIsUnlanded) {
+  WriteEffects fx = writes_.plan(preemption_round(false), t0());
+  ASSERT_NE(find(fx, WriteIntent::Eviction), nullptr);
+  const PlannedWrite* admission = find(fx, WriteIntent::Admission);
+  ASSERT_NE(admission, nullptr) << "held behind an eviction it does not depend on";
+  EXPECT_EQ(admission->request.name, "other");
+  EXPECT_EQ(writes_.admissions_held(), 0u);
+}
+
 // A held admission's workload chosen as a victim in a later round: its eviction could not
 // be written before its admission, which waits for the preemptions to land, and neither
 // would ever be. The admission is rolled back instead and nothing is evicted.
@@ -446,7 +460,7 @@ TEST_F(TreeWritesTest, AVictimsVersionWithoutItsAdmissionDoesNotReleaseTheHeldAd
   core::Decisions d = engine_.take_decisions();
   ASSERT_EQ(d.evictions.size(), 1u);
   ASSERT_EQ(d.evictions[0].workload, "ns/victim");
-  d.admissions.push_back(admission_decision("other"));
+  d.admissions.push_back(admission_decision("other", true));
   WriteEffects fx = writes_.plan(std::move(d), t0());
   EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr);
   ASSERT_EQ(writes_.admissions_held(), 1u);
@@ -463,7 +477,7 @@ TEST_F(TreeWritesTest, AVictimsVersionWithoutItsAdmissionDoesNotReleaseTheHeldAd
 TEST_F(TreeWritesTest, AWorkloadAdmittedAndPreemptedInOneRoundIsRolledBack) {
   see(workload("quick", 10, 0));
   core::Decisions d;
-  d.admissions.push_back(admission_decision("quick"));
+  d.admissions.push_back(admission_decision("quick", true));
   d.evictions.push_back(preemption_of("quick", "other"));
   WriteEffects fx = writes_.plan(std::move(d), t0());
   EXPECT_EQ(find(fx, WriteIntent::Admission), nullptr);
