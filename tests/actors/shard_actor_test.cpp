@@ -13,6 +13,7 @@
 #include <caf/after.hpp>
 #include <caf/system_messages.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/scheduler/coordinator.hpp>
 #include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -33,6 +34,7 @@
 
 #include "actors/introspection_actor.hpp"
 #include "actors/shard_actor.hpp"
+#include "actors/wake_on_backlog_policy.hpp"
 #include "kube/client/blocking_client.hpp"
 #include "kube/client/client.hpp"
 #include "kube/json/json.hpp"
@@ -217,6 +219,8 @@ class ShardActorTest : public ::testing::Test {
     ns.set_name(kNamespace);
     ASSERT_TRUE(kube::client::BlockingClient(*client_).create(kube::client::resources::kNamespace, ns));
     cfg_.set("logger.verbosity", caf::atom("quiet"));
+    // The controller's scheduler (actors/controller.cpp), which the shard actor runs on.
+    cfg_.load<caf::scheduler::coordinator<WakeOnBacklogPolicy>>();
     system_ = std::make_unique<caf::actor_system>(cfg_);
     introspection_ = spawn_introspection(*system_);
   }
