@@ -95,6 +95,14 @@ scheduled_actor::activation_result scheduled_actor::reactivate(mailbox_element& 
   return run_serialized(this, [&] { return fn(this, x); });
 }
 
+// Its termination, which destroys what is left in its mailbox: after everything its
+// senders did, as a message would be.
+bool scheduled_actor::cleanup(error&& fail_state, execution_unit* host) {
+  using Fn = bool (*)(scheduled_actor*, error&&, execution_unit*);
+  static const Fn fn = original<Fn>("_ZN3caf15scheduled_actor7cleanupEONS_5errorEPNS_14execution_unitE");
+  return run_serialized(this, [&] { return fn(this, std::move(fail_state), host); });
+}
+
 // A blocking actor (a scoped_actor of a test or of a command) the same way: its senders
 // release on its mailbox, and it acquires whenever it moves what arrived into its queue
 // (fetch_more, as CAF 0.17.6's header defines it, with the acquire added).
