@@ -128,6 +128,26 @@ test_targets() {
 # it) defines.
 ctest_dir() { ctest --test-dir "$1/tests/$2" --output-on-failure -j "$jobs" --timeout 600 -E "$exclude"; }
 
+# Builds and runs the gtest programs of each directory of DIRS (comma-separated) in BUILD,
+# one directory at a time within the time budget; SANITIZER names them in the summary.
+test_dirs() {
+  local sanitizer=$1 build=$2 dirs=$3 dir start targets
+  for dir in ${dirs//,/ }; do
+    may_start "$sanitizer $dir" || continue
+    start=$(date +%s)
+    mapfile -t targets < <(test_targets "$dir")
+    if [ ${#targets[@]} -gt 0 ] && ! in_budget cmake --build "$build" -j "$jobs" --target "${targets[@]}"; then
+      [ "$(left)" -gt 0 ] || { summary+=("$sanitizer $dir: not run: time (its build was stopped at the budget)"); continue; }
+      echo "== $sanitizer build of tests/$dir: FAILED" >&2
+      exit 1
+    fi
+    summary+=("$sanitizer $dir build: $(since "$start") s")
+    start=$(date +%s)
+    run_checked "$sanitizer $dir" "$build/reports" ctest_dir "$build" "$dir"
+    summary+=("$sanitizer $dir run: $(since "$start") s")
+  done
+}
+
 # ASan: abort at the first error (halt_on_error is its default), leaks checked at exit;
 # UBSan: a stack for each report (the build already makes every report fatal).
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:check_initialization_order=1:log_path=$root/build-asan/reports/asan"
@@ -154,20 +174,7 @@ for stage in "${stages[@]}"; do
       dirs=$asan_dirs
       [ "$stage" = asan ] || dirs=${stage#asan=}
       configure_asan
-      for dir in ${dirs//,/ }; do
-        may_start "asan $dir" || continue
-        start=$(date +%s)
-        mapfile -t targets < <(test_targets "$dir")
-        if [ ${#targets[@]} -gt 0 ] && ! in_budget cmake --build build-asan -j "$jobs" --target "${targets[@]}"; then
-          [ "$(left)" -gt 0 ] || { summary+=("asan $dir: not run: time (its build was stopped at the budget)"); continue; }
-          echo "== asan build of tests/$dir: FAILED" >&2
-          exit 1
-        fi
-        summary+=("asan $dir build: $(since "$start") s")
-        start=$(date +%s)
-        run_checked "asan $dir" build-asan/reports ctest_dir build-asan "$dir"
-        summary+=("asan $dir run: $(since "$start") s")
-      done
+      test_dirs asan build-asan "$dirs"
       ;;
     asan-all)
       configure_asan
@@ -185,20 +192,7 @@ for stage in "${stages[@]}"; do
       dirs=$tsan_dirs
       [ "$stage" = tsan ] || dirs=${stage#tsan=}
       configure build-tsan -DKUEUEPP_SANITIZE=thread
-      for dir in ${dirs//,/ }; do
-        may_start "tsan $dir" || continue
-        start=$(date +%s)
-        mapfile -t targets < <(test_targets "$dir")
-        if [ ${#targets[@]} -gt 0 ] && ! in_budget cmake --build build-tsan -j "$jobs" --target "${targets[@]}"; then
-          [ "$(left)" -gt 0 ] || { summary+=("tsan $dir: not run: time (its build was stopped at the budget)"); continue; }
-          echo "== tsan build of tests/$dir: FAILED" >&2
-          exit 1
-        fi
-        summary+=("tsan $dir build: $(since "$start") s")
-        start=$(date +%s)
-        run_checked "tsan $dir" build-tsan/reports ctest_dir build-tsan "$dir"
-        summary+=("tsan $dir run: $(since "$start") s")
-      done
+      test_dirs tsan build-tsan "$dirs"
       ;;
     *)
       echo "unknown stage: $stage (fuzz, asan, asan=DIR,..., tsan, tsan=DIR,... or asan-all)" >&2
