@@ -52,30 +52,36 @@ Decisions preempting_cycle(Engine& e) {
   return e.take_decisions();
 }
 
-TEST(EngineAfterPreemptions, AnAdmissionThatFitsOnlyInAClaimedVictimsQuotaIsMarked) {
-  // 3 CPU: "low" 2 + "high" 1 fill it; "other" fits only with "low" taken out.
+struct AfterPreemptionsCase {
+  std::string name;
+  int spare_cpus = 0;
+  bool after_preemptions = false;
+};
+
+class EngineAfterPreemptions : public ::testing::TestWithParam<AfterPreemptionsCase> {};
+
+TEST_P(EngineAfterPreemptions, MarksAnAdmissionThatFitsOnlyInAClaimedVictimsQuota) {
+  const AfterPreemptionsCase& c = GetParam();
   Engine e;
-  setup(e, 1);
+  setup(e, c.spare_cpus);
   Decisions d = preempting_cycle(e);
   ASSERT_EQ(d.evictions.size(), 1u);
   EXPECT_EQ(d.evictions[0].workload, "default/low");
   ASSERT_EQ(d.admissions.size(), 1u);
   EXPECT_EQ(d.admissions[0].workload, "default/other");
-  EXPECT_TRUE(d.admissions[0].after_preemptions);
+  EXPECT_EQ(d.admissions[0].after_preemptions, c.after_preemptions);
 }
 
-TEST(EngineAfterPreemptions, AnAdmissionThatFitsBesideTheVictimsIsNot) {
-  // 4 CPU: "low" 2 + "high" 1 + "other" 1 fit together.
-  Engine e;
-  setup(e, 2);
-  Decisions d = preempting_cycle(e);
-  ASSERT_EQ(d.evictions.size(), 1u);
-  ASSERT_EQ(d.admissions.size(), 1u);
-  EXPECT_EQ(d.admissions[0].workload, "default/other");
-  EXPECT_FALSE(d.admissions[0].after_preemptions);
-}
+INSTANTIATE_TEST_SUITE_P(
+    Engine, EngineAfterPreemptions,
+    ::testing::Values(
+        // 3 CPU: "low" 2 + "high" 1 fill it; "other" fits only with "low" taken out.
+        AfterPreemptionsCase{"InAVictimsQuota", 1, true},
+        // 4 CPU: "low" 2 + "high" 1 + "other" 1 fit together.
+        AfterPreemptionsCase{"BesideTheVictims", 2, false}),
+    [](const ::testing::TestParamInfo<AfterPreemptionsCase>& param) { return param.param.name; });
 
-TEST(EngineAfterPreemptions, AnAdmissionInACycleWithoutPreemptionsIsNot) {
+TEST(EngineAfterPreemptionsWithout, AnAdmissionInACycleWithoutPreemptionsIsNotMarked) {
   Engine e;
   setup(e, 1);
   ASSERT_TRUE(e.apply(cpu_workload("other", 1, 0, 300, "lq-b")));
