@@ -356,7 +356,8 @@ class Runner {
       }
     }
     if (want.has_pod_sets) {
-      for (const auto& [name, flavors] : want.pod_sets) {
+      for (const auto& want_pod_set : want.pod_sets) {
+        const std::string& name = want_pod_set.first;
         bool found = std::any_of(got.pod_set_assignments.begin(), got.pod_set_assignments.end(),
                                  [&](const auto& ps) { return ps.name == name; });
         if (!found) diffs.push_back(key + ": expected pod set " + name + " in the admission, got " + describe(got));
