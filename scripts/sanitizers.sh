@@ -21,8 +21,8 @@
 #             durations). Debian's CAF is not instrumented: the programs that link it get
 #             the happens-before edges CAF makes (actors/sanitizer/caf_happens_before.cpp).
 #   asan-all  the whole ctest suite and the admission scenarios under ASan + UBSan (builds
-#             everything, the kueuepp binary included; the end-to-end tests are
-#             timing-bound and slower under ASan, so this is a local check).
+#             everything, the kueuepp binary included; a local check: its build and its
+#             11 minutes of tests do not fit in CI beside the rest).
 #
 # A time budget: with SANITIZER_DEADLINE (seconds since the epoch; CI sets it so that the
 # whole run ends inside its limit), a stage or directory that would start with less than
