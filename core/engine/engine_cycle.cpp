@@ -347,24 +347,22 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
   ClusterQueueState& cq = cqs_[static_cast<std::size_t>(e.cq)];
   QuotaTree& snap = ctx.snapshot;
 
-  // Does the assignment fit, with every victim claimed this cycle and its own targets
-  // taken out?
-  auto fits_with = [&](const Amounts& usage, const std::vector<PreemptionTarget>& targets,
-                       bool without_claimed = true) {
+  // Does the assignment fit the snapshot as it is?
+  auto fits_as_is = [&](const Amounts& usage) {
+    return std::all_of(usage.begin(), usage.end(),
+                       [&](const auto& amount) { return snap.available(cq.node, amount.first) >= amount.second; });
+  };
+  // Does it fit with every victim claimed this cycle and its own targets taken out?
+  auto fits_with = [&](const Amounts& usage, const std::vector<PreemptionTarget>& targets) {
     std::vector<int> removed;
     auto take = [&](int id) {
       if (ctx.removed.contains(id)) return;
       ctx.remove_workload(id);
       removed.push_back(id);
     };
-    if (without_claimed) {
-      for (int id : claimed) take(id);
-    }
+    for (int id : claimed) take(id);
     for (const auto& t : targets) take(t.workload);
-    bool ok = true;
-    for (const auto& [fr, v] : usage) {
-      if (snap.available(cq.node, fr) < v) ok = false;
-    }
+    bool ok = fits_as_is(usage);
     for (int id : removed) ctx.restore_workload(id);
     return ok;
   };
@@ -455,7 +453,7 @@ void Engine::process_entry(SchedulingContext& ctx, Preemptor& preemptor, Entry& 
   }
   // Whether it fits with every victim's quota still counted: if not, it uses quota a
   // victim holds until its eviction completes.
-  e.after_preemptions = !claimed.empty() && !fits_with(e.assignment.usage, {}, false);
+  e.after_preemptions = !claimed.empty() && !fits_as_is(e.assignment.usage);
   for (const auto& t : e.targets) claimed.insert(t.workload);
   snap.add_usage(cq.node, e.assignment.usage);
 

@@ -170,6 +170,28 @@ SimulationRun simulate(const Generated& g, bool check) {
         run.trace.push_back(t);
         admitted_to[a.workload] = a.admission.cluster_queue;
       }
+      if (check && !d.evictions.empty()) {
+        // Before this cycle's victims stop (they hold their quota until then), everything
+        // holding quota but the admissions marked after_preemptions fits: those are the
+        // only ones a writer must hold back until the victims' evictions have landed.
+        std::set<std::string> marked;
+        for (const auto& a : d.admissions) {
+          if (a.after_preemptions) marked.insert(a.workload);
+        }
+        checker.reset();
+        for (const auto& v : engine.workloads()) {
+          if (!v.reserved || marked.count(v.key) != 0) continue;
+          for (const auto& ps : v.admission->pod_set_assignments) {
+            for (const auto& [r, f] : ps.flavors) {
+              checker.add(v.admission->cluster_queue, Checker::key(f, r), ps.resource_usage.at(r).milli());
+            }
+          }
+        }
+        if (std::string v = checker.violations(); !v.empty()) {
+          run.failure = "unmarked admissions over quota beside the victims of cycle " + std::to_string(c) + ": " + v;
+          return false;
+        }
+      }
       for (const auto& e : d.evictions) {
         run.trace.push_back("evict " + e.workload + " by " + e.preemptor + " " + e.preemption_reason);
         (void)engine.complete_eviction(e.workload);
