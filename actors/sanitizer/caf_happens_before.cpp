@@ -41,10 +41,9 @@ Fn original(const char* mangled) {
   return reinterpret_cast<Fn>(caf_original(mangled));
 }
 
-/// Runs one step of `actor` (its initialization, or one message) after everything that
-/// happened to it before (the steps of other threads, what its senders did before
-/// sending), and makes the step visible to the next: CAF runs an actor's steps one at a
-/// time, on whichever worker is free.
+/// Runs one step of `actor` (its initialization, or one message) after its earlier steps,
+/// and makes the step visible to the next: CAF runs an actor's steps one at a time, on
+/// whichever worker is free. Only the actor's own steps (and its launch) release on it.
 template <class Step>
 auto run_serialized(void* actor, Step step) {
   __tsan_acquire(actor);
@@ -53,17 +52,27 @@ auto run_serialized(void* actor, Step step) {
   return result;
 }
 
+/// Runs the step of `actor` that handles `message`, after what its sender did before
+/// sending it (and nothing its senders did later: each message is its own edge).
+template <class Step>
+auto run_message(void* actor, caf::mailbox_element& message, Step step) {
+  __tsan_acquire(&message);
+  return run_serialized(actor, step);
+}
+
 }  // namespace
 
 namespace caf {
 
-// A message: its sender releases on the receiving actor, the thread that runs the
-// receiver acquires before handling it (run_serialized).
+// A message: its sender releases on the mailbox element, the thread that runs the
+// receiver acquires it before handling it (run_message). The sender also releases on the
+// mailbox, which only the actor's termination acquires (it destroys what is left there).
 void scheduled_actor::enqueue(mailbox_element_ptr ptr, execution_unit* eu) {
   using Fn = void (*)(scheduled_actor*, mailbox_element_ptr, execution_unit*);
   static const Fn fn = original<Fn>(
       "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_unitE");
-  __tsan_release(this);
+  if (ptr) __tsan_release(ptr.get());
+  __tsan_release(&mailbox());
   fn(this, std::move(ptr), eu);
 }
 
@@ -74,25 +83,25 @@ void scheduled_actor::enqueue(mailbox_element_ptr ptr, execution_unit* eu) {
 intrusive::task_result scheduled_actor::mailbox_visitor::operator()(mailbox_element& x) {
   using Fn = intrusive::task_result (*)(mailbox_visitor*, mailbox_element&);
   static const Fn fn = original<Fn>("_ZN3caf15scheduled_actor15mailbox_visitorclERNS_15mailbox_elementE");
-  return run_serialized(self, [&] { return fn(this, x); });
+  return run_message(self, x, [&] { return fn(this, x); });
 }
 
 invoke_message_result scheduled_actor::consume(mailbox_element& x) {
   using Fn = invoke_message_result (*)(scheduled_actor*, mailbox_element&);
   static const Fn fn = original<Fn>("_ZN3caf15scheduled_actor7consumeERNS_15mailbox_elementE");
-  return run_serialized(this, [&] { return fn(this, x); });
+  return run_message(this, x, [&] { return fn(this, x); });
 }
 
 scheduled_actor::activation_result scheduled_actor::activate(execution_unit* ctx, mailbox_element& x) {
   using Fn = activation_result (*)(scheduled_actor*, execution_unit*, mailbox_element&);
   static const Fn fn = original<Fn>("_ZN3caf15scheduled_actor8activateEPNS_14execution_unitERNS_15mailbox_elementE");
-  return run_serialized(this, [&] { return fn(this, ctx, x); });
+  return run_message(this, x, [&] { return fn(this, ctx, x); });
 }
 
 scheduled_actor::activation_result scheduled_actor::reactivate(mailbox_element& x) {
   using Fn = activation_result (*)(scheduled_actor*, mailbox_element&);
   static const Fn fn = original<Fn>("_ZN3caf15scheduled_actor10reactivateERNS_15mailbox_elementE");
-  return run_serialized(this, [&] { return fn(this, x); });
+  return run_message(this, x, [&] { return fn(this, x); });
 }
 
 // Its termination, which destroys what is left in its mailbox: after everything its
@@ -100,17 +109,18 @@ scheduled_actor::activation_result scheduled_actor::reactivate(mailbox_element& 
 bool scheduled_actor::cleanup(error&& fail_state, execution_unit* host) {
   using Fn = bool (*)(scheduled_actor*, error&&, execution_unit*);
   static const Fn fn = original<Fn>("_ZN3caf15scheduled_actor7cleanupEONS_5errorEPNS_14execution_unitE");
+  __tsan_acquire(&mailbox());
   return run_serialized(this, [&] { return fn(this, std::move(fail_state), host); });
 }
 
 // A blocking actor (a scoped_actor of a test or of a command) the same way: its senders
-// release on its mailbox, and it acquires whenever it moves what arrived into its queue
-// (fetch_more, as CAF 0.17.6's header defines it, with the acquire added).
+// release on each mailbox element, and it acquires each as it moves what arrived into
+// its queue (fetch_more, as CAF 0.17.6's header defines it, with the acquires added).
 void blocking_actor::enqueue(mailbox_element_ptr ptr, execution_unit* eu) {
   using Fn = void (*)(blocking_actor*, mailbox_element_ptr, execution_unit*);
   static const Fn fn = original<Fn>(
       "_ZN3caf14blocking_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_unitE");
-  __tsan_release(&mailbox());
+  if (ptr) __tsan_release(ptr.get());
   fn(this, std::move(ptr), eu);
 }
 
@@ -118,8 +128,8 @@ template <>
 bool intrusive::fifo_inbox<blocking_actor::mailbox_policy>::fetch_more() {
   node_pointer head = inbox_.take_head();
   if (head == nullptr) return false;
-  __tsan_acquire(this);
   do {
+    __tsan_acquire(lifo_inbox_type::promote(head));
     auto next = head->next;
     queue_.lifo_append(lifo_inbox_type::promote(head));
     head = next;
